@@ -1,0 +1,146 @@
+"""Argument validation shared by the public API: one place for error wording."""
+from __future__ import annotations
+
+import numbers
+from enum import IntEnum
+
+import numpy as np
+
+__all__ = [
+    "as_enum", "as_int", "as_bool", "int_array", "float_array", "bool_array", "enum_array", "broadcast",
+    "check_range", "dice_triple",
+]
+
+
+def _allowed(enum_cls: type[IntEnum]) -> str:
+    return ", ".join(f"{m.__class__.__name__}.{m.name} ({int(m)})" for m in enum_cls)
+
+
+def as_enum(value, enum_cls: type[IntEnum], name: str):
+    """Coerce ``value`` to ``enum_cls`` or raise naming ``name`` and the allowed members."""
+    if isinstance(value, enum_cls):
+        return value
+    if isinstance(value, str):
+        key = value.strip().upper().replace("-", "_").replace(" ", "_")
+        if key in enum_cls.__members__:
+            return enum_cls[key]
+        if enum_cls.__name__ == "Die" and key.startswith("D") and key[1:].isdigit():
+            return as_enum(int(key[1:]), enum_cls, name)
+        raise ValueError(f"{name}: unknown {enum_cls.__name__} {value!r}; allowed: {_allowed(enum_cls)}")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(
+            f"{name}: expected a {enum_cls.__name__}, got {type(value).__name__} {value!r}; "
+            f"allowed: {_allowed(enum_cls)}"
+        )
+    try:
+        return enum_cls(int(value))
+    except ValueError:
+        raise ValueError(
+            f"{name}: {value!r} is not a valid {enum_cls.__name__}; allowed: {_allowed(enum_cls)}"
+        ) from None
+
+
+def as_int(value, name: str, lo: int | None = None, hi: int | None = None) -> int:
+    """Coerce an integral scalar, checking ``lo <= value <= hi``; floats and bools are rejected."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name}: expected an integer, got {type(value).__name__} {value!r}")
+    v = int(value)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise ValueError(f"{name}: {v} is out of range; allowed {_range(lo, hi)}")
+    return v
+
+
+def as_bool(value, name: str) -> bool:
+    """Accept ``bool``/``numpy.bool_`` (or 0/1 integers) only."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, numbers.Integral) and int(value) in (0, 1):
+        return bool(value)
+    raise TypeError(f"{name}: expected a bool, got {type(value).__name__} {value!r}")
+
+
+def _range(lo, hi) -> str:
+    if lo is not None and hi is not None:
+        return f"{lo}..{hi}"
+    if lo is not None:
+        return f">= {lo}"
+    return f"<= {hi}"
+
+
+def int_array(value, name: str, dtype=np.int64) -> np.ndarray:
+    """A contiguous integer array of ``dtype``; floats, bools and objects are rejected."""
+    arr = np.asarray(value)
+    if arr.dtype == object or arr.dtype.kind not in "iu":
+        if arr.dtype.kind == "b":
+            raise TypeError(f"{name}: expected integers, got a boolean array")
+        raise TypeError(f"{name}: expected an integer array, got dtype {arr.dtype}")
+    if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(dtype).max:
+        raise ValueError(f"{name}: values exceed {np.dtype(dtype).name}")
+    return np.ascontiguousarray(arr, dtype=dtype)
+
+
+def float_array(value, name: str) -> np.ndarray:
+    """A contiguous float64 array; integer input is converted, bool/object/complex rejected."""
+    arr = np.asarray(value)
+    if arr.dtype == object or arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name}: expected a real-valued array, got dtype {arr.dtype}")
+    return np.ascontiguousarray(arr, dtype=np.float64)
+
+
+def broadcast(**arrays: np.ndarray) -> tuple[list[np.ndarray], tuple]:
+    """Broadcast named arrays together (naming shapes on mismatch): flat views and the common shape.
+
+    Scalars stay zero-stride views, so nothing is copied for them.
+    """
+    try:
+        shape = np.broadcast_shapes(*(a.shape for a in arrays.values()))
+    except ValueError:
+        shapes = ", ".join(f"{k}{tuple(a.shape)}" for k, a in arrays.items())
+        raise ValueError(f"shape mismatch: cannot broadcast {shapes}") from None
+    return [np.broadcast_to(a, shape).reshape(-1) for a in arrays.values()], shape
+
+
+def check_range(arr: np.ndarray, name: str, lo=None, hi=None) -> None:
+    """Raise ValueError naming ``name`` if any element of ``arr`` is outside ``lo..hi``."""
+    if arr.size == 0:
+        return
+    if lo is not None and arr.min() < lo:
+        bad = arr.reshape(-1)[np.argmax(arr.reshape(-1) < lo)]
+        raise ValueError(f"{name}: value {bad} is out of range; allowed {_range(lo, hi)}")
+    if hi is not None and arr.max() > hi:
+        bad = arr.reshape(-1)[np.argmax(arr.reshape(-1) > hi)]
+        raise ValueError(f"{name}: value {bad} is out of range; allowed {_range(lo, hi)}")
+
+
+def bool_array(value, name: str) -> np.ndarray:
+    """A bool array as int8 (0/1); accepts bool or 0/1 integer arrays."""
+    arr = np.asarray(value)
+    if arr.dtype.kind == "b":
+        return np.ascontiguousarray(arr).view(np.int8)
+    if arr.dtype.kind in "iu":
+        check_range(arr, name, 0, 1)
+        return np.ascontiguousarray(arr, dtype=np.int8)
+    raise TypeError(f"{name}: expected a bool array, got dtype {arr.dtype}")
+
+
+def enum_array(value, enum_cls, name: str) -> np.ndarray:
+    """An int64 array of ``enum_cls`` values; out-of-range members are named in the error."""
+    arr = int_array(value, name)
+    values = sorted(int(m) for m in enum_cls)
+    if arr.size and (arr.min() < values[0] or arr.max() > values[-1] or not np.isin(arr, values).all()):
+        bad = arr.reshape(-1)[~np.isin(arr.reshape(-1), values)][0]
+        raise ValueError(f"{name}: {bad} is not a valid {enum_cls.__name__}; allowed: {_allowed(enum_cls)}")
+    return arr
+
+
+def dice_triple(value, name: str, enum_cls) -> tuple:
+    """Three dice (Die members, ints or 'd8' strings) -> tuple of ``enum_cls``."""
+    if isinstance(value, str):
+        value = [v for v in value.replace(" ", "").split(",") if v]
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError(f"{name}: expected three dice, got {type(value).__name__}") from None
+    if len(items) != 3:
+        raise ValueError(f"{name}: expected three dice (Training, Equipment, Morale), got {len(items)}")
+    return tuple(as_enum(v, enum_cls, f"{name}[{i}]") for i, v in enumerate(items))

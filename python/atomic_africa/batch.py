@@ -1,0 +1,331 @@
+"""Array entry points: one validation pass, one kernel call, GIL released inside.
+
+Every function broadcasts scalar arguments against arrays (without copying them) and returns new
+arrays of the broadcast shape.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from typing import NamedTuple
+
+import numpy as np
+
+from aa_core import banding as _band
+from aa_core import dice as _dice
+from aa_core import fire as _fire
+from aa_core import scores as _scores
+from aa_core import simulate as _sim
+
+from . import _validate as v
+from ._seeding import chunk_generators, generator, seed_sequence
+from .enums import Action, Cover, Die, Posture, Role
+from .rules import resolve_rules
+
+__all__ = [
+    "range_band", "resolve_fire", "resolve_volley", "predominant_cover", "action_scores",
+    "shift_dice", "roll_dice", "scatter", "simulate_fire", "ScoresArrays", "SIMULATE_CHUNK",
+]
+
+#: Engagements per random stream in :func:`simulate_fire`; part of the reproducibility contract.
+SIMULATE_CHUNK = 1 << 16
+
+
+def range_band(distances, rules=None) -> np.ndarray:
+    """Range band (int8, 1..9) of every distance in cm; NaN, inf or negative distances are rejected."""
+    rules = resolve_rules(rules)
+    d = v.float_array(distances, "distances")
+    flat = d.reshape(-1)
+    out = np.empty(flat.shape[0], dtype=np.int8)
+    bad = _band.range_band_array(flat, rules.band_edges, out)
+    if bad >= 0:
+        raise ValueError(f"distances: element {bad} is {flat[bad]!r}; allowed: finite values >= 0 cm")
+    return out.reshape(d.shape)
+
+
+def _n_bands(rules) -> int:
+    return len(rules.fire.band_edges_cm) + 1
+
+
+def resolve_fire(attack, range_band, defense, armor, cover=0, ap=0, vehicle=False, rules=None):
+    """Markers (int8, before the per-turn cap) and wounds (int32) of independent attacks.
+
+    Arguments are arrays or scalars broadcast together; meanings as in
+    :func:`atomic_africa.resolve_fire` (attack >= 0, range_band 1..9, defense >= 0, armor >= 1,
+    cover 0..2, ap <= 0, vehicle bool).
+
+    Returns
+    -------
+    (markers, wounds) : tuple of ndarray
+    """
+    rules = resolve_rules(rules)
+    arrays = dict(
+        attack=v.int_array(attack, "attack"),
+        range_band=v.int_array(range_band, "range_band"),
+        defense=v.int_array(defense, "defense"),
+        armor=v.int_array(armor, "armor"),
+        cover=v.int_array(cover, "cover"),
+        ap=v.int_array(ap, "ap"),
+        vehicle=v.bool_array(vehicle, "vehicle"),
+    )
+    v.check_range(arrays["attack"], "attack", lo=0)
+    v.check_range(arrays["range_band"], "range_band", lo=1, hi=_n_bands(rules))
+    v.check_range(arrays["defense"], "defense", lo=0)
+    v.check_range(arrays["armor"], "armor", lo=1)
+    v.check_range(arrays["cover"], "cover", lo=0, hi=2)
+    v.check_range(arrays["ap"], "ap", hi=0)
+    flat, shape = v.broadcast(**arrays)
+    n = flat[0].shape[0]
+    markers = np.empty(n, dtype=np.int8)
+    wounds = np.empty(n, dtype=np.int32)
+    _fire.resolve_fire_array(*flat, rules.fire_params, markers, wounds)
+    return markers.reshape(shape), wounds.reshape(shape)
+
+
+def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0, vehicle=False,
+                   already=0, n_targets=None, rules=None):
+    """Resolve simultaneous attacks on several targets with the per-turn marker cap.
+
+    Parameters
+    ----------
+    target : array of int
+        Target index (0..n_targets-1) of each attack.
+    attack, range_band, ap : array or scalar
+        Per attack: Attack score, range band, armor penetration (<= 0).
+    defense, armor, cover, vehicle, already : array or scalar
+        Per target: Defense score, armor, predominant cover, vehicle flag, and markers the target
+        already received this turn (the cap counts them).
+    n_targets : int, optional
+        Number of targets; inferred from the per-target arrays or ``max(target) + 1``.
+
+    Returns
+    -------
+    (markers, wounds) : tuple of int64 ndarray, length n_targets
+        New markers after the cap (infantry 2, vehicles 1 per turn, rules data) and summed wounds.
+    """
+    rules = resolve_rules(rules)
+    tgt = v.int_array(target, "target")
+    if tgt.ndim != 1:
+        raise ValueError(f"target: expected a 1-D array, got shape {tgt.shape}")
+    per_target = dict(
+        defense=v.int_array(defense, "defense"),
+        armor=v.int_array(armor, "armor"),
+        cover=v.int_array(cover, "cover"),
+        vehicle=v.bool_array(vehicle, "vehicle"),
+        already=v.int_array(already, "already"),
+    )
+    if n_targets is None:
+        sizes = {a.shape[0] for a in per_target.values() if a.ndim == 1}
+        n_targets = sizes.pop() if len(sizes) == 1 else (int(tgt.max()) + 1 if tgt.size else 0)
+    n_targets = v.as_int(n_targets, "n_targets", lo=0)
+    for name, a in per_target.items():
+        if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != n_targets):
+            raise ValueError(f"{name}: expected a scalar or length {n_targets} (n_targets), got shape {a.shape}")
+    v.check_range(tgt, "target", lo=0, hi=n_targets - 1)
+    v.check_range(per_target["defense"], "defense", lo=0)
+    v.check_range(per_target["armor"], "armor", lo=1)
+    v.check_range(per_target["cover"], "cover", lo=0, hi=2)
+    v.check_range(per_target["already"], "already", lo=0)
+    per_attack = dict(target=tgt, attack=v.int_array(attack, "attack"),
+                      range_band=v.int_array(range_band, "range_band"), ap=v.int_array(ap, "ap"))
+    v.check_range(per_attack["attack"], "attack", lo=0)
+    v.check_range(per_attack["range_band"], "range_band", lo=1, hi=_n_bands(rules))
+    v.check_range(per_attack["ap"], "ap", hi=0)
+    (tgt_, att, band, ap_), shape = v.broadcast(**per_attack)
+    if len(shape) != 1 or shape[0] != tgt.shape[0]:
+        raise ValueError(f"attack/range_band/ap: must be scalars or match target's length {tgt.shape[0]}")
+    pt = [np.broadcast_to(a, (n_targets,)) for a in per_target.values()]
+    markers = np.empty(n_targets, dtype=np.int64)
+    wounds = np.empty(n_targets, dtype=np.int64)
+    _fire.resolve_volley(tgt_, att, band, ap_, *pt, rules.fire_params, markers, wounds)
+    return markers, wounds
+
+
+def predominant_cover(start, in_transit, destination) -> np.ndarray:
+    """Predominant cover (int8 0..2, the middle value) of three broadcast cover arrays."""
+    arrays = {name: v.enum_array(a, Cover, name) for name, a in
+              (("start", start), ("in_transit", in_transit), ("destination", destination))}
+    flat, shape = v.broadcast(**arrays)
+    out = np.empty(flat[0].shape[0], dtype=np.int8)
+    _fire.predominant_cover_array(*flat, out)
+    return out.reshape(shape)
+
+
+class ScoresArrays(NamedTuple):
+    """Table 5 scores for many rolls (int64 arrays, -1 where the action has no such score)."""
+
+    attacks: np.ndarray       # shape (..., 2): [:, 0] the only/lower attack, [:, 1] the higher of two
+    defense: np.ndarray
+    rally: np.ndarray
+    spotting: np.ndarray
+    sprint_bonus: np.ndarray
+
+
+def action_scores(faces, posture, action, rules=None) -> ScoresArrays:
+    """Table 5 scores for rolls ``faces`` of shape (..., 3) (faces 1..12), broadcast postures/actions."""
+    rules = resolve_rules(rules)
+    f = v.int_array(faces, "faces")
+    if f.ndim < 1 or f.shape[-1] != 3:
+        raise ValueError(f"faces: expected shape (..., 3), got {f.shape}")
+    v.check_range(f, "faces", lo=1, hi=12)
+    p = v.enum_array(posture, Posture, "posture")
+    a = v.enum_array(action, Action, "action")
+    lead = f.shape[:-1]
+    try:
+        shape = np.broadcast_shapes(lead, p.shape, a.shape)
+    except ValueError:
+        raise ValueError(f"shape mismatch: faces{f.shape} (rolls {lead}), posture{p.shape}, "
+                         f"action{a.shape}") from None
+    if shape != lead:
+        raise ValueError(f"posture/action: shape {shape} does not fit the rolls of faces {lead}")
+    p_ = np.broadcast_to(p, lead).reshape(-1)
+    a_ = np.broadcast_to(a, lead).reshape(-1)
+    ff = f.reshape(-1, 3)
+    out = np.empty((ff.shape[0], 6), dtype=np.int64)
+    _scores.action_scores_array(ff, p_, a_, rules.table5_array, int(Action.SPRINT), out)
+    out = out.reshape(lead + (6,))
+    return ScoresArrays(out[..., 0:2].copy(), out[..., 2].copy(), out[..., 3].copy(),
+                        out[..., 4].copy(), out[..., 5].copy())
+
+
+def shift_dice(dice, steps, rules=None) -> np.ndarray:
+    """Dice shifted down ``steps`` types (int64 sides; 0 = below the ladder), broadcast."""
+    rules = resolve_rules(rules)
+    d = v.int_array(dice, "dice")
+    s = v.int_array(steps, "steps")
+    v.check_range(s, "steps", lo=0)
+    flat, shape = v.broadcast(dice=d, steps=s)
+    out = np.empty(flat[0].shape[0], dtype=np.int64)
+    bad = _dice.shift_dice(flat[0], flat[1], np.array(rules.dice.ladder, dtype=np.int64), out)
+    if bad >= 0:
+        raise ValueError(f"dice: element {bad} is d{flat[0][bad]}, not on the ladder "
+                         f"{['d%d' % s for s in rules.dice.ladder]}")
+    return out.reshape(shape)
+
+
+def roll_dice(dice, rng=None) -> np.ndarray:
+    """Roll many units' dice at once: ``dice`` of shape (n, k) sides -> faces (uint8, same shape).
+
+    Parameters
+    ----------
+    dice : array of int, shape (n, k) or (k,)
+        Sides of each die (4, 6, 8, 10 or 12); one row per unit, typically k = 3.
+    rng : numpy.random.Generator or seed
+        Drawn through the generator's C API under its lock; an int or None makes a PCG64 Generator.
+    """
+    d = v.int_array(dice, "dice")
+    if d.ndim not in (1, 2) or d.shape[-1] < 1 or d.shape[-1] > 6:
+        raise ValueError(f"dice: expected shape (n, k) with 1 <= k <= 6, got {d.shape}")
+    valid = [int(x) for x in Die]
+    if d.size and not np.isin(d, valid).all():
+        bad = d[~np.isin(d, valid)].reshape(-1)[0]
+        raise ValueError(f"dice: {bad} is not a die; allowed sides {valid}")
+    g = generator(rng)
+    d2 = np.ascontiguousarray(d.reshape(-1, d.shape[-1]))
+    faces = np.empty(d2.shape, dtype=np.uint8)
+    _dice.roll_dice(g.bit_generator, d2, faces)
+    return faces.reshape(d.shape)
+
+
+def scatter(clock, distance, spotting, rules=None):
+    """Call for Fire displacements for arrays of clock (1..12), scatter distance (1..12) and spotting.
+
+    Returns
+    -------
+    (dx, dy, direct_hit) : float64, float64, bool arrays
+    """
+    rules = resolve_rules(rules)
+    cff = rules.call_for_fire
+    arrays = dict(clock=v.int_array(clock, "clock"), distance=v.int_array(distance, "distance"),
+                  spotting=v.int_array(spotting, "spotting"))
+    v.check_range(arrays["clock"], "clock", 1, cff.scatter_die)
+    v.check_range(arrays["distance"], "distance", 1, cff.scatter_die)
+    v.check_range(arrays["spotting"], "spotting", lo=0)
+    flat, shape = v.broadcast(**arrays)
+    n = flat[0].shape[0]
+    dx = np.empty(n)
+    dy = np.empty(n)
+    _fire.scatter_array(*flat, cff.scatter_increment_cm, math.radians(cff.clock_zero_deg),
+                        cff.clockwise, dx, dy)
+    hit = (flat[1] - flat[2]) < 0
+    return dx.reshape(shape), dy.reshape(shape), hit.reshape(shape)
+
+
+_ATTACKING = (Action.BASIC, Action.SPRINT, Action.HEAVY_WEAPON, Action.MASS_FIRE, Action.SPLIT_FIRE,
+              Action.DIG_IN)
+
+
+def engagement_args(shooter, target, shooter_posture, target_posture, range_band, armor,
+                    shooter_action, target_action, cover, ap, vehicle, rules):
+    """Validate the arguments shared by simulate_fire and the exact odds; returns a dict."""
+    shooter = v.dice_triple(shooter, "shooter", Die)
+    target = v.dice_triple(target, "target", Die)
+    shooter_posture = v.as_enum(shooter_posture, Posture, "shooter_posture")
+    target_posture = v.as_enum(target_posture, Posture, "target_posture")
+    shooter_action = v.as_enum(shooter_action, Action, "shooter_action")
+    target_action = v.as_enum(target_action, Action, "target_action")
+    row = rules.table5_array[shooter_action, shooter_posture]
+    if Role.ATTACK not in (row[1], row[2]) and row[2] != Role.ATTACKS:
+        allowed = ", ".join(a.name for a in _ATTACKING)
+        raise ValueError(f"shooter_action: {shooter_action.name} makes no attack; allowed: {allowed}")
+    return dict(
+        shooter=shooter, target=target, shooter_posture=shooter_posture,
+        target_posture=target_posture, shooter_action=shooter_action, target_action=target_action,
+        range_band=v.as_int(range_band, "range_band", lo=1, hi=_n_bands(rules)),
+        armor=v.as_int(armor, "armor", lo=1),
+        cover=v.as_enum(cover, Cover, "cover"),
+        ap=v.as_int(ap, "ap", hi=0),
+        vehicle=v.as_bool(vehicle, "vehicle"),
+    )
+
+
+def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_band, armor,
+                  shooter_action=Action.BASIC, target_action=Action.BASIC, cover=Cover.NONE, ap=0,
+                  vehicle=False, seed=None, threads=1, rules=None):
+    """Roll and resolve ``n`` independent engagements of one shooter against one target.
+
+    Each engagement: the shooter rolls its three dice and scores its Attack(s) by Table 5 for
+    ``shooter_action``/``shooter_posture``; the target rolls its three dice for its Defense
+    (``target_action``/``target_posture``); the attack(s) are resolved at ``range_band`` against
+    ``armor``, ``cover`` and ``ap``. Mass Fire's two attacks are one volley: markers summed and capped
+    per turn (2 infantry, 1 vehicle), wounds summed. For Split Fire this target is the one declared
+    to face the higher Attack, and only that attack is resolved here.
+
+    Parameters
+    ----------
+    n : int
+        Number of engagements, ``>= 0``.
+    shooter, target : three Die
+        Dice after wound shifts (e.g. ``(aa.Die.D10, aa.Die.D10, aa.Die.D8)`` or ``"d10,d10,d8"``).
+    seed : None, int, SeedSequence or Generator
+        Engagements ``[c*SIMULATE_CHUNK, (c+1)*SIMULATE_CHUNK)`` draw from child ``c`` of
+        ``SeedSequence(seed)``: results are identical for every ``threads`` and a smaller ``n`` gives
+        a prefix of a larger one.
+    threads : int
+        OpenMP threads, ``>= 1``.
+
+    Returns
+    -------
+    (markers, wounds) : int8 and int16 arrays of length n
+    """
+    rules = resolve_rules(rules)
+    n = v.as_int(n, "n", lo=0)
+    threads = v.as_int(threads, "threads", lo=1, hi=1024)
+    e = engagement_args(shooter, target, shooter_posture, target_posture, range_band, armor,
+                        shooter_action, target_action, cover, ap, vehicle, rules)
+    ss = seed_sequence(seed)
+    n_chunks = -(-n // SIMULATE_CHUNK)
+    markers = np.empty(n, dtype=np.int8)
+    wounds = np.empty(n, dtype=np.int16)
+    if n == 0:
+        return markers, wounds
+    t5 = rules.table5_array
+    _sim.simulate_fire(
+        chunk_generators(ss, n_chunks), SIMULATE_CHUNK,
+        np.array(e["shooter"], dtype=np.int64), np.array(e["target"], dtype=np.int64),
+        np.ascontiguousarray(t5[e["shooter_action"], e["shooter_posture"]]),
+        np.ascontiguousarray(t5[e["target_action"], e["target_posture"]]),
+        e["shooter_action"] == Action.SPLIT_FIRE, e["range_band"], e["armor"], int(e["cover"]),
+        e["ap"], e["vehicle"], rules.fire_params, threads, markers, wounds,
+    )
+    return markers, wounds

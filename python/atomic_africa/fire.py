@@ -1,0 +1,120 @@
+"""Fire: range bands, predominant cover, one attack's markers and wounds, Call for Fire scatter."""
+from __future__ import annotations
+
+import math
+import numbers
+
+from aa_core import banding as _band
+from aa_core import fire as _k
+
+from ._validate import as_bool, as_enum, as_int
+from .enums import Cover
+from .results import FireResult, Scatter
+from .rules import resolve_rules
+
+__all__ = ["range_band", "predominant_cover", "resolve_fire", "effective_armor", "scatter"]
+
+
+def _distance(value, name="distance_cm") -> float:
+    if isinstance(value, (bool,)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}: expected a real number of cm, got {type(value).__name__} {value!r}")
+    d = float(value)
+    if not (d >= 0.0 and math.isfinite(d)):
+        raise ValueError(f"{name}: must be a finite distance >= 0 cm, got {value!r}")
+    return d
+
+
+def range_band(distance_cm, rules=None) -> int:
+    """Range band 1..9 of a distance in cm on the measuring stick.
+
+    A distance is in the first band whose edge (``rules.fire.band_edges_cm``) is ``>=`` it; beyond
+    the stick the range is 9.
+    """
+    rules = resolve_rules(rules)
+    return _band.range_band_scalar(_distance(distance_cm), rules.band_edges)
+
+
+def predominant_cover(start, in_transit, destination) -> Cover:
+    """Predominant cover of the Start, In-transit and Destination points: the middle value."""
+    s = as_enum(start, Cover, "start")
+    i = as_enum(in_transit, Cover, "in_transit")
+    d = as_enum(destination, Cover, "destination")
+    return Cover(_k.predominant_cover_scalar(int(s), int(i), int(d)))
+
+
+def _fire_args(attack, range_band, defense, armor, cover, ap, vehicle, rules):
+    n_bands = len(rules.fire.band_edges_cm) + 1
+    return (
+        as_int(attack, "attack", lo=0),
+        as_int(range_band, "range_band", lo=1, hi=n_bands),
+        as_int(defense, "defense", lo=0),
+        as_int(armor, "armor", lo=1),
+        as_enum(cover, Cover, "cover"),
+        as_int(ap, "ap", hi=0),
+        as_bool(vehicle, "vehicle"),
+    )
+
+
+def resolve_fire(attack, range_band, defense, armor, cover=Cover.NONE, ap=0, vehicle=False,
+                 rules=None) -> FireResult:
+    """Suppression markers and wounds of one attack (before the per-turn marker cap).
+
+    Parameters
+    ----------
+    attack : int
+        Attack score, ``>= 0``.
+    range_band : int
+        Range 1..9 (the range threshold).
+    defense : int
+        Target's Defense score, ``>= 0``; damage threshold = range + defense.
+    armor : int
+        Target's printed armor, ``>= 1``.
+    cover : Cover
+        Target's predominant cover (adds ``rules.fire.cover_armor_bonus``).
+    ap : int
+        Armor penetration of an eligible heavy weapon, ``<= 0`` (0 when not eligible).
+    vehicle : bool
+        Target is a vehicle (no marker for beating only the range threshold; 1 for damage).
+
+    Returns
+    -------
+    FireResult
+        ``markers`` and ``wounds = (attack - damage threshold) // effective armor`` when the damage
+        threshold is beaten.
+
+    Examples
+    --------
+    The seed's example: Attack 13 at range 3 against Defense 2, armor 2 in Light cover.
+
+    >>> resolve_fire(13, 3, 2, 2, Cover.LIGHT)
+    FireResult(markers=2, wounds=2)
+    """
+    rules = resolve_rules(rules)
+    args = _fire_args(attack, range_band, defense, armor, cover, ap, vehicle, rules)
+    return FireResult(*_k.resolve_fire_scalar(*args, rules.fire_params))
+
+
+def effective_armor(armor, cover=Cover.NONE, ap=0, rules=None) -> int:
+    """Armor + cover bonus + AP, never below the rules' armor floor."""
+    rules = resolve_rules(rules)
+    armor = as_int(armor, "armor", lo=1)
+    cover = as_enum(cover, Cover, "cover")
+    ap = as_int(ap, "ap", hi=0)
+    return max(armor + rules.fire.cover_armor_bonus[cover] + ap, rules.fire.armor_floor)
+
+
+def scatter(clock, distance, spotting, rules=None) -> Scatter:
+    """Call for Fire: impact displacement from the two d12 (clock direction, scatter distance).
+
+    ``distance - spotting < 0`` is a direct hit; otherwise the impact moves that many increments
+    (``rules.call_for_fire.scatter_increment_cm``) towards the clock position, 12 o'clock being the
+    top table edge (+y) and the clock running clockwise (rules data).
+    """
+    rules = resolve_rules(rules)
+    cff = rules.call_for_fire
+    clock = as_int(clock, "clock", lo=1, hi=cff.scatter_die)
+    distance = as_int(distance, "distance", lo=1, hi=cff.scatter_die)
+    spotting = as_int(spotting, "spotting", lo=0)
+    dx, dy = _k.scatter_scalar(clock, distance, spotting, cff.scatter_increment_cm,
+                               math.radians(cff.clock_zero_deg), cff.clockwise)
+    return Scatter(dx, dy, distance - spotting < 0)

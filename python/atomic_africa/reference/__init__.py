@@ -1,0 +1,8 @@
+"""Pure-Python reference implementation: one function per kernel entry point, same names.
+
+Slow on purpose and written straight from RULES.md; the test suite checks every kernel against it.
+"""
+from .core import *  # noqa: F401,F403
+from .core import __all__ as _core_all
+
+__all__ = list(_core_all)

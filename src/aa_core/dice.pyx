@@ -1,0 +1,52 @@
+# cython: language_level=3
+"""Dice kernels: wound shifts on the die ladder and rolling many units' dice from a BitGenerator."""
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.stdint cimport int64_t, uint8_t, uint32_t
+from numpy.random cimport bitgen_t
+
+from aa_core.dice cimport shift_die
+from aa_core.rng cimport reject_threshold, roll_faces
+
+
+def shift_dice(const int64_t[:] sides, const int64_t[:] steps, const int64_t[::1] ladder,
+               int64_t[:] out):
+    """out[i] = shift_die(sides[i], steps[i]); returns the first index with an off-ladder die, or -1."""
+    cdef Py_ssize_t i, n = sides.shape[0]
+    cdef Py_ssize_t bad = -1
+    cdef int nl = <int>ladder.shape[0]
+    with nogil:
+        for i in range(n):
+            out[i] = shift_die(<int>sides[i], steps[i], &ladder[0], nl)
+            if out[i] < 0 and bad < 0:
+                bad = i
+    return bad
+
+
+def roll_dice(object bit_generator, const int64_t[:, ::1] sides, uint8_t[:, ::1] faces):
+    """Roll every row of `sides` (one unit's dice, product of sides <= 2**32) into `faces`.
+
+    Draws through the BitGenerator's C API under its lock; the rows are rolled in order.
+    """
+    cdef bitgen_t* bg = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+    cdef Py_ssize_t i, n = sides.shape[0]
+    cdef int j, k = <int>sides.shape[1]
+    cdef uint32_t s[16]
+    cdef int f[16]
+    cdef uint32_t product, threshold
+    if k > 16:
+        raise ValueError("at most 16 dice per row")
+    with bit_generator.lock, nogil:
+        for i in range(n):
+            product = 1
+            for j in range(k):
+                s[j] = <uint32_t>sides[i, j]
+                product *= s[j]
+            threshold = reject_threshold(product)
+            roll_faces(bg, s, k, threshold, f)
+            for j in range(k):
+                faces[i, j] = <uint8_t>f[j]
+
+
+def shift_die_scalar(int sides, int64_t steps, const int64_t[::1] ladder):
+    """Scalar twin of shift_die: the shifted die, 0 below the ladder, -1 if `sides` is off-ladder."""
+    return shift_die(sides, steps, &ladder[0], <int>ladder.shape[0])
