@@ -70,13 +70,15 @@ def _range(lo, hi) -> str:
 def int_array(value, name: str, dtype=np.int64) -> np.ndarray:
     """A contiguous integer array of ``dtype``; floats, bools and objects are rejected."""
     arr = np.asarray(value)
+    if arr.size == 0 and arr.dtype.kind == "f":  # [] arrives as float64
+        arr = arr.astype(dtype)
     if arr.dtype == object or arr.dtype.kind not in "iu":
         if arr.dtype.kind == "b":
             raise TypeError(f"{name}: expected integers, got a boolean array")
         raise TypeError(f"{name}: expected an integer array, got dtype {arr.dtype}")
     if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(dtype).max:
         raise ValueError(f"{name}: values exceed {np.dtype(dtype).name}")
-    return np.ascontiguousarray(arr, dtype=dtype)
+    return np.asarray(arr, dtype=dtype, order="C")
 
 
 def float_array(value, name: str) -> np.ndarray:
@@ -84,7 +86,7 @@ def float_array(value, name: str) -> np.ndarray:
     arr = np.asarray(value)
     if arr.dtype == object or arr.dtype.kind not in "iuf":
         raise TypeError(f"{name}: expected a real-valued array, got dtype {arr.dtype}")
-    return np.ascontiguousarray(arr, dtype=np.float64)
+    return np.asarray(arr, dtype=np.float64, order="C")
 
 
 def broadcast(**arrays: np.ndarray) -> tuple[list[np.ndarray], tuple]:
@@ -116,10 +118,10 @@ def bool_array(value, name: str) -> np.ndarray:
     """A bool array as int8 (0/1); accepts bool or 0/1 integer arrays."""
     arr = np.asarray(value)
     if arr.dtype.kind == "b":
-        return np.ascontiguousarray(arr).view(np.int8)
+        return np.asarray(arr, order="C").view(np.int8)
     if arr.dtype.kind in "iu":
         check_range(arr, name, 0, 1)
-        return np.ascontiguousarray(arr, dtype=np.int8)
+        return np.asarray(arr, dtype=np.int8, order="C")
     raise TypeError(f"{name}: expected a bool array, got dtype {arr.dtype}")
 
 

@@ -39,7 +39,7 @@ def range_band(distances, rules=None) -> np.ndarray:
     out = np.empty(flat.shape[0], dtype=np.int8)
     bad = _band.range_band_array(flat, rules.band_edges, out)
     if bad >= 0:
-        raise ValueError(f"distances: element {bad} is {flat[bad]!r}; allowed: finite values >= 0 cm")
+        raise ValueError(f"distances: element {bad} is {float(flat[bad])!r}; allowed: finite values >= 0 cm")
     return out.reshape(d.shape)
 
 

@@ -1,5 +1,6 @@
 # cython: language_level=3
 """Range banding kernel over arrays of distances."""
+from libc.float cimport DBL_MAX
 from libc.stdint cimport int8_t
 
 from aa_core.banding cimport range_band
@@ -8,7 +9,7 @@ from aa_core.banding cimport range_band
 def range_band_array(const double[:] distance, const double[::1] edges, int8_t[:] out):
     """Band of every distance; returns the first index of a NaN/negative/inf distance, or -1."""
     cdef Py_ssize_t i, n = distance.shape[0]
-    cdef Py_ssize_t bad = -1
+    cdef Py_ssize_t n_bad = 0
     cdef int ne = <int>edges.shape[0]
     cdef double d
     cdef const double* e = &edges[0]
@@ -19,15 +20,18 @@ def range_band_array(const double[:] distance, const double[::1] edges, int8_t[:
                 d = distance[i]
                 out[i] = <int8_t>(1 + (d > e[0]) + (d > e[1]) + (d > e[2]) + (d > e[3])
                                   + (d > e[4]) + (d > e[5]) + (d > e[6]) + (d > e[7]))
+                n_bad += not (d >= 0.0 and d <= DBL_MAX)
         else:
             for i in range(n):
-                out[i] = <int8_t>range_band(distance[i], e, ne)
+                d = distance[i]
+                out[i] = <int8_t>range_band(d, e, ne)
+                n_bad += not (d >= 0.0 and d <= DBL_MAX)
+    if n_bad:
         for i in range(n):
             d = distance[i]
-            if not (d >= 0.0 and d < 1e300):
-                bad = i
-                break
-    return bad
+            if not (d >= 0.0 and d <= DBL_MAX):
+                return i
+    return -1
 
 
 def range_band_scalar(double distance, const double[::1] edges):

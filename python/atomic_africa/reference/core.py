@@ -17,7 +17,7 @@ from ..rules import resolve_rules
 __all__ = [
     "shift_die", "wounded_dice", "action_scores", "range_band", "predominant_cover",
     "effective_armor", "resolve_fire", "resolve_volley", "scatter", "roll_dice", "simulate_fire",
-    "Word32Stream",
+    "Word32Stream", "roll_faces",
 ]
 
 _ATTRS = ("training", "equipment", "morale")
