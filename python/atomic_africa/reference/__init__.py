@@ -6,3 +6,4 @@ from .core import *  # noqa: F401,F403
 from .core import __all__ as _core_all
 
 __all__ = list(_core_all)
+from .odds import *  # noqa: E402,F401,F403  (brute-force exact odds, twin of atomic_africa.odds)
