@@ -1,0 +1,327 @@
+"""The hex map of the Artillery Request (RULES.md section 8): coordinates, neighbours, line of sight.
+
+Layout
+------
+Flat-topped hexes; columns are lettered ``A``, ``B``, ... from the left edge and rows numbered ``1``,
+``2``, ... from the top edge, so ``"G4"`` is column G, row 4. Columns alternate up and down by half a
+hex: with the packaged rules (``artillery.low_columns = "B"``) columns B, D, F... sit half a hex lower
+than A, C, E... ("odd-q" offset coordinates with A = column 0). A hex has six neighbours, named by
+compass direction clockwise from the top edge: N, NE, SE, S, SW, NW.
+
+Line of sight
+-------------
+The hex line between two hexes is the cube-coordinate lerp rounded to hexes, with both ends nudged by
+(1, 2, -3) x epsilon so that a line running exactly along hex edges always picks the same side; the
+kernel evaluates it exactly (epsilon -> 0+) in integer arithmetic. The line is blocked by any blocking
+hex strictly between the two hexes (never by the end hexes). Hindrance is the sum of the hindrance
+values (terrain, default 1 per hindering hex, plus smoke markers) of the hexes strictly between
+(``artillery.hindrance_hexes = "between_and_target"`` adds the target hex). Parts of a line that pass
+outside the map (possible along the zig-zag top and bottom edges) neither block nor hinder.
+"""
+from __future__ import annotations
+
+import numbers
+import re
+from enum import IntEnum
+from typing import NamedTuple
+
+import numpy as np
+
+from aa_core import hexmap as _hx
+
+from .. import _validate as v
+from ..rules import resolve_rules
+
+__all__ = ["Direction", "Hex", "HexMap", "LineOfSight", "parse_hex", "hex_label", "MAX_COLUMNS", "MAX_ROWS"]
+
+MAX_COLUMNS = 26   # one letter per column, A..Z
+MAX_ROWS = 99
+
+_LABEL = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
+
+
+class Direction(IntEnum):
+    """Hex directions of flat-topped hexes, clockwise from the top edge (kernel order)."""
+
+    N = 0
+    NE = 1
+    SE = 2
+    S = 3
+    SW = 4
+    NW = 5
+
+    @classmethod
+    def of_face(cls, face: int, rules=None) -> "Direction":
+        """The compass direction of a die face 1..6 (``artillery.compass``: 1 = N, then clockwise)."""
+        face = v.as_int(face, "face", lo=1, hi=6)
+        return cls[resolve_rules(rules).artillery.compass[face - 1]]
+
+
+class Hex(NamedTuple):
+    """A hex in 0-based offset coordinates: ``col`` 0 is column A, ``row`` 0 is row 1.
+
+    Hexes off the map (negative or too large coordinates) are representable: a drifting round
+    may pass through them.
+    """
+
+    col: int
+    row: int
+
+    @property
+    def label(self) -> str:
+        """``"G4"`` style name; raises ValueError for hexes that have no name (off any map)."""
+        return hex_label(self)
+
+    def __str__(self) -> str:
+        try:
+            return hex_label(self)
+        except ValueError:
+            return f"off-map({self.col},{self.row})"
+
+
+def hex_label(h) -> str:
+    """The name of hex ``(col, row)`` (0-based), e.g. ``Hex(6, 3)`` -> ``"G4"``."""
+    col, row = h
+    if not (0 <= col < MAX_COLUMNS and 0 <= row < MAX_ROWS):
+        raise ValueError(f"hex ({col}, {row}) has no name: columns A..Z, rows 1..{MAX_ROWS}")
+    return f"{chr(ord('A') + col)}{row + 1}"
+
+
+def parse_hex(value, name: str = "hex") -> Hex:
+    """A :class:`Hex` from a name such as ``"G4"`` (case-insensitive), a Hex or a 0-based (col, row)."""
+    if isinstance(value, Hex):
+        return value
+    if isinstance(value, str):
+        m = _LABEL.match(value)
+        if not m or int(m.group(2)) < 1:
+            raise ValueError(f"{name}: {value!r} is not a hex name; expected a column letter A-Z and a "
+                             f"row number 1-{MAX_ROWS}, e.g. 'G4'")
+        return Hex(ord(m.group(1).upper()) - ord("A"), int(m.group(2)) - 1)
+    if isinstance(value, tuple) and len(value) == 2:
+        return Hex(v.as_int(value[0], f"{name}[0] (column index)"), v.as_int(value[1], f"{name}[1] (row index)"))
+    raise TypeError(f"{name}: expected a hex name like 'G4', a Hex or a (col, row) tuple, "
+                    f"got {type(value).__name__} {value!r}")
+
+
+class LineOfSight(NamedTuple):
+    """Result of a line-of-sight check: ``visible``, summed ``hindrance`` (0 if blocked), the first
+    blocking hex (or None) and the hex line itself."""
+
+    visible: bool
+    hindrance: int
+    blocked_by: Hex | None
+    hexes: tuple
+
+
+def _hex_set(values, name: str, hm: "HexMap") -> frozenset:
+    if isinstance(values, (str, Hex)):
+        values = [values]
+    return frozenset(hm.hex(x, f"{name}[{i}]") for i, x in enumerate(values))
+
+
+class HexMap:
+    """A rectangular map of ``columns`` x ``rows`` flat-topped hexes with terrain.
+
+    Parameters
+    ----------
+    columns, rows : int
+        Map size, 1..26 columns (A..Z) and 1..99 rows.
+    blocking : iterable of hexes
+        Hexes that block line of sight through them (buildings, woods, ...).
+    hindering : iterable of hexes or mapping hex -> int
+        Hexes that hinder line of sight through them; an iterable gives each hindrance 1.
+    impassable : iterable of hexes
+        Hexes units cannot enter (Blaze, Water...). A spotting round may still be placed and land there.
+    rules : Rules, optional
+        Supplies the column stagger (``artillery.low_columns``); the map keeps it.
+
+    Hexes are given as names (``"G4"``), :class:`Hex` or 0-based ``(col, row)`` tuples. The map is
+    immutable.
+    """
+
+    __slots__ = ("columns", "rows", "parity", "blocking", "hindrance", "impassable", "_blocking_array",
+                 "_hindrance_array")
+
+    def __init__(self, columns: int, rows: int, *, blocking=(), hindering=(), impassable=(), rules=None):
+        rules = resolve_rules(rules)
+        object.__setattr__(self, "columns", v.as_int(columns, "columns", lo=1, hi=MAX_COLUMNS))
+        object.__setattr__(self, "rows", v.as_int(rows, "rows", lo=1, hi=MAX_ROWS))
+        object.__setattr__(self, "parity", rules.artillery.parity)
+        object.__setattr__(self, "blocking", _hex_set(blocking, "blocking", self))
+        if isinstance(hindering, dict):
+            hind = {}
+            for key, val in hindering.items():
+                h = self.hex(key, "hindering")
+                hind[h] = v.as_int(val, f"hindering[{key!r}]", lo=0, hi=1000)
+        else:
+            hind = {h: 1 for h in _hex_set(hindering, "hindering", self)}
+        object.__setattr__(self, "hindrance", dict(sorted(hind.items())))
+        object.__setattr__(self, "impassable", _hex_set(impassable, "impassable", self))
+        b = np.zeros(self.size, dtype=np.uint8)
+        for h in self.blocking:
+            b[self.index(h)] = 1
+        hv = np.zeros(self.size, dtype=np.int32)
+        for h, val in self.hindrance.items():
+            hv[self.index(h)] = val
+        b.setflags(write=False)
+        hv.setflags(write=False)
+        object.__setattr__(self, "_blocking_array", b)
+        object.__setattr__(self, "_hindrance_array", hv)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("HexMap is immutable")
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __eq__(self, other):
+        return (isinstance(other, HexMap) and (self.columns, self.rows, self.parity, self.blocking,
+                                               self.hindrance, self.impassable)
+                == (other.columns, other.rows, other.parity, other.blocking, other.hindrance,
+                    other.impassable))
+
+    def __hash__(self):
+        return hash((self.columns, self.rows, self.parity, self.blocking, tuple(self.hindrance.items()),
+                     self.impassable))
+
+    def __repr__(self):
+        return (f"HexMap({self.columns}x{self.rows}, blocking={len(self.blocking)}, "
+                f"hindering={len(self.hindrance)}, impassable={len(self.impassable)})")
+
+    @classmethod
+    def parse_size(cls, text: str) -> tuple[int, int]:
+        """``"15x10"`` -> (15, 10): columns x rows."""
+        m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", str(text))
+        if not m:
+            raise ValueError(f"map: {text!r} is not COLUMNSxROWS, e.g. '15x10'")
+        return (v.as_int(int(m.group(1)), "map columns", 1, MAX_COLUMNS),
+                v.as_int(int(m.group(2)), "map rows", 1, MAX_ROWS))
+
+    # -- coordinates --------------------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        """Number of hexes."""
+        return self.columns * self.rows
+
+    @property
+    def grid_params(self) -> dict:
+        """The ``Grid`` C struct of ``aa_core.hexmap``."""
+        return {"cols": self.columns, "rows": self.rows, "parity": self.parity}
+
+    @property
+    def low_columns(self) -> str:
+        """``"B"`` if columns B, D, F... are the lower ones, else ``"A"``."""
+        return "B" if self.parity else "A"
+
+    def contains(self, h) -> bool:
+        """Whether hex ``h`` is on the map."""
+        col, row = h
+        return 0 <= col < self.columns and 0 <= row < self.rows
+
+    def hex(self, value, name: str = "hex") -> Hex:
+        """Parse and check that a hex is on this map (ValueError naming ``name`` otherwise)."""
+        h = parse_hex(value, name)
+        if not self.contains(h):
+            last = hex_label((self.columns - 1, self.rows - 1))
+            raise ValueError(f"{name}: {value!r} is not on the {self.columns}x{self.rows} map; allowed "
+                             f"columns A-{last[0]}, rows 1-{self.rows}")
+        return h
+
+    def index(self, h) -> int:
+        """Flat index ``row * columns + col`` of an on-map hex (as in the kernels' outputs)."""
+        h = self.hex(h)
+        return h.row * self.columns + h.col
+
+    def at(self, index: int) -> Hex:
+        """The hex of flat index ``index``."""
+        index = v.as_int(index, "index", lo=0, hi=self.size - 1)
+        return Hex(index % self.columns, index // self.columns)
+
+    def hexes(self) -> list:
+        """All hexes in flat-index order (row by row)."""
+        return [Hex(c, r) for r in range(self.rows) for c in range(self.columns)]
+
+    # -- geometry -----------------------------------------------------------------------------------
+    def distance(self, a, b) -> int:
+        """Hex distance (number of steps between neighbours)."""
+        a, b = parse_hex(a, "a"), parse_hex(b, "b")
+        return _hx.hex_distance_scalar(a.col, a.row, b.col, b.row, self.parity)
+
+    def step(self, h, direction, steps: int = 1) -> Hex:
+        """The hex ``steps`` hexes from ``h`` towards ``direction`` (a :class:`Direction` or its name);
+        it may be off the map."""
+        h = parse_hex(h)
+        d = _direction(direction)
+        for _ in range(v.as_int(steps, "steps", lo=0)):
+            h = Hex(*_hx.hex_step_scalar(h.col, h.row, int(d), self.parity))
+        return h
+
+    def neighbour(self, h, direction) -> Hex | None:
+        """The neighbour of ``h`` towards ``direction``, or None if it is off the map."""
+        n = self.step(h, direction)
+        return n if self.contains(n) else None
+
+    def neighbours(self, h) -> list:
+        """The on-map neighbours of ``h`` in compass order N, NE, SE, S, SW, NW."""
+        return [n for d in Direction if (n := self.neighbour(h, d)) is not None]
+
+    def impact_hexes(self, center) -> list:
+        """The artillery's area: ``center`` and its six neighbours, those on the map, centre first."""
+        c = self.hex(center, "center")
+        return [c] + self.neighbours(c)
+
+    def line(self, a, b) -> tuple:
+        """The hex line from ``a`` to ``b`` inclusive (see the module docstring)."""
+        a, b = parse_hex(a, "a"), parse_hex(b, "b")
+        return tuple(Hex(c, r) for c, r in _hx.hex_line_scalar(a.col, a.row, b.col, b.row, self.parity))
+
+    def hindrance_array(self, smoke=None) -> np.ndarray:
+        """Per-hex hindrance (int32, flat index): terrain plus ``smoke`` markers (hex -> value)."""
+        if not smoke:
+            return self._hindrance_array
+        hv = self._hindrance_array.copy()
+        for key, val in dict(smoke).items():
+            hv[self.index(self.hex(key, "smoke"))] += v.as_int(val, f"smoke[{key!r}]", lo=0, hi=1000)
+        return hv
+
+    def blocking_array(self) -> np.ndarray:
+        """Per-hex blocking flags (uint8, flat index)."""
+        return self._blocking_array
+
+    def line_of_sight(self, spotter, target, *, smoke=None, rules=None) -> LineOfSight:
+        """Line of sight from ``spotter`` to ``target``: blocked by blocking hexes strictly between,
+        hindrance summed over the hexes strictly between (terrain and ``smoke`` markers)."""
+        rules = resolve_rules(rules)
+        s, t = self.hex(spotter, "spotter"), self.hex(target, "target")
+        count_target = rules.artillery.hindrance_hexes == "between_and_target"
+        k = _hx.los_scalar(s.col, s.row, t.col, t.row, self.grid_params, self._blocking_array,
+                           self.hindrance_array(smoke), count_target)
+        line = self.line(s, t)
+        if k < 0:
+            blocker = next(h for h in line[1:-1] if h in self.blocking)
+            return LineOfSight(False, 0, blocker, line)
+        return LineOfSight(True, int(k), None, line)
+
+    def visibility(self, spotter, *, smoke=None, rules=None) -> np.ndarray:
+        """LOS from ``spotter`` to every hex as int32 ``(rows, columns)``: -1 blocked, else hindrance."""
+        rules = resolve_rules(rules)
+        s = self.hex(spotter, "spotter")
+        out = np.empty(self.size, dtype=np.int32)
+        _hx.los_array(s.col, s.row, self.grid_params, self._blocking_array, self.hindrance_array(smoke),
+                      rules.artillery.hindrance_hexes == "between_and_target", out)
+        return out.reshape(self.rows, self.columns)
+
+
+def _direction(value) -> Direction:
+    if isinstance(value, Direction):
+        return value
+    if isinstance(value, str):
+        key = value.strip().upper()
+        if key in Direction.__members__:
+            return Direction[key]
+        raise ValueError(f"direction: {value!r} is not a compass direction; allowed: "
+                         f"{', '.join(Direction.__members__)}")
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return v.as_enum(value, Direction, "direction")
+    raise TypeError(f"direction: expected a Direction or one of {', '.join(Direction.__members__)}, "
+                    f"got {type(value).__name__} {value!r}")

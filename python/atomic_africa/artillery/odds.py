@@ -1,0 +1,150 @@
+"""Exact landing odds of a Fire for Effect: every landing hex and off-map, as Fractions.
+
+Two cards decide the landing (RULES.md section 8): the Targeting roll's card (white x coloured against
+range + hindrance) and the drift card revealed after it. With ``deck="independent"`` both are
+independent 2d6 (36 equally likely pairs each); otherwise both are drawn without replacement from a
+deck state (draw-pile order unknown, the discard pile reshuffled in if the draw pile runs out).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from aa_core import hexmap as _hx
+
+from ..rules import resolve_rules
+from ._request import deck_state, request_geometry
+from .fate import N_PAIRS
+from .hexmap import Hex, HexMap
+
+__all__ = ["LandingOdds", "landing_distribution", "two_card_odds", "all_card_pairs"]
+
+
+def all_card_pairs() -> np.ndarray:
+    """int32 (1296, 4): every (targeting white, coloured, drift white, coloured), row = 36*id1 + id2."""
+    k = np.arange(N_PAIRS * N_PAIRS)
+    a, b = k // N_PAIRS, k % N_PAIRS
+    return np.ascontiguousarray(np.stack([a // 6 + 1, a % 6 + 1, b // 6 + 1, b % 6 + 1], axis=1),
+                                dtype=np.int32)
+
+
+def _next_card(draw: tuple, discard: tuple):
+    """(probability, card id, draw', discard') for the next revealed card of a deck state."""
+    if sum(draw) == 0:                       # the discard pile is reshuffled into a new draw pile
+        draw, discard = discard, (0,) * N_PAIRS
+    n = sum(draw)
+    for k in range(N_PAIRS):
+        if draw[k]:
+            d = list(draw)
+            x = list(discard)
+            d[k] -= 1
+            x[k] += 1
+            yield Fraction(draw[k], n), k, tuple(d), tuple(x)
+
+
+def two_card_odds(deck=None) -> dict:
+    """Exact distribution of the next two revealed cards: {(card id 1, card id 2): Fraction}.
+
+    ``deck`` None means independent 2d6 (each of the 1296 pairs 1/1296); otherwise a DeckState.
+    """
+    if deck is None:
+        p = Fraction(1, N_PAIRS * N_PAIRS)
+        return {(a, b): p for a in range(N_PAIRS) for b in range(N_PAIRS)}
+    out = defaultdict(Fraction)
+    for p1, a, d1, x1 in _next_card(deck.draw, deck.discard):
+        for p2, b, _, _ in _next_card(d1, x1):
+            out[(a, b)] += p1 * p2
+    return dict(out)
+
+
+@dataclass(frozen=True)
+class LandingOdds:
+    """Exact outcome of a Fire for Effect at ``target`` spotted from ``spotter``.
+
+    Attributes
+    ----------
+    exact : dict Hex -> Fraction
+        Probability of landing in each on-map hex (hexes with probability 0 omitted).
+    off_map : Fraction
+        Probability that the round drifts off the map (removed; the order ends).
+    hit : Fraction
+        Probability that the Targeting roll hits.
+    range, hindrance, threshold : int
+        Range spotter -> round, total hindrance, and range + hindrance.
+    deck : str
+        "independent", "fresh" or "state" (a given deck state).
+    """
+
+    hexmap: HexMap
+    spotter: Hex
+    target: Hex
+    range: int
+    hindrance: int
+    threshold: int
+    deck: str
+    hit: Fraction
+    off_map: Fraction
+    exact: dict = field(repr=False)
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        """Landing probabilities as float64 ``(rows, columns)`` (row 1 first, column A first)."""
+        p = np.zeros(self.hexmap.size)
+        for h, f in self.exact.items():
+            p[h.row * self.hexmap.columns + h.col] = float(f)
+        return p.reshape(self.hexmap.rows, self.hexmap.columns)
+
+    def probability(self, h) -> Fraction:
+        """Exact probability of landing in hex ``h``."""
+        return self.exact.get(self.hexmap.hex(h), Fraction(0))
+
+    def most_likely(self) -> tuple:
+        """(hex, probability) of the most likely landing hex (ties: lowest flat index)."""
+        return max(self.exact.items(), key=lambda kv: (kv[1], -self.hexmap.index(kv[0])))
+
+
+def landing_distribution(hexmap, spotter, target, *, hindrance=0, deck="independent", smoke=None,
+                         rules=None) -> LandingOdds:
+    """Exact probability of each landing hex and of off-map for one Fire for Effect.
+
+    Parameters
+    ----------
+    hexmap : HexMap
+    spotter, target : hex
+        The spotting Leader's hex and the hex of the spotting round (in the spotter's LOS).
+    hindrance : int
+        Extra hindrance added to the one found along the LOS (terrain and ``smoke``).
+    deck : "independent", "fresh", FateDeck or DeckState
+        Independent 2d6, or the two cards drawn without replacement from a full deck / a given state.
+    smoke : mapping hex -> int, optional
+        Smoke markers hindering the LOS.
+
+    Returns
+    -------
+    LandingOdds
+    """
+    rules = resolve_rules(rules)
+    geo = request_geometry(hexmap, spotter, target, hindrance, smoke, rules)
+    state = deck_state(deck, rules)
+    cards = all_card_pairs()
+    landing = np.empty(cards.shape[0], dtype=np.int32)
+    hit = np.empty(cards.shape[0], dtype=np.uint8)
+    _hx.resolve_requests(geo.target.col, geo.target.row, geo.threshold, cards, hexmap.grid_params,
+                         rules.artillery.drift_params, landing, hit)
+    exact = defaultdict(Fraction)
+    p_hit = Fraction(0)
+    off = Fraction(0)
+    for (a, b), p in two_card_odds(state).items():
+        k = a * N_PAIRS + b
+        if hit[k]:
+            p_hit += p
+        if landing[k] < 0:
+            off += p
+        else:
+            exact[hexmap.at(int(landing[k]))] += p
+    mode = deck if isinstance(deck, str) else "state"
+    return LandingOdds(hexmap, geo.spotter, geo.target, geo.range, geo.hindrance, geo.threshold, mode,
+                       p_hit, off, dict(sorted(exact.items(), key=lambda kv: (kv[0].row, kv[0].col))))
