@@ -1,0 +1,106 @@
+"""The flat discrete action space of a scenario: fixed size, segments per decision kind.
+
+Segments (in order), with ``C`` unit slots per side, ``N = 2 C`` slots in all:
+
+=============  ==================  =============================================
+segment        size                meaning
+=============  ==================  =============================================
+ASSIGN         cards x C           give card ``c`` to own unit slot ``u`` (orders, Reserve pick)
+END_ORDERS     1                   finish assigning (the rest is the Reserve)
+SELECT         C                   activate / react with own unit slot ``u``
+DECLARE        actions x 2         action x posture (posture is free only with a Joker)
+TARGET         N                   target unit (global slot; fire, Rally, Call for Fire point)
+NO_TARGET      1                   no fire target (Basic, Sprint, Dig-in)
+ASSET          max assets (>= 1)   Call for Fire: the off-board asset
+MOVE           directions x fracs  Destination: clock direction x fraction of max movement
+STAY           1                   Destination = Start
+SPLIT          C                   Clean-up: split own unit slot ``u``
+END_SPLITS     1                   no more voluntary splits
+=============  ==================  =============================================
+"""
+from __future__ import annotations
+
+from ..enums import Action, Posture
+
+__all__ = ["ActionSpace", "SEGMENTS"]
+
+SEGMENTS = ("ASSIGN", "END_ORDERS", "SELECT", "DECLARE", "TARGET", "NO_TARGET", "ASSET", "MOVE",
+            "STAY", "SPLIT", "END_SPLITS")
+
+
+class ActionSpace:
+    """Encoding/decoding of the flat action ids for a given slot capacity and rules."""
+
+    def __init__(self, n_cards: int, slots: int, n_assets: int, directions: int, n_fracs: int):
+        self.n_cards, self.slots, self.n_assets = n_cards, slots, max(n_assets, 1)
+        self.directions, self.n_fracs = directions, n_fracs
+        sizes = {
+            "ASSIGN": n_cards * slots, "END_ORDERS": 1, "SELECT": slots,
+            "DECLARE": len(Action) * len(Posture), "TARGET": 2 * slots, "NO_TARGET": 1,
+            "ASSET": self.n_assets, "MOVE": directions * n_fracs, "STAY": 1, "SPLIT": slots,
+            "END_SPLITS": 1,
+        }
+        self.base, self.size = {}, {}
+        pos = 0
+        for name in SEGMENTS:
+            self.base[name] = pos
+            self.size[name] = sizes[name]
+            pos += sizes[name]
+        self.n = pos
+
+    # -- encoding -------------------------------------------------------------------------------
+    def assign(self, card: int, local: int) -> int:
+        return self.base["ASSIGN"] + card * self.slots + local
+
+    @property
+    def end_orders(self) -> int:
+        return self.base["END_ORDERS"]
+
+    def select(self, local: int) -> int:
+        return self.base["SELECT"] + local
+
+    def declare(self, action: int, posture: int) -> int:
+        return self.base["DECLARE"] + int(action) * len(Posture) + int(posture)
+
+    def target(self, uid: int) -> int:
+        return self.base["TARGET"] + uid
+
+    @property
+    def no_target(self) -> int:
+        return self.base["NO_TARGET"]
+
+    def asset(self, k: int) -> int:
+        return self.base["ASSET"] + k
+
+    def move(self, direction: int, frac: int) -> int:
+        return self.base["MOVE"] + direction * self.n_fracs + frac
+
+    @property
+    def stay(self) -> int:
+        return self.base["STAY"]
+
+    def split(self, local: int) -> int:
+        return self.base["SPLIT"] + local
+
+    @property
+    def end_splits(self) -> int:
+        return self.base["END_SPLITS"]
+
+    # -- decoding -------------------------------------------------------------------------------
+    def decode(self, a: int) -> tuple:
+        """``(segment, *args)`` of an action id, e.g. ``("ASSIGN", card, local)``."""
+        if not 0 <= a < self.n:
+            raise ValueError(f"action: {a} is out of range; allowed 0..{self.n - 1}")
+        for name in reversed(SEGMENTS):
+            if a >= self.base[name]:
+                k = a - self.base[name]
+                break
+        if name == "ASSIGN":
+            return (name, k // self.slots, k % self.slots)
+        if name == "DECLARE":
+            return (name, Action(k // len(Posture)), Posture(k % len(Posture)))
+        if name == "MOVE":
+            return (name, k // self.n_fracs, k % self.n_fracs)
+        if name in ("SELECT", "TARGET", "ASSET", "SPLIT"):
+            return (name, k)
+        return (name,)

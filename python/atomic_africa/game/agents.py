@@ -1,0 +1,110 @@
+"""Built-in agents: uniformly random legal actions, and a simple one-step greedy heuristic."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..enums import Action, Posture
+from .los import cover_at
+from .state import Stage
+
+__all__ = ["RandomAgent", "GreedyAgent", "play", "make_agent", "AGENTS"]
+
+
+class RandomAgent:
+    """Picks a uniformly random legal action (its own PCG64 stream)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self._rng = np.random.Generator(np.random.PCG64(seed))
+
+    def act(self, game) -> int:
+        legal = game.legal_actions()
+        return legal[int(self._rng.integers(len(legal)))]
+
+
+_PREFERENCE = {Action.MASS_FIRE: 8, Action.HEAVY_WEAPON: 7, Action.SPLIT_FIRE: 6,
+               Action.CALL_FOR_FIRE: 5, Action.RALLY: 4, Action.BASIC: 3, Action.SPRINT: 2,
+               Action.DIG_IN: 1}
+
+
+class GreedyAgent:
+    """One-step heuristics: strong cards to big units, fire at the closest enemy, advance into cover.
+
+    Deterministic: ties go to the lowest action id.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+
+    def act(self, game) -> int:
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return max(legal, key=lambda a: (self._score(game, a, legal), -a))
+
+    def _score(self, game, a, legal):
+        seg = game.space.decode(a)
+        s = game.s
+        me = s.current_player
+        kind = seg[0]
+        if kind == "ASSIGN":
+            card, u = seg[1], s.units[me * game.C + seg[2]]
+            value = 14 if game.deck.is_joker(card) else game.deck.rank(card)
+            return value * 100 + u.figures
+        if kind == "SELECT":
+            u = s.units[me * game.C + seg[1]]
+            return (14 if game.deck.is_joker(u.card) else game.deck.rank(u.card)) * 100 + u.figures
+        if kind == "DECLARE":
+            return _PREFERENCE[seg[1]] * 2 + (seg[2] == Posture.OFFENSIVE)
+        if kind == "TARGET":
+            u, t = s.units[s.decl_uid], s.units[seg[1]]
+            if u.action == Action.RALLY:
+                return t.markers
+            return -math.hypot(t.x - u.x, t.y - u.y) - 30 * t.markers * 0
+        if kind == "NO_TARGET":
+            return -1e9
+        if kind in ("MOVE", "STAY"):
+            return self._move_scores(game, legal)[a]
+        if kind in ("END_SPLITS", "END_ORDERS"):
+            return 1
+        return 0
+
+    def _move_scores(self, game, legal):
+        key = (id(game), len(game.history))
+        if getattr(self, "_cache_key", None) == key:
+            return self._cache
+        s = game.s
+        u = s.units[s.decl_uid]
+        enemies = [t for t in s.units if t.alive and t.side != u.side]
+        dests = [game.preview_destination(a) for a in legal]
+        cov = cover_at([d[0] for d in dests], [d[1] for d in dests], game.terrain).tolist()
+        out = {}
+        for a, d, c in zip(legal, dests, cov):
+            near = min((math.hypot(t.x - d[0], t.y - d[1]) for t in enemies), default=0.0)
+            out[a] = 3.0 * c - 0.05 * max(0.0, near - 40.0) - 0.01 * abs(near - 40.0)
+        self._cache_key, self._cache = key, out
+        return out
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make_agent(name: str, seed: int = 0):
+    try:
+        return AGENTS[name](seed)
+    except KeyError:
+        raise ValueError(f"agent: unknown agent {name!r}; allowed: {sorted(AGENTS)}") from None
+
+
+def play(game, agents, max_steps: int = 1_000_000):
+    """Play ``game`` to the end with ``agents[player].act(game)``; returns the game."""
+    for _ in range(max_steps):
+        if game.is_over:
+            return game
+        game.apply(agents[game.current_player].act(game))
+    raise RuntimeError(f"game did not end within {max_steps} steps")

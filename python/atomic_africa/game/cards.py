@@ -1,0 +1,81 @@
+"""Order cards: one 54-card deck per player (52 + 2 Jokers by default, rules data ``orders``).
+
+A card is an int id: ``suit * ranks + (rank - 1)`` for the suited cards (``ranks = deck_cards // 4``,
+rank 1 = Ace), then the Jokers. Suits: 0 Hearts, 1 Diamonds (offensive), 2 Clubs, 3 Spades (defensive).
+"""
+from __future__ import annotations
+
+from ..enums import Posture
+
+__all__ = ["Deck", "SUITS", "SUIT_NAMES", "RANK_NAMES"]
+
+SUITS = ("hearts", "diamonds", "clubs", "spades")
+SUIT_NAMES = ("H", "D", "C", "S")
+RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_OFFENSIVE_SUITS = (0, 1)
+
+
+class Deck:
+    """Card arithmetic for a rules set (no state: decks live in the game state as lists of ids)."""
+
+    def __init__(self, rules):
+        o = rules.orders
+        self.ranks = o.deck_cards // 4
+        self.suited = o.deck_cards
+        self.size = o.deck_cards + o.jokers
+        self.basic_max_rank = o.basic_max_rank
+        self.joker_basic_value = o.joker_basic_value
+
+    def is_joker(self, card: int) -> bool:
+        return card >= self.suited
+
+    def suit(self, card: int) -> int:
+        """Suit index 0..3, or -1 for a Joker."""
+        return -1 if card >= self.suited else card // self.ranks
+
+    def rank(self, card: int) -> int:
+        """Printed rank 1 (Ace) .. ranks (King), 0 for a Joker."""
+        return 0 if card >= self.suited else card % self.ranks + 1
+
+    def posture(self, card: int):
+        """Posture of a suited card; ``None`` for a Joker (its player chooses)."""
+        if card >= self.suited:
+            return None
+        return Posture.OFFENSIVE if self.suit(card) in _OFFENSIVE_SUITS else Posture.DEFENSIVE
+
+    def is_face(self, card: int) -> bool:
+        return card < self.suited and self.rank(card) > self.basic_max_rank
+
+    def is_basic(self, card: int) -> bool:
+        return card < self.suited and self.rank(card) <= self.basic_max_rank
+
+    def move_value(self, card: int) -> int:
+        """Printed value used for Basic movement (Ace = 1); a Joker moves as the rules' value."""
+        return self.joker_basic_value if card >= self.suited else min(self.rank(card), self.basic_max_rank)
+
+    def legal_for(self, card: int, suppressed: bool) -> bool:
+        """Suppressed units take only defensive cards (Clubs, Spades) or a Joker (RULES.md section 2)."""
+        return (not suppressed) or card >= self.suited or self.posture(card) == Posture.DEFENSIVE
+
+    def name(self, card: int) -> str:
+        if card >= self.suited:
+            return f"Joker{card - self.suited + 1}"
+        r = self.rank(card)
+        return f"{RANK_NAMES.get(r, str(r))}{SUIT_NAMES[self.suit(card)]}"
+
+    def id_of(self, name: str) -> int:
+        """Card id from a name like ``'10H'``, ``'QS'``, ``'AC'`` or ``'Joker1'`` (for tests)."""
+        name = name.strip()
+        if name.lower().startswith("joker"):
+            k = int(name[5:] or 1) - 1
+            if not 0 <= k < self.size - self.suited:
+                raise ValueError(f"card: no {name!r} in a deck with {self.size - self.suited} Jokers")
+            return self.suited + k
+        rank_s, suit_s = name[:-1].upper(), name[-1].upper()
+        inv = {v: k for k, v in RANK_NAMES.items()}
+        if suit_s not in SUIT_NAMES:
+            raise ValueError(f"card: unknown suit in {name!r}; allowed {SUIT_NAMES}")
+        rank = inv.get(rank_s) or (int(rank_s) if rank_s.isdigit() else 0)
+        if not 1 <= rank <= self.ranks:
+            raise ValueError(f"card: unknown rank in {name!r}")
+        return SUIT_NAMES.index(suit_s) * self.ranks + rank - 1

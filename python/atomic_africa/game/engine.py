@@ -1,0 +1,1098 @@
+"""The full game (RULES.md sections 1-7) as a deterministic state machine.
+
+``Game(scenario, seed)`` holds plain-data state (:mod:`.state`), one randomness source (:mod:`.rng`)
+through which every shuffle and die roll goes, an event log and the list of applied actions.
+Decisions are ints of a fixed-size action space (:mod:`.actions`); between decisions the engine runs
+every automatic step (reveals, rolls, fire resolution, Clean-up) itself.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import batch
+from ..dice import wounded_dice
+from ..enums import Action, Posture, UnitKind
+from ..fire import predominant_cover, range_band, resolve_fire, scatter
+from ..rules import Rules, resolve_rules
+from ..scores import action_scores
+from .actions import ActionSpace
+from .cards import Deck
+from .events import EventLog
+from .los import TerrainArrays, cover_at, los_blocked
+from .rng import RandomSource, ScriptedSource, source_from_dict
+from .scenario import Scenario, load_scenario
+from .state import NO_CARD, GameState, PlayerState, Stage, Unit
+
+__all__ = ["Game", "IllegalActionError", "GameResult"]
+
+_FORMAT = "atomic-africa-game/1"
+# Actions whose attack the activated unit aims at a declared enemy unit.
+_FIRE = (Action.BASIC, Action.SPRINT, Action.DIG_IN, Action.MASS_FIRE, Action.SPLIT_FIRE,
+         Action.HEAVY_WEAPON)
+_OPTIONAL_TARGET = (Action.BASIC, Action.SPRINT, Action.DIG_IN)
+_MOVING = (Action.BASIC, Action.SPRINT)
+_INFANTRY_ONLY = (Action.DIG_IN, Action.MASS_FIRE, Action.SPLIT_FIRE, Action.CALL_FOR_FIRE)
+_ATTRS = ("training", "equipment", "morale")
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state; the state is left unchanged."""
+
+
+class GameResult(NamedTuple):
+    """Outcome: ``winner`` 0 or 1, or ``None`` for a draw; remaining figures per side."""
+
+    winner: int | None
+    reason: str
+    figures: tuple
+
+
+def _slot_capacity(side) -> int:
+    # Splits only make halves of >= 3 figures from units of >= 6 (rules: split_min_figures), and
+    # merges never add units, so a side never holds more than this many units.
+    return len(side.units) + sum(u.figures for u in side.units) // 3
+
+
+class Game:
+    """One game of Atomic Africa.
+
+    Parameters
+    ----------
+    scenario : Scenario, path, dict or None
+        The scenario (``None``: the packaged default).
+    seed : int
+        Seed of the game's randomness source (deck shuffles, dice, scatter, confusion directions).
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
+    source : RandomSource or ScriptedSource, optional
+        Replaces the seeded source (tests script decks and dice with :class:`ScriptedSource`).
+
+    Attributes
+    ----------
+    current_player : int
+        Player (0 or 1) to decide next; -1 once the game is over.
+    is_over : bool
+    result : GameResult or None
+    events : list of dict
+        The event log.
+    history : list of int
+        Actions applied so far (replay with :meth:`replay`).
+    """
+
+    def __init__(self, scenario=None, seed: int = 0, rules: Rules | None = None, source=None):
+        self._setup(load_scenario(scenario), seed, resolve_rules(rules))
+        if source is not None and not isinstance(source, (RandomSource, ScriptedSource)):
+            raise TypeError(f"source: expected RandomSource or ScriptedSource, got {type(source).__name__}")
+        self.src = source if source is not None else RandomSource(self.seed)
+        self.s = GameState()
+        self.events = EventLog()
+        self.history = []
+        self._start()
+
+    # ------------------------------------------------------------------ construction / serialising
+    def _setup(self, scenario: Scenario, seed, rules: Rules):
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or int(seed) < 0:
+            raise TypeError(f"seed: expected a non-negative int, got {seed!r}")
+        self.scenario, self.rules, self.seed = scenario, rules, int(seed)
+        self.deck = Deck(rules)
+        self.C = max(_slot_capacity(sd) for sd in scenario.sides)
+        self.assets = [list(sd.fire_support) for sd in scenario.sides]
+        m = rules.movement
+        self.space = ActionSpace(self.deck.size, self.C, max(len(a) for a in self.assets),
+                                 m.directions, len(m.distance_fractions))
+        self.terrain = TerrainArrays.from_scenario(scenario)
+        self._los_key = None
+        self._los = None
+
+    def _start(self):
+        s, sc = self.s, self.scenario
+        s.units = [Unit(uid=i, side=i // self.C) for i in range(2 * self.C)]
+        s.players = [PlayerState() for _ in range(2)]
+        for side, spec in enumerate(sc.sides):
+            for k, us in enumerate(spec.units):
+                u = s.units[side * self.C + k]
+                hw = dict(us.heavy_weapon)
+                u.alive, u.name, u.kind, u.figures = True, us.name, us.kind, us.figures
+                u.dice, u.armor = list(us.dice), us.armor
+                u.hw_dispersed, u.hw_dispersed_ap = "dispersed" in hw, hw.get("dispersed", 0)
+                u.hw_point, u.hw_point_ap = "point" in hw, hw.get("point", 0)
+                u.spotter, u.comms, u.commander = us.spotter, us.comms, us.commander
+                u.x, u.y = us.position
+                u.clear_scratch()
+        self.initial_figures = [sum(u.figures for u in spec.units) for spec in sc.sides]
+        self.events.add("setup", 0, scenario=sc.name, seed=self.seed, slots=self.C)
+        for p in range(2):
+            s.players[p].deck = self.src.shuffle(list(range(self.deck.size)))
+            self.events.add("shuffle", 0, player=p, deck=list(s.players[p].deck))
+        self._begin_turn()
+
+    def to_json(self) -> str:
+        """The whole game (scenario, rules, state, randomness state, events, history) as JSON."""
+        return json.dumps({
+            "format": _FORMAT, "scenario": self.scenario.to_dict(), "rules": self.rules.to_dict(),
+            "seed": self.seed, "initial_figures": self.initial_figures, "state": self.s.to_dict(),
+            "source": self.src.to_dict(), "events": self.events, "history": self.history,
+        }, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Game":
+        """Rebuild a game from :meth:`to_json`'s output (exact round trip)."""
+        d = json.loads(text)
+        if not isinstance(d, dict) or d.get("format") != _FORMAT:
+            raise ValueError(f"text: not an atomic-africa game (format {_FORMAT!r} expected)")
+        g = cls.__new__(cls)
+        g._setup(Scenario.from_dict(d["scenario"]), d["seed"], Rules.from_dict(d["rules"]))
+        g.initial_figures = list(d["initial_figures"])
+        g.s = GameState.from_dict(d["state"])
+        g.src = source_from_dict(d["source"])
+        g.events = EventLog(d["events"])
+        g.history = list(d["history"])
+        return g
+
+    @classmethod
+    def replay(cls, scenario=None, seed: int = 0, actions=(), rules=None, source=None) -> "Game":
+        """A new game with ``actions`` applied in order."""
+        g = cls(scenario, seed, rules, source)
+        for a in actions:
+            g.apply(int(a))
+        return g
+
+    def clone(self) -> "Game":
+        """An independent copy (rules, scenario and terrain are immutable and shared)."""
+        memo = {id(self.rules): self.rules, id(self.scenario): self.scenario,
+                id(self.terrain): self.terrain, id(self.space): self.space, id(self.deck): self.deck}
+        return copy.deepcopy(self, memo)
+
+    def __getstate__(self):
+        d = dict(self.__dict__)
+        d["_los_key"] = d["_los"] = None
+        return d
+
+    def check_invariants(self) -> None:
+        """Raise AssertionError if a conservation law is broken (cards, figures, counters)."""
+        s = self.s
+        for p, pl in enumerate(s.players):
+            on_units = [u.card for u in s.units if u.alive and u.side == p and u.card != NO_CARD]
+            cards = pl.deck + pl.hand + pl.discard + on_units
+            assert sorted(cards) == list(range(self.deck.size)), f"player {p}: cards {len(cards)}"
+            alive = sum(u.figures for u in s.units if u.alive and u.side == p)
+            assert alive + pl.removed_figures == self.initial_figures[p], f"player {p}: figures"
+        for u in s.units:
+            assert u.side == u.uid // self.C
+            if u.alive:
+                assert u.figures >= 1 and u.markers >= 0 and u.wounds >= 0 and u.turn_markers >= 0
+                assert 0 <= u.x <= self.scenario.width_cm and 0 <= u.y <= self.scenario.height_cm
+        for p in range(2):
+            assert sum(u.commander for u in s.units if u.alive and u.side == p) <= 1
+
+    def state_hash(self) -> str:
+        """SHA-256 of :meth:`to_json` (golden traces)."""
+        return hashlib.sha256(self.to_json().encode()).hexdigest()
+
+    # ------------------------------------------------------------------ public decision API
+    @property
+    def num_actions(self) -> int:
+        """Size of the flat action space of this scenario."""
+        return self.space.n
+
+    @property
+    def current_player(self) -> int:
+        return -1 if self.s.stage == Stage.OVER else self.s.current_player
+
+    @property
+    def stage(self) -> str:
+        return Stage.NAMES[self.s.stage]
+
+    @property
+    def is_over(self) -> bool:
+        return self.s.stage == Stage.OVER
+
+    @property
+    def result(self) -> GameResult | None:
+        if not self.is_over:
+            return None
+        return GameResult(None if self.s.winner < 0 else self.s.winner, self.s.reason,
+                          tuple(self.figures(p) for p in range(2)))
+
+    def returns(self) -> list:
+        """``[+1, -1]``, ``[-1, +1]`` or ``[0, 0]`` once over; zeros while running."""
+        if not self.is_over or self.s.winner < 0:
+            return [0, 0]
+        return [1 if p == self.s.winner else -1 for p in range(2)]
+
+    @property
+    def units(self) -> list:
+        """The unit slots (plain dataclasses; do not mutate)."""
+        return self.s.units
+
+    def figures(self, side: int) -> int:
+        return sum(u.figures for u in self.s.units if u.alive and u.side == side)
+
+    def legal_actions(self) -> list:
+        """Sorted legal action ids for the current player (empty once over)."""
+        return sorted(self._legal())
+
+    def action_mask(self) -> np.ndarray:
+        """Bool array of length :attr:`num_actions`, True at the legal actions."""
+        mask = np.zeros(self.space.n, dtype=bool)
+        legal = self._legal()
+        if legal:
+            mask[np.fromiter(legal, dtype=np.int64)] = True
+        return mask
+
+    def apply(self, action) -> None:
+        """Apply one decision; an illegal one raises :class:`IllegalActionError` and changes nothing."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"action: expected an int action id, got {type(action).__name__} {action!r}")
+        a = int(action)
+        if self.is_over:
+            raise IllegalActionError(f"action {a}: the game is over ({self.s.reason})")
+        if not 0 <= a < self.space.n:
+            raise IllegalActionError(f"action {a}: out of range; allowed 0..{self.space.n - 1}")
+        legal = self._legal()
+        if a not in legal:
+            raise IllegalActionError(self._why_illegal(a, legal))
+        self.history.append(a)
+        self._dispatch(a)
+
+    def describe_action(self, a: int) -> str:
+        """Readable form of an action id, e.g. ``'ASSIGN QS -> Blue:1st Squad'``."""
+        seg = self.space.decode(int(a))
+        name = seg[0]
+        if name == "ASSIGN":
+            side = self.s.current_player
+            return f"ASSIGN {self.deck.name(seg[1])} -> {self._uname(side * self.C + seg[2])}"
+        if name in ("SELECT", "SPLIT"):
+            return f"{name} {self._uname(self.s.current_player * self.C + seg[1])}"
+        if name == "DECLARE":
+            return f"DECLARE {seg[1].name} {seg[2].name}"
+        if name == "TARGET":
+            return f"TARGET {self._uname(seg[1])}"
+        if name == "ASSET":
+            return f"ASSET {seg[1]}"
+        if name == "MOVE":
+            frac = self.rules.movement.distance_fractions[seg[2]]
+            return f"MOVE direction {seg[1]} x {frac:g}"
+        return name
+
+    def preview_destination(self, a: int):
+        """Where a MOVE/STAY (or sprint) action would put the deciding unit's Destination figure."""
+        s, seg = self.s, self.space.decode(int(a))
+        u = s.units[s.decl_uid]
+        if s.stage == Stage.SPRINT_MOVE and seg[0] == "MOVE":
+            return self._clamp_step(u.dest_x, u.dest_y, self._direction_angle(seg[1]), s.sprint_bonus[0])
+        if s.stage == Stage.MOVE and seg[0] == "MOVE":
+            frac = self.rules.movement.distance_fractions[seg[2]]
+            return self._clamp_step(u.x, u.y, self._direction_angle(seg[1]), frac * self._max_move(u))
+        return (u.x, u.y)
+
+    def observation(self, player: int) -> np.ndarray:
+        """What ``player`` may see, as a float32 vector (opponent's face-down cards hidden)."""
+        from .observe import observe
+        if player not in (0, 1):
+            raise ValueError(f"player: {player!r} is not a player; allowed 0, 1")
+        return observe(self, player)
+
+    # ------------------------------------------------------------------ helpers
+    def _uname(self, uid: int) -> str:
+        u = self.s.units[uid]
+        return f"{self.scenario.sides[u.side].name}:{u.name or uid}"
+
+    def _ev(self, type_, **kw):
+        self.events.add(type_, self.s.turn, **kw)
+
+    def _side_units(self, side):
+        return [u for u in self.s.units[side * self.C:(side + 1) * self.C] if u.alive]
+
+    def _is_vehicle(self, u) -> bool:
+        return u.kind == UnitKind.VEHICLE
+
+    def _increment(self, u) -> float:
+        m = self.rules.movement
+        return m.vehicle_increment_cm if self._is_vehicle(u) else m.increment_cm
+
+    def _los_matrix(self):
+        key = tuple((u.alive, u.x, u.y) for u in self.s.units)
+        if key != self._los_key:
+            alive = [u for u in self.s.units if u.alive]
+            pairs = [(a, b) for i, a in enumerate(alive) for b in alive[i + 1:]]
+            n = len(self.s.units)
+            los = np.ones((n, n), dtype=bool)
+            if pairs:
+                blocked = los_blocked([a.x for a, _ in pairs], [a.y for a, _ in pairs],
+                                      [b.x for _, b in pairs], [b.y for _, b in pairs], self.terrain)
+                for (a, b), bl in zip(pairs, blocked.tolist()):
+                    los[a.uid, b.uid] = los[b.uid, a.uid] = not bl
+            self._los_key, self._los = key, los
+        return self._los
+
+    def _suppressed(self, u) -> bool:
+        return u.markers > 0
+
+    def _fire_targets(self, u) -> list:
+        los = self._los_matrix()
+        need = self.rules.orders.fire_needs_los
+        return [t.uid for t in self._side_units(1 - u.side) if not need or los[u.uid, t.uid]]
+
+    def _hw_ap(self, u, t):
+        """AP of u's heavy weapon against t, or None if t is not an eligible target type."""
+        if self._is_vehicle(t):
+            return u.hw_point_ap if u.hw_point else None
+        return u.hw_dispersed_ap if u.hw_dispersed else None
+
+    def _hw_targets(self, u) -> list:
+        return [t for t in self._fire_targets(u) if self._hw_ap(u, self.s.units[t]) is not None]
+
+    def _rally_targets(self, u) -> list:
+        los = self._los_matrix()
+        out = []
+        for t in self._side_units(u.side):
+            if t.markers < 1:
+                continue
+            if t.uid == u.uid:
+                out.append(t.uid)
+            elif (u.markers < t.markers or u.commander) and (los[u.uid, t.uid] or u.comms):
+                out.append(t.uid)
+        return out
+
+    def _cff_targets(self, u) -> list:
+        los = self._los_matrix()
+        return [t.uid for t in self._side_units(1 - u.side) if los[u.uid, t.uid]]
+
+    def _special_ok(self, u, a) -> bool:
+        inf = u.kind == UnitKind.INFANTRY
+        if a in _INFANTRY_ONLY and not inf:
+            return False
+        if a == Action.DIG_IN:
+            return True
+        if a == Action.MASS_FIRE:
+            return bool(self._fire_targets(u))
+        if a == Action.SPLIT_FIRE:
+            return len(self._fire_targets(u)) >= 2
+        if a == Action.HEAVY_WEAPON:
+            return (u.hw_dispersed or u.hw_point) and bool(self._hw_targets(u))
+        if a == Action.RALLY:
+            return bool(self._rally_targets(u))
+        if a == Action.CALL_FOR_FIRE:
+            return u.spotter and bool(self.assets[u.side]) and bool(self._cff_targets(u))
+        if a == Action.SPRINT:
+            return u.kind in (UnitKind.LIGHT_INFANTRY, UnitKind.VEHICLE)
+        return a == Action.BASIC
+
+    def _action_options(self, u) -> list:
+        """Legal (action, posture) pairs for u's revealed card (RULES.md sections 2, 4, 6)."""
+        card = u.card
+        specials = [a for a in Action if a != Action.BASIC]
+        if self.deck.is_joker(card):
+            postures = [Posture.DEFENSIVE] if self._suppressed(u) else [Posture.OFFENSIVE, Posture.DEFENSIVE]
+            acts = [a for a in Action if self._special_ok(u, a)]
+            return [(a, p) for a in acts for p in postures]
+        p = self.deck.posture(card)
+        if self.deck.is_face(card):
+            if u.confused:
+                return [(Action.DIG_IN if u.kind == UnitKind.INFANTRY else Action.SPRINT, p)]
+            return [(a, p) for a in specials if self._special_ok(u, a)]
+        return [(Action.BASIC, p)]
+
+    def _own_ordered(self, side) -> list:
+        return [u for u in self._side_units(side) if u.has_orders]
+
+    def _orders_pairs(self, side) -> list:
+        hand = self.s.players[side].hand
+        out = []
+        for u in self._side_units(side):
+            if u.card == NO_CARD and not u.acted:
+                sup = self._suppressed(u)
+                out.extend((c, u.uid) for c in hand if self.deck.legal_for(c, sup))
+        return out
+
+    # ------------------------------------------------------------------ legal actions
+    def _legal(self) -> set:
+        s, sp = self.s, self.space
+        st = s.stage
+        C = self.C
+        if st == Stage.OVER:
+            return set()
+        if st == Stage.ORDERS:
+            pairs = self._orders_pairs(s.current_player)
+            return {sp.assign(c, uid % C) for c, uid in pairs} if pairs else {sp.end_orders}
+        if st in (Stage.ACTIVATE, Stage.REACT):
+            return {sp.select(u.uid % C) for u in self._own_ordered(s.current_player)}
+        u = s.units[s.decl_uid] if s.decl_uid >= 0 else None
+        if st == Stage.RESERVE_PICK:
+            sup = self._suppressed(u)
+            return {sp.assign(c, u.uid % C) for c in s.players[u.side].hand if self.deck.legal_for(c, sup)}
+        if st == Stage.DECLARE_ACTION:
+            return {sp.declare(a, p) for a, p in self._action_options(u)}
+        if st == Stage.DECLARE_ASSET:
+            return {sp.asset(k) for k in range(len(self.assets[u.side]))}
+        if st == Stage.DECLARE_TARGET:
+            a = u.action
+            if a == Action.HEAVY_WEAPON:
+                ts = self._hw_targets(u)
+            elif a == Action.RALLY:
+                ts = self._rally_targets(u)
+            elif a == Action.CALL_FOR_FIRE:
+                ts = self._cff_targets(u)
+            else:
+                ts = self._fire_targets(u)
+            out = {sp.target(t) for t in ts}
+            if a in _OPTIONAL_TARGET:
+                out.add(sp.no_target)
+            return out
+        if st == Stage.DECLARE_TARGET2:
+            return {sp.target(t) for t in self._fire_targets(u) if t != u.target}
+        if st == Stage.MOVE:
+            if self._max_move(u) <= 0:
+                return {sp.stay}
+            return set(range(sp.base["MOVE"], sp.base["MOVE"] + sp.size["MOVE"])) | {sp.stay}
+        if st == Stage.SPRINT_MOVE:
+            full = sp.n_fracs - 1
+            return {sp.move(d, full) for d in range(sp.directions)}
+        if st == Stage.SPLIT:
+            return {sp.split(u.uid % C) for u in self._splittable(s.current_player)} | {sp.end_splits}
+        raise AssertionError(f"unknown stage {st}")  # pragma: no cover
+
+    def _why_illegal(self, a: int, legal: set) -> str:
+        seg = self.space.decode(a)
+        desc = self.describe_action(a)
+        stage = Stage.NAMES[self.s.stage]
+        expects = sorted({self.space.decode(x)[0] for x in legal})
+        head = f"action {a} ({desc}) is illegal in stage {stage} for player {self.s.current_player}"
+        if seg[0] not in expects:
+            return f"{head}: this stage takes {', '.join(expects)} actions"
+        s = self.s
+        if seg[0] == "ASSIGN":
+            card, uid = seg[1], s.current_player * self.C + seg[2]
+            u = s.units[uid]
+            if card not in s.players[s.current_player].hand:
+                return f"{head}: card {self.deck.name(card)} is not in the player's hand/Reserve"
+            if not u.alive:
+                return f"{head}: unit slot {seg[2]} is empty"
+            if u.card != NO_CARD:
+                return f"{head}: the unit already has orders"
+            if not self.deck.legal_for(card, self._suppressed(u)):
+                return (f"{head}: the unit is suppressed ({u.markers} markers) and may only take "
+                        f"Clubs, Spades or a Joker")
+        if seg[0] == "SELECT":
+            return f"{head}: that unit has no orders left (or the slot is empty)"
+        if seg[0] == "DECLARE":
+            opts = ", ".join(f"{x.name} {p.name}" for x, p in self._action_options(s.units[s.decl_uid]))
+            return f"{head}: with card {self.deck.name(s.units[s.decl_uid].card)} the unit may declare: {opts}"
+        if seg[0] == "TARGET":
+            return f"{head}: not a legal target (wrong side, no line of sight or not eligible)"
+        return f"{head}: not among the {len(legal)} legal actions"
+
+    # ------------------------------------------------------------------ dispatch
+    def _dispatch(self, a: int):
+        s, seg = self.s, self.space.decode(a)
+        st = s.stage
+        name = seg[0]
+        if st == Stage.ORDERS:
+            if name == "END_ORDERS":
+                self._ev("orders_done", player=s.current_player, reserve=len(s.players[s.current_player].hand))
+                s.step += 1
+                self._orders_next()
+            else:
+                self._assign(seg[1], s.current_player * self.C + seg[2])
+                if not self._orders_pairs(s.current_player):
+                    self._ev("orders_done", player=s.current_player,
+                             reserve=len(s.players[s.current_player].hand))
+                    s.step += 1
+                    self._orders_next()
+        elif st == Stage.ACTIVATE:
+            u = s.units[s.current_player * self.C + seg[1]]
+            s.act_uid = u.uid
+            u.revealed = True
+            self._ev("activate", player=u.side, unit=u.uid, card=self.deck.name(u.card))
+            self._begin_declare(u)
+        elif st == Stage.REACT:
+            u = s.units[s.current_player * self.C + seg[1]]
+            s.react_uid = u.uid
+            u.revealed = True
+            self._ev("react", player=u.side, unit=u.uid, card=self.deck.name(u.card))
+            self._begin_declare(u)
+        elif st == Stage.RESERVE_PICK:
+            u = s.units[s.decl_uid]
+            s.players[u.side].hand.remove(seg[1])
+            u.card, u.revealed = seg[1], True
+            s.react_uid = u.uid
+            self._ev("reserve_card", player=u.side, unit=u.uid, card=self.deck.name(u.card))
+            self._begin_declare(u)
+        elif st == Stage.DECLARE_ACTION:
+            self._set_action(s.units[s.decl_uid], seg[1], seg[2])
+        elif st == Stage.DECLARE_ASSET:
+            u = s.units[s.decl_uid]
+            u.asset = seg[1]
+            s.stage = Stage.DECLARE_TARGET
+        elif st == Stage.DECLARE_TARGET:
+            u = s.units[s.decl_uid]
+            u.target = -1 if name == "NO_TARGET" else seg[1]
+            if u.action == Action.CALL_FOR_FIRE:
+                t = s.units[u.target]
+                u.aim_x, u.aim_y = t.x, t.y
+            if u.action == Action.SPLIT_FIRE:
+                s.stage = Stage.DECLARE_TARGET2
+            else:
+                self._after_targets(u)
+        elif st == Stage.DECLARE_TARGET2:
+            u = s.units[s.decl_uid]
+            u.target2 = seg[1]
+            self._after_targets(u)
+        elif st == Stage.MOVE:
+            u = s.units[s.decl_uid]
+            if name == "STAY":
+                u.dest_x, u.dest_y = u.x, u.y
+            else:
+                frac = self.rules.movement.distance_fractions[seg[2]]
+                self._place_destination(u, self._direction_angle(seg[1]), frac * self._max_move(u))
+            s.pending.pop(0)
+            self._next_move()
+        elif st == Stage.SPRINT_MOVE:
+            u = s.units[s.decl_uid]
+            self._sprint_displace(u, self._direction_angle(seg[1]), s.sprint_bonus[0])
+            s.pending.pop(0)
+            s.sprint_bonus.pop(0)
+            self._next_sprint()
+        elif st == Stage.SPLIT:
+            if name == "END_SPLITS":
+                s.step += 1
+                self._splits_next()
+            else:
+                self._split(s.units[s.current_player * self.C + seg[1]], voluntary=True)
+                if not self._splittable(s.current_player):
+                    s.step += 1
+                    self._splits_next()
+
+    # ------------------------------------------------------------------ orders phase
+    def _draw(self, p: int):
+        pl = self.s.players[p]
+        if not pl.deck:
+            if not pl.discard:
+                return None
+            pl.deck = self.src.shuffle(pl.discard)
+            pl.discard = []
+            self._ev("reshuffle", player=p, deck=list(pl.deck))
+        return pl.deck.pop()
+
+    def _begin_turn(self):
+        s, o = self.s, self.rules.orders
+        s.turn += 1
+        s.first_player = (s.turn - 1) % 2 if o.first_player_alternates else 0
+        s.next_activating = s.first_player
+        for p in range(2):
+            n = len(self._side_units(p)) + o.experience_bonus[self.scenario.sides[p].experience]
+            drawn = []
+            for _ in range(n):
+                c = self._draw(p)
+                if c is None:
+                    break
+                drawn.append(c)
+            s.players[p].hand.extend(drawn)
+            self._ev("draw", player=p, cards=drawn)
+        s.stage = Stage.ORDERS
+        s.step = 0
+        self._orders_next()
+
+    def _orders_next(self):
+        s = self.s
+        while s.step < 2:
+            p = s.first_player if s.step == 0 else 1 - s.first_player
+            if self._orders_pairs(p):
+                s.stage, s.current_player = Stage.ORDERS, p
+                return
+            self._ev("orders_done", player=p, reserve=len(s.players[p].hand))
+            s.step += 1
+        self._next_activation()
+
+    def _assign(self, card: int, uid: int):
+        u = self.s.units[uid]
+        self.s.players[u.side].hand.remove(card)
+        u.card, u.revealed = card, False
+        self._ev("assign", player=u.side, unit=uid, card=self.deck.name(card))
+
+    # ------------------------------------------------------------------ activation phases
+    def _next_activation(self):
+        s = self.s
+        sides = [p for p in range(2) if self._own_ordered(p)]
+        if not sides:
+            self._cleanup()
+            return
+        p = s.next_activating if s.next_activating in sides else sides[0]
+        s.activating = p
+        s.phase += 1
+        s.act_uid = s.react_uid = s.decl_uid = -1
+        s.stage, s.current_player = Stage.ACTIVATE, p
+
+    def _begin_declare(self, u):
+        s = self.s
+        s.decl_uid = u.uid
+        opts = self._action_options(u)
+        if len(opts) == 1:
+            self._set_action(u, *opts[0])
+        else:
+            s.stage, s.current_player = Stage.DECLARE_ACTION, u.side
+
+    def _set_action(self, u, action, posture):
+        s = self.s
+        u.action, u.posture = int(action), int(posture)
+        self._ev("declare", unit=u.uid, action=Action(action).name, posture=Posture(posture).name,
+                 confused=u.confused)
+        s.current_player = u.side
+        if action in _OPTIONAL_TARGET and not self._fire_targets(u):
+            u.target = -1
+            self._after_targets(u)
+        elif action == Action.CALL_FOR_FIRE and len(self.assets[u.side]) > 1:
+            s.stage = Stage.DECLARE_ASSET
+        else:
+            if action == Action.CALL_FOR_FIRE:
+                u.asset = 0
+            s.stage = Stage.DECLARE_TARGET
+
+    def _after_targets(self, u):
+        s = self.s
+        self._ev("targets", unit=u.uid, target=u.target, target2=u.target2, asset=u.asset)
+        if u.uid == s.act_uid:
+            self._begin_reaction()
+        else:
+            self._begin_movement()
+
+    def _begin_reaction(self):
+        s = self.s
+        q = 1 - s.activating
+        if self._own_ordered(q):
+            s.stage, s.current_player = Stage.REACT, q
+            return
+        a = s.units[s.act_uid]
+        t = s.units[a.target] if a.action in _FIRE and a.target >= 0 else None
+        if t is None or not t.alive or t.card != NO_CARD or t.acted:
+            self._ev("no_reaction", player=q)
+            self._begin_movement()
+            return
+        sup = self._suppressed(t)
+        if any(self.deck.legal_for(c, sup) for c in s.players[q].hand):
+            s.decl_uid = t.uid
+            s.stage, s.current_player = Stage.RESERVE_PICK, q
+            return
+        self._confused_draw(t)
+
+    def _confused_draw(self, t):
+        """RULES.md section 6: draw, show and discard illegal cards until a legal one comes."""
+        s = self.s
+        pl = s.players[t.side]
+        sup = self._suppressed(t)
+        limit = len(pl.deck) + len(pl.discard) + 1
+        for _ in range(limit):
+            c = self._draw(t.side)
+            if c is None:
+                break
+            if self.deck.legal_for(c, sup):
+                t.card, t.revealed, t.confused = c, True, True
+                s.react_uid = t.uid
+                self._ev("confused", player=t.side, unit=t.uid, card=self.deck.name(c))
+                self._begin_declare(t)
+                return
+            pl.discard.append(c)
+            self._ev("confused_draw", player=t.side, unit=t.uid, card=self.deck.name(c), legal=False)
+        self._ev("no_reaction", player=t.side, unit=t.uid, reason="no legal card in deck or discard")
+        self._begin_movement()
+
+    # ------------------------------------------------------------------ movement
+    def _max_move(self, u) -> float:
+        m = self.rules.movement
+        value = m.sprint_card_value if u.action == Action.SPRINT else self.deck.move_value(u.card)
+        return value * m.basic_move_per_value * self._increment(u)
+
+    def _direction_angle(self, d: int) -> float:
+        """Angle (radians, from +y) of action-space direction d, on the Call for Fire clock."""
+        cff = self.rules.call_for_fire
+        turn = 2 * math.pi * d / self.rules.movement.directions
+        return math.radians(cff.clock_zero_deg) + (turn if cff.clockwise else -turn)
+
+    def _clock_angle(self, face: int) -> float:
+        cff = self.rules.call_for_fire
+        turn = 2 * math.pi * (face % 12) / 12
+        return math.radians(cff.clock_zero_deg) + (turn if cff.clockwise else -turn)
+
+    def _clamp_step(self, x, y, ang, dist):
+        """End of a straight move from (x, y), shortened so that it stays on the table."""
+        dx, dy = dist * math.sin(ang), dist * math.cos(ang)
+        t = 1.0
+        W, H = self.scenario.width_cm, self.scenario.height_cm
+        for p, d, hi in ((x, dx, W), (y, dy, H)):
+            if d > 0 and p + d > hi:
+                t = min(t, (hi - p) / d)
+            elif d < 0 and p + d < 0:
+                t = min(t, -p / d)
+        t = max(t, 0.0)
+        return min(max(x + t * dx, 0.0), W), min(max(y + t * dy, 0.0), H)
+
+    def _place_destination(self, u, ang, dist):
+        u.dest_x, u.dest_y = self._clamp_step(u.x, u.y, ang, dist)
+        u.moves = True
+        self._ev("move", unit=u.uid, start=[u.x, u.y], dest=[u.dest_x, u.dest_y],
+                 in_transit=[(u.x + u.dest_x) / 2, (u.y + u.dest_y) / 2])
+
+    def _begin_movement(self):
+        s = self.s
+        s.pending = []
+        for uid in (s.act_uid, s.react_uid):
+            if uid < 0:
+                continue
+            u = s.units[uid]
+            u.dest_x, u.dest_y, u.moves = u.x, u.y, False
+            if u.action in _MOVING:
+                s.pending.append(uid)
+        self._next_move()
+
+    def _next_move(self):
+        s = self.s
+        while s.pending:
+            u = s.units[s.pending[0]]
+            if u.confused:
+                face = self.src.roll(12)
+                self._ev("confused_direction", unit=u.uid, face=face)
+                self._place_destination(u, self._clock_angle(face), self._max_move(u))
+                s.pending.pop(0)
+                continue
+            s.decl_uid = u.uid
+            s.stage, s.current_player = Stage.MOVE, u.side
+            return
+        self._resolve()
+
+    # ------------------------------------------------------------------ action resolution
+    def _points(self, u):
+        """Start, In-transit and Destination points of u in this Activation phase."""
+        if u.uid in (self.s.act_uid, self.s.react_uid) and u.moves:
+            return ((u.x, u.y), ((u.x + u.dest_x) / 2, (u.y + u.dest_y) / 2), (u.dest_x, u.dest_y))
+        p = (u.x, u.y)
+        return (p, p, p)
+
+    def _roll_unit(self, u, posture, action, event):
+        dice, shattered = wounded_dice(u.dice, u.wounds, self._is_vehicle(u), self.rules)
+        faces = [self.src.roll(int(d)) for d in dice]
+        sc = action_scores(faces, posture, action, self.rules)
+        self._ev(event, unit=u.uid, dice=[int(d) for d in dice], faces=faces, shattered=shattered,
+                 action=Action(action).name, posture=Posture(posture).name,
+                 attacks=list(sc.attacks), defense=sc.defense, rally=sc.rally, spotting=sc.spotting,
+                 sprint_bonus=sc.sprint_bonus)
+        return sc
+
+    def _resolve(self):
+        s, rules = self.s, self.rules
+        parts = [s.units[uid] for uid in (s.act_uid, s.react_uid) if uid >= 0]
+        scores = {u.uid: self._roll_unit(u, u.posture, u.action, "roll") for u in parts}
+        attacks = []  # (source, target uid, attack, band, ap); source = uid or -1 - asset
+        for u in parts:
+            sc, a = scores[u.uid], u.action
+            if a in _FIRE and u.target >= 0:
+                band = self._band(u, s.units[u.target])
+                if a == Action.MASS_FIRE:
+                    attacks += [(u.uid, u.target, x, band, 0) for x in sc.attacks]
+                elif a == Action.SPLIT_FIRE:
+                    attacks.append((u.uid, u.target, sc.attacks[-1], band, 0))
+                    attacks.append((u.uid, u.target2, sc.attacks[0],
+                                    self._band(u, s.units[u.target2]), 0))
+                elif a == Action.HEAVY_WEAPON:
+                    attacks.append((u.uid, u.target, sc.attacks[0], band,
+                                    self._hw_ap(u, s.units[u.target])))
+                else:
+                    attacks.append((u.uid, u.target, sc.attacks[0], band, 0))
+            elif a == Action.CALL_FOR_FIRE:
+                attacks += self._call_for_fire(u, sc)
+        # Rally is judged against the markers before this phase's fire (simultaneous resolution).
+        rallies = [self._rally(u, scores[u.uid]) for u in parts if u.action == Action.RALLY]
+        self._fire(attacks, scores)
+        for t, ok in rallies:
+            if ok:
+                s.units[t].markers = max(0, s.units[t].markers - rules.rally.markers_removed)
+        # Sprint displacement comes after all fire (RULES.md section 4).
+        s.pending, s.sprint_bonus = [], []
+        for u in parts:
+            if u.action == Action.SPRINT:
+                m = rules.movement
+                inc = m.vehicle_sprint_increment_cm if self._is_vehicle(u) else m.sprint_increment_cm
+                s.pending.append(u.uid)
+                s.sprint_bonus.append(scores[u.uid].sprint_bonus * inc)
+        self._next_sprint()
+
+    def _band(self, a, b) -> int:
+        pa, pb = self._points(a)[1], self._points(b)[1]
+        return range_band(math.hypot(pa[0] - pb[0], pa[1] - pb[1]), self.rules)
+
+    def _call_for_fire(self, u, sc):
+        s, cff = self.s, self.rules.call_for_fire
+        asset = self.assets[u.side][u.asset]
+        clock, dist = self.src.roll(cff.scatter_die), self.src.roll(cff.scatter_die)
+        sca = scatter(clock, dist, sc.spotting, self.rules)
+        ix, iy = u.aim_x + sca.dx, u.aim_y + sca.dy
+        self._ev("scatter", unit=u.uid, asset=asset.name, aim=[u.aim_x, u.aim_y], clock=clock,
+                 distance=dist, spotting=sc.spotting, direct_hit=bool(sca.direct_hit), impact=[ix, iy])
+        faces = [self.src.roll(d) for d in asset.dice]
+        ssc = action_scores(faces, Posture[cff.support_posture.upper()],
+                            Action[cff.support_action.upper()], self.rules)
+        attack = ssc.attacks[-1]
+        self._ev("support_roll", unit=u.uid, asset=asset.name, dice=list(asset.dice), faces=faces,
+                 attack=attack)
+        out = []
+        r2 = asset.blast_radius_cm ** 2
+        for t in s.units:
+            if not t.alive or (t.side == u.side and not cff.blast_hits_friends):
+                continue
+            if any((p[0] - ix) ** 2 + (p[1] - iy) ** 2 <= r2 for p in self._points(t)):
+                out.append((-1 - u.asset, t.uid, attack, cff.support_range_band, asset.ap))
+        return out
+
+    def _rally(self, u, sc):
+        s, rr = self.s, self.rules.rally
+        t = s.units[u.target]
+        if t.uid == u.uid:
+            rng, los = rr.self_range, True
+        else:
+            pa, pb = self._points(u)[1], self._points(t)[1]
+            rng = range_band(math.hypot(pa[0] - pb[0], pa[1] - pb[1]), self.rules)
+            los = not los_blocked([pa[0]], [pa[1]], [pb[0]], [pb[1]], self.terrain)[0]
+            if not los and u.comms:
+                rng += rr.comms_range_penalty
+        ok = (los or u.comms) and sc.rally > rng + t.markers
+        self._ev("rally", unit=u.uid, target=t.uid, rally=sc.rally, range=rng, markers=t.markers,
+                 los=bool(los), success=bool(ok))
+        return t.uid, ok
+
+    def _fire(self, attacks, scores):
+        if not attacks:
+            return
+        s, rules = self.s, self.rules
+        targets = sorted({a[1] for a in attacks})
+        index = {t: i for i, t in enumerate(targets)}
+        defense = []
+        for t in targets:
+            if t in scores:
+                defense.append(scores[t].defense)
+            else:
+                u = s.units[t]
+                sc = self._roll_unit(u, Posture[rules.orders.bystander_posture.upper()], Action.BASIC,
+                                     "bystander_roll")
+                defense.append(sc.defense)
+        pts = [p for t in targets for p in self._points(s.units[t])]
+        cov = cover_at([p[0] for p in pts], [p[1] for p in pts], self.terrain).tolist()
+        cover = [int(predominant_cover(*cov[3 * i:3 * i + 3])) for i in range(len(targets))]
+        vehicle = [self._is_vehicle(s.units[t]) for t in targets]
+        armor = [s.units[t].armor for t in targets]
+        for src, t, att, band, ap in attacks:
+            i = index[t]
+            r = resolve_fire(att, band, defense[i], armor[i], cover[i], ap, vehicle[i], rules)
+            self._ev("fire", source=src, target=t, attack=att, range=band, defense=defense[i],
+                     armor=armor[i], cover=cover[i], ap=ap, markers=r.markers, wounds=r.wounds)
+        markers, wounds = batch.resolve_volley(
+            [index[a[1]] for a in attacks], [a[2] for a in attacks], [a[3] for a in attacks],
+            ap=[a[4] for a in attacks], defense=defense, armor=armor, cover=cover, vehicle=vehicle,
+            already=[s.units[t].turn_markers for t in targets], n_targets=len(targets), rules=rules)
+        for i, t in enumerate(targets):
+            u = s.units[t]
+            m, w = int(markers[i]), int(wounds[i])
+            u.markers += m
+            u.turn_markers += m
+            u.wounds += w
+            self._ev("fire_result", target=t, markers=m, wounds=w, total_markers=u.markers,
+                     total_wounds=u.wounds, cover=cover[i])
+
+    def _next_sprint(self):
+        s = self.s
+        while s.pending:
+            u = s.units[s.pending[0]]
+            if u.confused:
+                face = self.src.roll(12)
+                self._ev("confused_direction", unit=u.uid, face=face, sprint=True)
+                self._sprint_displace(u, self._clock_angle(face), s.sprint_bonus[0])
+                s.pending.pop(0)
+                s.sprint_bonus.pop(0)
+                continue
+            s.decl_uid = u.uid
+            s.stage, s.current_player = Stage.SPRINT_MOVE, u.side
+            return
+        self._finish_phase()
+
+    def _sprint_displace(self, u, ang, dist):
+        u.dest_x, u.dest_y = self._clamp_step(u.dest_x, u.dest_y, ang, dist)
+        u.moves = True
+        self._ev("sprint", unit=u.uid, distance=dist, dest=[u.dest_x, u.dest_y])
+
+    def _finish_phase(self):
+        s, m = self.s, self.rules.movement
+        parts = [s.units[uid] for uid in (s.act_uid, s.react_uid) if uid >= 0]
+        for u in parts:
+            if u.moves:
+                self._ev("complete_move", unit=u.uid, start=[u.x, u.y], dest=[u.dest_x, u.dest_y])
+                u.x, u.y = u.dest_x, u.dest_y
+        # Merging (RULES.md section 5): a moved unit whose Destination touches a friendly unit.
+        for u in parts:
+            if not (u.alive and u.moves):
+                continue
+            best, best_d = None, None
+            for t in self._side_units(u.side):
+                if t.uid == u.uid or not self._may_merge(u, t):
+                    continue
+                d = math.hypot(t.x - u.x, t.y - u.y)
+                if d <= m.merge_contact_cm and (best_d is None or d < best_d):
+                    best, best_d = t, d
+            if best is not None:
+                self._merge(u, best)
+        # Joker: its player seizes the initiative for the next Activation phase.
+        jokers = [u.side for u in parts if u.card != NO_CARD and self.deck.is_joker(u.card)]
+        if self.rules.orders.joker_takes_initiative and len(set(jokers)) == 1:
+            s.next_activating = jokers[0]
+            self._ev("initiative", player=jokers[0])
+        else:
+            s.next_activating = 1 - s.activating
+        for u in parts:
+            u.acted = True
+            u.clear_scratch()
+        s.pending, s.sprint_bonus = [], []
+        self._next_activation()
+
+    def _may_merge(self, u, t) -> bool:
+        m = self.rules.movement
+        if (self._is_vehicle(u) or self._is_vehicle(t)) and not m.vehicles_merge:
+            return False
+        return t.kind == u.kind or not m.merge_same_kind_only
+
+    def _merge(self, u, t):
+        """u joins t: figures, markers and wounds add up; u's played card goes to the discard."""
+        self._ev("merge", unit=u.uid, from_name=u.name, into=t.uid, figures=[u.figures, t.figures],
+                 markers=[u.markers, t.markers], wounds=[u.wounds, t.wounds])
+        t.figures += u.figures
+        t.markers += u.markers
+        t.wounds += u.wounds
+        t.turn_markers += u.turn_markers
+        t.commander = t.commander or u.commander
+        if u.card != NO_CARD:
+            self.s.players[u.side].discard.append(u.card)
+        self._free_slot(u)
+
+    def _free_slot(self, u):
+        uid, side = u.uid, u.side
+        self.s.units[uid] = Unit(uid=uid, side=side)
+
+    # ------------------------------------------------------------------ clean-up
+    def _shattered(self, u) -> bool:
+        attr = self.rules.dice.wound_shift_vehicle if self._is_vehicle(u) else self.rules.dice.wound_shift_infantry
+        if self.rules.cleanup.shattered_split_die == "morale" and attr != "morale":
+            return False
+        return wounded_dice(u.dice, u.wounds, self._is_vehicle(u), self.rules)[1]
+
+    def _splittable(self, side) -> list:
+        n = self.rules.cleanup.split_min_figures
+        return [u for u in self._side_units(side) if u.figures >= n and not u.split_done]
+
+    def _cleanup(self):
+        s = self.s
+        s.act_uid = s.react_uid = s.decl_uid = -1
+        n = self.rules.cleanup.split_min_figures
+        for u in list(s.units):
+            if u.alive and self._shattered(u):
+                if u.figures < n:
+                    self._remove(u)
+                else:
+                    self._split(u, voluntary=False)
+        s.step = 0
+        self._splits_next()
+
+    def _splits_next(self):
+        s = self.s
+        while s.step < 2:
+            p = s.first_player if s.step == 0 else 1 - s.first_player
+            if self._splittable(p):
+                s.stage, s.current_player = Stage.SPLIT, p
+                return
+            s.step += 1
+        self._cleanup_rest()
+
+    def _remove(self, u):
+        pl = self.s.players[u.side]
+        pl.removed_figures += u.figures
+        if u.card != NO_CARD:
+            pl.discard.append(u.card)
+        self._ev("removed", unit=u.uid, name=u.name, side=u.side, figures=u.figures)
+        self._free_slot(u)
+
+    def _split(self, u, voluntary: bool):
+        """Clean-up splitting: halves as equal as possible, markers and wounds divided evenly."""
+        s, cu = self.s, self.rules.cleanup
+        free = next((t for t in s.units[u.side * self.C:(u.side + 1) * self.C] if not t.alive), None)
+        if free is None:  # pragma: no cover - the slot capacity bound rules this out
+            raise AssertionError("no free unit slot for a split")
+
+        def halves(n):
+            big = (n + 1) // 2 if cu.odd_to_larger_half else n // 2
+            return big, n - big
+
+        fig_big, fig_small = (u.figures + 1) // 2, u.figures // 2
+        mk, wd, tm = halves(u.markers), halves(u.wounds), halves(u.turn_markers)
+        new = copy.copy(u)
+        new.uid, new.dice = free.uid, list(u.dice)
+        new.name = f"{u.name}/b"
+        new.commander = False
+        new.card, new.revealed = NO_CARD, False
+        new.figures, new.markers, new.wounds, new.turn_markers = fig_small, mk[1], wd[1], tm[1]
+        u.figures, u.markers, u.wounds, u.turn_markers = fig_big, mk[0], wd[0], tm[0]
+        cx, cy = self.scenario.width_cm / 2, self.scenario.height_cm / 2
+        ang = math.atan2(cx - u.x, cy - u.y) if (cx, cy) != (u.x, u.y) else math.pi / 2
+        new.x, new.y = self._clamp_step(u.x, u.y, ang, cu.split_offset_cm)
+        u.split_done = new.split_done = True
+        new.clear_scratch()
+        s.units[free.uid] = new
+        self._ev("split", unit=u.uid, new_unit=new.uid, voluntary=voluntary,
+                 figures=[u.figures, new.figures], markers=[u.markers, new.markers],
+                 wounds=[u.wounds, new.wounds])
+
+    def _cleanup_rest(self):
+        s, cu = self.s, self.rules.cleanup
+        # Morale: a roll of the (shifted) Morale die above the number of markers removes one.
+        for u in s.units:
+            if u.alive and u.markers > 0:
+                dice, _ = wounded_dice(u.dice, u.wounds, self._is_vehicle(u), self.rules)
+                die = int(dice[_ATTRS.index("morale")])
+                face = self.src.roll(die)
+                ok = face > u.markers
+                self._ev("morale", unit=u.uid, die=die, face=face, markers=u.markers, success=ok)
+                if ok:
+                    u.markers = max(0, u.markers - cu.morale_markers_removed)
+        # Unused (and played) order cards go to the discard pile.
+        for p, pl in enumerate(s.players):
+            self._ev("discard", player=p, reserve=len(pl.hand))
+            pl.discard.extend(pl.hand)
+            pl.hand = []
+        for u in s.units:
+            if u.alive:
+                if u.card != NO_CARD:
+                    s.players[u.side].discard.append(u.card)
+                u.card, u.revealed, u.acted, u.split_done, u.turn_markers = NO_CARD, False, False, False, 0
+                u.clear_scratch()
+        self._ev("turn_end", figures=[self.figures(0), self.figures(1)],
+                 units=[len(self._side_units(0)), len(self._side_units(1))])
+        # Victory.
+        alive = [len(self._side_units(p)) for p in range(2)]
+        if alive[0] == 0 or alive[1] == 0:
+            winner = -1 if alive[0] == alive[1] else (0 if alive[1] == 0 else 1)
+            self._game_over(winner, "a side has no units left")
+        elif s.turn >= self.scenario.turns:
+            f = [self.figures(0), self.figures(1)]
+            winner = -1 if f[0] == f[1] else (0 if f[0] > f[1] else 1)
+            self._game_over(winner, "turn limit: more remaining figures" if winner >= 0
+                            else "turn limit: equal figures")
+        else:
+            self._begin_turn()
+
+    def _game_over(self, winner, reason):
+        s = self.s
+        s.winner, s.reason = winner, reason
+        s.stage, s.current_player = Stage.OVER, -1
+        self._ev("game_over", winner=winner, reason=reason,
+                 figures=[self.figures(0), self.figures(1)])

@@ -1,0 +1,57 @@
+"""The event log: one JSON-able dict per event (cards, rolls with faces, scores, fire, moves ...).
+
+Each event has ``type``, ``turn`` and event-specific fields; :func:`summarize` turns a turn's events
+into the short text the ``battle`` command prints.
+"""
+from __future__ import annotations
+
+__all__ = ["EventLog", "summarize_turn", "EVENT_TYPES"]
+
+EVENT_TYPES = (
+    "setup", "shuffle", "reshuffle", "draw", "assign", "orders_done", "activate", "react", "reserve_card",
+    "confused_draw", "confused", "no_reaction", "declare", "targets", "move", "roll", "bystander_roll",
+    "scatter", "support_roll", "fire", "fire_result", "rally", "sprint", "complete_move", "merge",
+    "initiative", "split", "removed", "morale", "discard", "turn_end", "game_over",
+)
+
+
+class EventLog(list):
+    """A list of event dicts with an ``add`` helper."""
+
+    def add(self, type_: str, turn: int, **fields) -> dict:
+        ev = {"type": type_, "turn": turn}
+        ev.update(fields)
+        self.append(ev)
+        return ev
+
+
+def summarize_turn(events, turn: int, names) -> list[str]:
+    """Human-readable lines for the events of one turn (``names[uid]`` = unit label)."""
+    lines = []
+    for e in events:
+        if e["turn"] != turn:
+            continue
+        t = e["type"]
+        if t == "activate":
+            lines.append(f"  phase: P{e['player']} activates {names[e['unit']]} ({e['card']})")
+        elif t in ("react", "reserve_card"):
+            lines.append(f"         P{e['player']} reacts with {names[e['unit']]} ({e['card']})")
+        elif t == "confused":
+            lines.append(f"         {names[e['unit']]} is confused ({e['card']})")
+        elif t == "declare":
+            lines.append(f"         {names[e['unit']]}: {e['action']} {e['posture']}")
+        elif t == "fire_result" and (e["markers"] or e["wounds"]):
+            lines.append(f"         {names[e['target']]}: +{e['markers']} markers, +{e['wounds']} wounds")
+        elif t == "rally":
+            lines.append(f"         rally {names[e['unit']]} -> {names[e['target']]}: "
+                         f"{'success' if e['success'] else 'failed'}")
+        elif t == "merge":
+            lines.append(f"         merge: {e['from_name']} joins {names[e['into']]}")
+        elif t == "split":
+            lines.append(f"  split: {names[e['unit']]} -> {e['figures']}")
+        elif t == "removed":
+            lines.append(f"  removed: {e['name']} ({e['figures']} figures)")
+        elif t == "scatter":
+            lines.append(f"         fire support lands at ({e['impact'][0]:.1f}, {e['impact'][1]:.1f})"
+                         f"{' (direct hit)' if e['direct_hit'] else ''}")
+    return lines

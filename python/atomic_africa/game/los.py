@@ -1,0 +1,99 @@
+"""Line of sight and cover from the scenario's terrain, through the ``aa_core.geometry`` kernel.
+
+Pure-Python twin: :mod:`atomic_africa.reference.geometry` (same names and argument order).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from aa_core import geometry as _k
+
+from .. import _validate as v
+
+__all__ = ["TerrainArrays", "los_blocked", "cover_at", "has_los", "cover_of_point"]
+
+
+@dataclass(frozen=True)
+class TerrainArrays:
+    """The terrain packed as flat arrays for the kernel (polygons by vertex offsets, circles)."""
+
+    vx: np.ndarray
+    vy: np.ndarray
+    poly_offsets: np.ndarray
+    poly_blocks: np.ndarray
+    poly_cover: np.ndarray
+    circ_x: np.ndarray
+    circ_y: np.ndarray
+    circ_r: np.ndarray
+    circ_blocks: np.ndarray
+    circ_cover: np.ndarray
+
+    @classmethod
+    def from_scenario(cls, scenario) -> "TerrainArrays":
+        polys = [t for t in scenario.terrain if t.shape == "polygon"]
+        circs = [t for t in scenario.terrain if t.shape == "circle"]
+        off = np.zeros(len(polys) + 1, dtype=np.int64)
+        for i, t in enumerate(polys):
+            off[i + 1] = off[i] + len(t.points)
+        vx = np.array([p[0] for t in polys for p in t.points], dtype=np.float64)
+        vy = np.array([p[1] for t in polys for p in t.points], dtype=np.float64)
+        return cls(
+            vx=vx, vy=vy, poly_offsets=off,
+            poly_blocks=np.array([t.blocks_los for t in polys], dtype=np.uint8),
+            poly_cover=np.array([t.cover for t in polys], dtype=np.int8),
+            circ_x=np.array([t.center[0] for t in circs], dtype=np.float64),
+            circ_y=np.array([t.center[1] for t in circs], dtype=np.float64),
+            circ_r=np.array([t.radius for t in circs], dtype=np.float64),
+            circ_blocks=np.array([t.blocks_los for t in circs], dtype=np.uint8),
+            circ_cover=np.array([t.cover for t in circs], dtype=np.int8),
+        )
+
+    def _blocks(self):
+        return (self.vx, self.vy, self.poly_offsets, self.poly_blocks, self.circ_x, self.circ_y,
+                self.circ_r, self.circ_blocks)
+
+    def _covers(self):
+        return (self.vx, self.vy, self.poly_offsets, self.poly_cover, self.circ_x, self.circ_y,
+                self.circ_r, self.circ_cover)
+
+
+def _coords(name, *arrays):
+    out = [v.float_array(a, n) for a, n in zip(arrays, name)]
+    shape = out[0].shape
+    for a, n in zip(out, name):
+        if a.ndim != 1 or a.shape != shape:
+            raise ValueError(f"{n}: expected a 1-D array of the same length as {name[0]}, got {a.shape}")
+        if a.size and not np.isfinite(a).all():
+            raise ValueError(f"{n}: coordinates must be finite cm")
+    return out
+
+
+def los_blocked(ax, ay, bx, by, terrain: TerrainArrays) -> np.ndarray:
+    """Bool array: segment i (A->B) is blocked by a LOS-blocking feature that contains neither end.
+
+    A unit inside a wood sees out of it and can be seen; a wood between two units blocks them.
+    """
+    ax, ay, bx, by = _coords(("ax", "ay", "bx", "by"), ax, ay, bx, by)
+    out = np.empty(ax.shape[0], dtype=np.uint8)
+    _k.los_blocked(ax, ay, bx, by, *terrain._blocks(), out)
+    return out.view(bool)
+
+
+def cover_at(px, py, terrain: TerrainArrays) -> np.ndarray:
+    """Int8 array: best cover (0 No, 1 Light, 2 Heavy) of the terrain features containing each point."""
+    px, py = _coords(("px", "py"), px, py)
+    out = np.empty(px.shape[0], dtype=np.int8)
+    _k.cover_at(px, py, *terrain._covers(), out)
+    return out
+
+
+def has_los(a, b, terrain: TerrainArrays) -> bool:
+    """Scalar: is there line of sight between points a and b?"""
+    return not _k.los_blocked_scalar(float(a[0]), float(a[1]), float(b[0]), float(b[1]), *terrain._blocks())
+
+
+def cover_of_point(p, terrain: TerrainArrays) -> int:
+    """Scalar cover (0..2) at point p."""
+    return int(_k.cover_at_scalar(float(p[0]), float(p[1]), *terrain._covers()))

@@ -1,0 +1,101 @@
+"""One randomness source per game: every shuffle and die roll goes through it.
+
+:class:`RandomSource` draws from a PCG64 Generator seeded from the game seed; :class:`ScriptedSource`
+replays scripted dice faces and deck orders (tests), optionally falling back to a seeded source.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._seeding import seed_sequence
+
+__all__ = ["RandomSource", "ScriptedSource", "source_from_dict"]
+
+
+class RandomSource:
+    """Dice and shuffles from ``numpy.random.Generator(PCG64(SeedSequence(seed)))``."""
+
+    kind = "random"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self._gen = np.random.Generator(np.random.PCG64(seed_sequence(seed)))
+
+    def roll(self, sides: int) -> int:
+        """One die face, uniform 1..sides."""
+        return int(self._gen.integers(1, sides + 1))
+
+    def shuffle(self, cards: list) -> list:
+        """A new list: the cards in random order (index -1 is the top of the deck)."""
+        perm = self._gen.permutation(len(cards))
+        return [cards[i] for i in perm]
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "seed": self.seed, "state": self._gen.bit_generator.state}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "RandomSource":
+        src = cls(d["seed"])
+        src._gen.bit_generator.state = d["state"]
+        return src
+
+
+class ScriptedSource:
+    """Scripted randomness for tests.
+
+    Parameters
+    ----------
+    dice : list of int
+        Faces returned by successive :meth:`roll` calls (each must fit the die rolled).
+    decks : list of list of int
+        Successive :meth:`shuffle` results, top card LAST (a permutation of the cards shuffled).
+        When exhausted, shuffles leave the cards in order.
+    fallback : int, optional
+        Seed of a :class:`RandomSource` used once the dice script is exhausted; without it an
+        exhausted script raises.
+    """
+
+    kind = "scripted"
+
+    def __init__(self, dice=(), decks=(), fallback=None):
+        self.dice = [int(x) for x in dice]
+        self.decks = [list(d) for d in decks]
+        self.fallback = None if fallback is None else RandomSource(fallback)
+        self.rolled = []
+
+    def roll(self, sides: int) -> int:
+        if not self.dice:
+            if self.fallback is None:
+                raise RuntimeError(f"ScriptedSource: dice script exhausted (rolling a d{sides})")
+            face = self.fallback.roll(sides)
+        else:
+            face = self.dice.pop(0)
+            if not 1 <= face <= sides:
+                raise RuntimeError(f"ScriptedSource: scripted face {face} does not fit a d{sides}")
+        self.rolled.append((sides, face))
+        return face
+
+    def shuffle(self, cards: list) -> list:
+        if not self.decks:
+            return list(cards)
+        order = self.decks.pop(0)
+        if sorted(order) != sorted(cards):
+            raise RuntimeError("ScriptedSource: scripted deck order is not a permutation of the cards")
+        return list(order)
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "dice": list(self.dice), "decks": [list(d) for d in self.decks],
+                "rolled": [list(r) for r in self.rolled],
+                "fallback": None if self.fallback is None else self.fallback.to_dict()}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ScriptedSource":
+        src = cls(d["dice"], d["decks"])
+        src.rolled = [tuple(r) for r in d["rolled"]]
+        if d["fallback"] is not None:
+            src.fallback = RandomSource.from_dict(d["fallback"])
+        return src
+
+
+def source_from_dict(d: dict):
+    return (RandomSource if d["kind"] == "random" else ScriptedSource).from_dict(d)
