@@ -186,13 +186,27 @@ class MovementRules(_Section):
     sprint_card_value: int
     sprint_increment_cm: float
     vehicle_sprint_increment_cm: float
+    directions: int
+    distance_fractions: tuple
+    merge_contact_cm: float
+    merge_same_kind_only: bool
+    vehicles_merge: bool
 
     def _validate(self, path):
         for name in ("increment_cm", "vehicle_increment_cm", "sprint_increment_cm",
-                     "vehicle_sprint_increment_cm"):
+                     "vehicle_sprint_increment_cm", "merge_contact_cm"):
             _set(self, name, _num(f"{path}.{name}", getattr(self, name)))
         _int(f"{path}.basic_move_per_value", self.basic_move_per_value, lo=0)
         _int(f"{path}.sprint_card_value", self.sprint_card_value, lo=1)
+        _int(f"{path}.directions", self.directions, lo=1, hi=360)
+        p = f"{path}.distance_fractions"
+        _check_type(p, self.distance_fractions, (list, tuple), "a list of numbers")
+        fr = tuple(_num(f"{p}[{i}]", v) for i, v in enumerate(self.distance_fractions))
+        if not fr or any(f > 1.0 for f in fr) or any(b <= a for a, b in zip(fr, fr[1:])):
+            _fail(p, f"must be strictly increasing numbers in (0, 1], got {list(self.distance_fractions)}")
+        _set(self, "distance_fractions", fr)
+        _bool(f"{path}.merge_same_kind_only", self.merge_same_kind_only)
+        _bool(f"{path}.vehicles_merge", self.vehicles_merge)
 
 
 @dataclass(frozen=True)
@@ -201,6 +215,11 @@ class OrdersRules(_Section):
     jokers: int
     experience_bonus: dict
     joker_takes_initiative: bool
+    basic_max_rank: int
+    joker_basic_value: int
+    fire_needs_los: bool
+    bystander_posture: str
+    first_player_alternates: bool
 
     def _validate(self, path):
         _int(f"{path}.deck_cards", self.deck_cards, lo=4)
@@ -215,6 +234,12 @@ class OrdersRules(_Section):
         for k, v in self.experience_bonus.items():
             _int(f"{p}.{k}", v, lo=0)
         _bool(f"{path}.joker_takes_initiative", self.joker_takes_initiative)
+        ranks = self.deck_cards // 4
+        _int(f"{path}.basic_max_rank", self.basic_max_rank, lo=1, hi=ranks)
+        _int(f"{path}.joker_basic_value", self.joker_basic_value, lo=0)
+        _bool(f"{path}.fire_needs_los", self.fire_needs_los)
+        _choice(f"{path}.bystander_posture", self.bystander_posture, {"offensive", "defensive"})
+        _bool(f"{path}.first_player_alternates", self.first_player_alternates)
 
 
 @dataclass(frozen=True)
@@ -236,6 +261,9 @@ class CallForFireRules(_Section):
     clock_zero_deg: float
     clockwise: bool
     support_range_band: int
+    support_action: str
+    support_posture: str
+    blast_hits_friends: bool
 
     def _validate(self, path):
         _int(f"{path}.scatter_die", self.scatter_die, lo=2)
@@ -243,6 +271,10 @@ class CallForFireRules(_Section):
         _set(self, "clock_zero_deg", _num(f"{path}.clock_zero_deg", self.clock_zero_deg, positive=False))
         _bool(f"{path}.clockwise", self.clockwise)
         _int(f"{path}.support_range_band", self.support_range_band, lo=1)
+        _choice(f"{path}.support_action", self.support_action,
+                {"basic", "heavy_weapon", "sprint", "dig_in"})
+        _choice(f"{path}.support_posture", self.support_posture, {"offensive", "defensive"})
+        _bool(f"{path}.blast_hits_friends", self.blast_hits_friends)
 
 
 @dataclass(frozen=True)
@@ -251,33 +283,88 @@ class CleanupRules(_Section):
     odd_to_larger_half: bool
     morale_success: str
     morale_markers_removed: int
+    split_offset_cm: float
+    shattered_split_die: str
 
     def _validate(self, path):
         _int(f"{path}.split_min_figures", self.split_min_figures, lo=2)
         _bool(f"{path}.odd_to_larger_half", self.odd_to_larger_half)
         _choice(f"{path}.morale_success", self.morale_success, {"above_markers"})
         _int(f"{path}.morale_markers_removed", self.morale_markers_removed, lo=1)
+        _set(self, "split_offset_cm", _num(f"{path}.split_offset_cm", self.split_offset_cm))
+        _choice(f"{path}.shattered_split_die", self.shattered_split_die, {"wounded", "morale"})
 
 
 @dataclass(frozen=True)
 class ArtilleryRules(_Section):
-    compass_first: str
+    """Hex artillery, RULES.md section 8 (seed 003): geometry, Fate deck, targeting, impact, smoke."""
+
+    low_columns: str
+    compass: tuple
     fate_card_copies: int
     radio_firepower_min: int
     radio_firepower_max: int
-    targeting: str
+    targeting_score: str
+    targeting_hit: str
+    hindrance_hexes: str
+    impact_attack_dice: int
+    impact_defense_dice: int
+    impact_defense_cover: bool
+    impact_defense_roll: str
+    impact_equal: str
+    impact_broken_again: str
+    impact_empty_hex_roll: bool
+    smoke_values: tuple
     hex_columns: int
     hex_rows: int
 
+    #: Compass names in the fixed internal order of the hex kernels (clockwise from north).
+    DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
+
     def _validate(self, path):
-        _choice(f"{path}.compass_first", self.compass_first, {"top"})
-        _int(f"{path}.fate_card_copies", self.fate_card_copies, lo=1)
-        _int(f"{path}.radio_firepower_min", self.radio_firepower_min, lo=0)
+        _choice(f"{path}.low_columns", self.low_columns, {"A", "B"})
+        p = f"{path}.compass"
+        _check_type(p, self.compass, (list, tuple), "a list of 6 compass directions")
+        for i, name in enumerate(self.compass):
+            _choice(f"{p}[{i}]", name, set(self.DIRECTIONS))
+        if sorted(self.compass) != sorted(self.DIRECTIONS):
+            _fail(p, f"must name each of {list(self.DIRECTIONS)} once (die faces 1-6), "
+                     f"got {list(self.compass)}")
+        _set(self, "compass", tuple(self.compass))
+        _int(f"{path}.fate_card_copies", self.fate_card_copies, lo=1, hi=1000)
+        _int(f"{path}.radio_firepower_min", self.radio_firepower_min, lo=0, hi=1000)
         _int(f"{path}.radio_firepower_max", self.radio_firepower_max, lo=self.radio_firepower_min
-             if isinstance(self.radio_firepower_min, int) else 0)
-        _choice(f"{path}.targeting", self.targeting, {"product_gt_range_plus_hindrance"})
+             if isinstance(self.radio_firepower_min, int) else 0, hi=1000)
+        _choice(f"{path}.targeting_score", self.targeting_score, {"product", "sum"})
+        _choice(f"{path}.targeting_hit", self.targeting_hit, {"greater", "greater_or_equal"})
+        _choice(f"{path}.hindrance_hexes", self.hindrance_hexes, {"between", "between_and_target"})
+        _int(f"{path}.impact_attack_dice", self.impact_attack_dice, lo=1, hi=2)
+        _int(f"{path}.impact_defense_dice", self.impact_defense_dice, lo=1, hi=2)
+        _bool(f"{path}.impact_defense_cover", self.impact_defense_cover)
+        _choice(f"{path}.impact_defense_roll", self.impact_defense_roll, {"per_unit", "per_hex"})
+        _choice(f"{path}.impact_equal", self.impact_equal, {"suppressed", "nothing"})
+        _choice(f"{path}.impact_broken_again", self.impact_broken_again, {"eliminated", "broken"})
+        _bool(f"{path}.impact_empty_hex_roll", self.impact_empty_hex_roll)
+        values = _int_list(f"{path}.smoke_values", self.smoke_values, lo=0)
+        if not values:
+            _fail(f"{path}.smoke_values", "needs at least one smoke marker value")
+        _set(self, "smoke_values", values)
         _int(f"{path}.hex_columns", self.hex_columns, lo=1, hi=26)
         _int(f"{path}.hex_rows", self.hex_rows, lo=1, hi=99)
+
+    @property
+    def drift_params(self) -> dict:
+        """The ``DriftRules`` C struct of ``aa_core.hexmap`` (a dict)."""
+        return {
+            "face_dir": [self.DIRECTIONS.index(name) for name in self.compass],
+            "combine": 0 if self.targeting_score == "product" else 1,
+            "strict": 1 if self.targeting_hit == "greater" else 0,
+        }
+
+    @property
+    def parity(self) -> int:
+        """1 if columns B, D, F... (odd 0-based index) sit half a hex lower, 0 for A, C, E..."""
+        return 1 if self.low_columns == "B" else 0
 
 
 _SECTIONS = {
