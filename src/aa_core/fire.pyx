@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Fire kernels over arrays: single attacks, volleys with the per-turn cap, cover, scatter."""
-from libc.stdint cimport int8_t, int32_t, int64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free
 
 from aa_core.fire cimport FireRules, cap_markers, predominant_cover, resolve_fire, scatter
@@ -8,16 +8,29 @@ from aa_core.fire cimport FireRules, cap_markers, predominant_cover, resolve_fir
 
 def resolve_fire_array(const int64_t[:] attack, const int64_t[:] band, const int64_t[:] defense,
                        const int64_t[:] armor, const int64_t[:] cover, const int64_t[:] ap,
-                       const int8_t[:] vehicle, FireRules rules, int8_t[:] markers, int32_t[:] wounds):
-    """Markers (before the turn cap) and wounds of independent attacks (valid input assumed)."""
+                       const int8_t[:] vehicle, int max_band, FireRules rules,
+                       int8_t[:] markers, int32_t[:] wounds):
+    """Markers (before the turn cap) and wounds of independent attacks.
+
+    Returns how many elements are outside the valid domain (attack, defense in 0..2**30; band
+    1..max_band; armor 1..2**30; cover 0..2; ap -2**30..0); their outputs are meaningless.
+    """
     cdef Py_ssize_t i, n = attack.shape[0]
-    cdef int w
+    cdef Py_ssize_t n_bad = 0
+    cdef int w, c
+    cdef uint64_t big = 1 << 30
     with nogil:
         for i in range(n):
+            # One unsigned compare per argument checks both bounds, so validation costs no pass.
+            n_bad += ((<uint64_t>attack[i] > big) | (<uint64_t>(band[i] - 1) >= <uint64_t>max_band)
+                      | (<uint64_t>defense[i] > big) | (<uint64_t>(armor[i] - 1) >= big)
+                      | (<uint64_t>cover[i] > 2) | (<uint64_t>(-ap[i]) > big))
+            c = cover[i] if <uint64_t>cover[i] <= 2 else 0  # never index out of the table
             markers[i] = <int8_t>resolve_fire(<int>attack[i], <int>band[i], <int>defense[i],
-                                              <int>armor[i], <int>cover[i], <int>ap[i],
+                                              <int>armor[i], c, <int>ap[i],
                                               vehicle[i] != 0, &rules, &w)
             wounds[i] = w
+    return n_bad
 
 
 def resolve_volley(const int64_t[:] target, const int64_t[:] attack, const int64_t[:] band,
