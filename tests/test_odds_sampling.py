@@ -5,6 +5,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import atomic_africa as aa
@@ -169,3 +171,55 @@ def test_split_fire_bad_input_names_the_target():
         odds.split_fire_outcomes("d8,d8", ok, ok, shooter_posture=0)
     with pytest.raises(ValueError, match="^shooter_posture"):
         odds.split_fire_outcomes("d8,d8,d8", ok, ok, shooter_posture=5)
+
+
+# -- the validation fast path accepts a strict subset of engagement_args, with the same values --
+_any_value = st.one_of(st.integers(-3, 13), st.booleans(), st.floats(-1, 13), st.sampled_from(
+    list(aa.Die) + list(aa.Posture) + list(aa.Action) + list(aa.Cover) + ["d8", "offensive", None]),
+    st.builds(np.int64, st.integers(0, 12)))
+
+
+_valid_die = st.one_of(st.sampled_from(list(aa.Die)), st.sampled_from([4, 6, 8, 10, 12]))
+
+
+@settings(max_examples=800, deadline=None)
+@given(dice=st.lists(_valid_die, min_size=6, max_size=6),
+       sp=st.sampled_from([0, 1, *aa.Posture]), tp=st.sampled_from([0, 1, *aa.Posture]),
+       band=st.integers(1, 9), armor=st.integers(1, 8),
+       sa=st.sampled_from(list(aa.Action) + list(range(8))),
+       ta=st.sampled_from(list(aa.Action) + list(range(8))),
+       cover=st.sampled_from(list(aa.Cover) + [0, 1, 2]), ap=st.integers(-3, 0),
+       vehicle=st.booleans(), mutate=st.integers(0, 15), other=_any_value)
+def test_trusted_fast_path_is_a_subset_of_engagement_args(dice, sp, tp, band, armor, sa, ta, cover,
+                                                         ap, vehicle, mutate, other):
+    # A valid engagement with at most one argument (or one die) replaced by an arbitrary value.
+    rules = aa.Rules.default()
+    flat = [*dice, sp, tp, band, armor, sa, ta, cover, ap, vehicle]
+    if mutate < len(flat):
+        flat[mutate] = other
+    args = (tuple(flat[:3]), tuple(flat[3:6]), *flat[6:])
+    fast = odds._trusted_args(*args, rules)
+    try:
+        slow = batch.engagement_args(*args, rules)
+    except (TypeError, ValueError):
+        slow = None
+    if fast is not None:
+        assert fast == slow
+        assert all(type(fast[k]) is type(slow[k]) for k in fast)
+    elif mutate >= len(flat) and slow is not None:
+        # every all-plain valid engagement takes the fast path
+        raise AssertionError(f"fast path refused valid plain arguments {args}")
+
+
+def test_trusted_fast_path_taken_for_plain_arguments():
+    rules = aa.Rules.default()
+    for sa in aa.Action:
+        for sp in aa.Posture:
+            args = ((10, 10, 8), (aa.Die.D8, 8, 6), sp, 1, 3, 2, sa, int(aa.Action.DIG_IN), 1, -1,
+                    True)
+            try:
+                slow = batch.engagement_args(*args, rules)
+            except ValueError:
+                assert odds._trusted_args(*args, rules) is None
+            else:
+                assert odds._trusted_args(*args, rules) == slow

@@ -25,7 +25,7 @@ from aa_core import odds as _k
 
 from . import _validate as v
 from .batch import engagement_args, scatter as _batch_scatter
-from .enums import Action, Cover, Die, Posture
+from .enums import Action, Cover, Die, Posture, Role
 from .rules import resolve_rules
 
 __all__ = [
@@ -191,6 +191,66 @@ def _dice_key(value):
     return items, (items, tuple(map(type, items)))
 
 
+_DIE_TYPES = {int(d): d for d in Die}
+
+
+def _attacking_rows(rules) -> frozenset:
+    def build():
+        t5 = rules.table5_array
+        return frozenset((int(a), int(p)) for a in Action for p in Posture
+                         if Role.ATTACK in (t5[a, p, 1], t5[a, p, 2]) or t5[a, p, 2] == Role.ATTACKS)
+    return rules._cached("odds.attacking", build)
+
+
+def _enum_or_int(x, enum_cls):
+    """The member for an exact enum member or plain int value, else None (no coercion)."""
+    t = type(x)
+    if t is enum_cls:
+        return x
+    if t is int:
+        try:
+            return enum_cls(x)
+        except ValueError:
+            return None
+    return None
+
+
+def _trusted_args(shooter, target, sp, tp, band, armor, sa, ta, cover, ap, vehicle, rules):
+    """engagement_args' result for arguments of exact types already in range, else None.
+
+    A strict subset of what engagement_args accepts (Die/int dice in a tuple, enum members or plain
+    ints, plain int numbers, a bool flag), giving the same values; anything else goes through
+    engagement_args, so errors stay identical to simulate_fire's.
+    """
+    if type(shooter) is not tuple or type(target) is not tuple or len(shooter) != 3 or len(target) != 3:
+        return None
+    dice = []
+    for x in shooter + target:
+        if type(x) is Die:
+            dice.append(x)
+        elif type(x) is int and x in _DIE_TYPES:
+            dice.append(_DIE_TYPES[x])
+        else:
+            return None
+    sp = _enum_or_int(sp, Posture)
+    tp = _enum_or_int(tp, Posture)
+    sa = _enum_or_int(sa, Action)
+    ta = _enum_or_int(ta, Action)
+    cover = _enum_or_int(cover, Cover)
+    if sp is None or tp is None or sa is None or ta is None or cover is None:
+        return None
+    if (type(band) is not int or type(armor) is not int or type(ap) is not int
+            or type(vehicle) is not bool):
+        return None
+    if not (1 <= band <= len(rules.fire.band_edges_cm) + 1 and armor >= 1 and ap <= 0):
+        return None
+    if (int(sa), int(sp)) not in _attacking_rows(rules):
+        return None
+    return dict(shooter=tuple(dice[:3]), target=tuple(dice[3:]), shooter_posture=sp,
+                target_posture=tp, shooter_action=sa, target_action=ta, range_band=band,
+                armor=armor, cover=cover, ap=ap, vehicle=vehicle)
+
+
 def _engagement_counts(e: dict, rules) -> tuple[np.ndarray, int]:
     sh = _side(rules, e["shooter"], e["shooter_posture"], e["shooter_action"])
     tg = _side(rules, e["target"], e["target_posture"], e["target_action"])
@@ -273,9 +333,12 @@ def fire_outcomes(shooter, target, *, shooter_posture, target_posture, range_ban
         key = hit = None
     if hit is not None:
         return dict(hit)
-    e = engagement_args(shooter, target, shooter_posture, target_posture, range_band, armor,
-                        shooter_action, target_action, cover, ap, vehicle, rules)
-    exact = v.as_bool(exact, "exact")
+    e = _trusted_args(shooter, target, shooter_posture, target_posture, range_band, armor,
+                      shooter_action, target_action, cover, ap, vehicle, rules)
+    if e is None or type(exact) is not bool:
+        e = engagement_args(shooter, target, shooter_posture, target_posture, range_band, armor,
+                            shooter_action, target_action, cover, ap, vehicle, rules)
+        exact = v.as_bool(exact, "exact")
     counts, total = _engagement_counts(e, rules)
     result = _outcome_dist(counts, total, exact)
     if key is not None:
