@@ -1,0 +1,106 @@
+"""The ``atomic-africa fire`` command: defaults printed, distribution consistent with the API."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import atomic_africa as aa
+from atomic_africa.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_default_engagement_prints_parameters_and_distribution(capsys):
+    code, out, _ = run(capsys, "fire", "-n", "20000", "--seed", "5")
+    assert code == 0
+    assert "shooter  d10, d10, d8  offensive basic" in out
+    assert "target   d10, d10, d8  defensive basic, infantry, armor 2, cover light" in out
+    assert "range band 3" in out
+    assert "engagements/s" in out
+    m, w = aa.batch.simulate_fire(20000, (10, 10, 8), (10, 10, 8), shooter_posture=0,
+                                  target_posture=1, range_band=3, armor=2, cover=aa.Cover.LIGHT,
+                                  seed=5)
+    assert f"Expected markers {m.mean():.4f}" in out
+    assert f"expected wounds {w.mean():.4f}" in out
+    # The table's rows add up to 100 %.
+    total = re.search(r"^\s+all\s.*?([\d.]+)\s*$", out, re.M).group(1)
+    assert float(total) == pytest.approx(100.0)
+    share_2_markers = float(re.search(r"^\s+2\s.*\s([\d.]+)\s*$", out, re.M).group(1))
+    assert share_2_markers == pytest.approx((m == 2).mean() * 100, abs=0.001)
+
+
+def test_options_reach_the_engine(capsys):
+    code, out, _ = run(capsys, "fire", "-n", "5000", "--shooter", "d12,d12,d12", "--target", "d4,d4,d4",
+                       "--action", "mass_fire", "--posture", "off", "--target-posture", "def",
+                       "--distance", "50", "--armor", "3", "--cover", "heavy", "--ap", "-1",
+                       "--vehicle", "--threads", "2", "--seed", "9")
+    assert code == 0
+    assert "mass_fire" in out and "vehicle" in out and "range band 3 (50 cm)" in out
+    m, w = aa.batch.simulate_fire(5000, (12, 12, 12), (4, 4, 4), shooter_posture=0, target_posture=1,
+                                  range_band=3, armor=3, shooter_action=aa.Action.MASS_FIRE,
+                                  cover=aa.Cover.HEAVY, ap=-1, vehicle=True, seed=9)
+    assert f"expected wounds {w.mean():.4f}" in out
+    assert m.max() <= 1  # vehicle cap
+
+
+def test_bad_options_are_reported(capsys):
+    code, _, err = run(capsys, "fire", "-n", "10", "--armor", "0")
+    assert code == 2 and "armor" in err
+    with pytest.raises(SystemExit):
+        main(["fire", "--shooter", "d7,d8,d8"])
+    assert "--shooter" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["fire", "--posture", "sideways"])
+    assert "--shooter-posture" in capsys.readouterr().err
+
+
+def test_rules_file_option(tmp_path, capsys):
+    rules = aa.Rules.default().replace(fire={"armor_floor": 5})
+    import tomllib  # noqa: F401  (the file is written by hand below)
+    lines = []
+    for section, values in rules.to_dict().items():
+        if section == "table5":
+            for action, row in values.items():
+                lines.append(f"[table5.{action}]")
+                lines += [f'{k} = "{v}"' for k, v in row.items()]
+            continue
+        lines.append(f"[{section}]")
+        for k, v in values.items():
+            if isinstance(v, bool):
+                lines.append(f"{k} = {'true' if v else 'false'}")
+            elif isinstance(v, str):
+                lines.append(f'{k} = "{v}"')
+            elif isinstance(v, dict):
+                lines.append(f"{k} = {{ " + ", ".join(f"{a} = {b}" for a, b in v.items()) + " }")
+            else:
+                lines.append(f"{k} = {v}")
+    path = tmp_path / "r.toml"
+    path.write_text("\n".join(lines))
+    assert aa.Rules.from_toml(path) == rules
+    code, out, _ = run(capsys, "fire", "-n", "3000", "--rules", str(path), "--seed", "1")
+    assert code == 0
+    _, w = aa.batch.simulate_fire(3000, (10, 10, 8), (10, 10, 8), shooter_posture=0, target_posture=1,
+                                  range_band=3, armor=2, cover=1, seed=1, rules=rules)
+    assert f"expected wounds {w.mean():.4f}" in out
+
+
+def test_console_script_help():
+    exe = shutil.which("atomic-africa")
+    cmd = [exe] if exe else [sys.executable, "-m", "atomic_africa.cli"]
+    out = subprocess.run(cmd + ["fire", "--help"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0
+    for option in ("--engagements", "--shooter", "--target", "--posture", "--action", "--range-band",
+                   "--distance", "--armor", "--cover", "--ap", "--vehicle", "--seed", "--threads",
+                   "--rules"):
+        assert option in out.stdout
+    top = subprocess.run(cmd + ["--help"], capture_output=True, text=True, timeout=120)
+    assert top.returncode == 0 and "fire" in top.stdout
