@@ -304,7 +304,12 @@ def fire_outcomes(shooter, target, *, shooter_posture, target_posture, range_ban
     Notes
     -----
     Results are memoised (see the module notes): a repeated query is a dictionary lookup plus a
-    copy of the result; the first query of a configuration enumerates both sides' dice.
+    copy of the result; the first query of a configuration enumerates both sides' dice. Medians
+    from ``benchmarks/bench_odds.py`` on a 2-core machine, d10,d10,d8 against d8,d8,d6: repeated
+    query ~2 us; new configuration of units already seen (e.g. another band) ~12 us; cold
+    (nothing cached) ~40 us. Plain arguments (Die/int dice in a tuple, enum members or ints,
+    bool flags) skip the general validation; anything else is validated exactly as
+    ``simulate_fire`` validates it.
 
     Examples
     --------
