@@ -124,6 +124,7 @@ class Game:
                 u.hw_point, u.hw_point_ap = "point" in hw, hw.get("point", 0)
                 u.spotter, u.comms, u.commander = us.spotter, us.comms, us.commander
                 u.x, u.y = us.position
+                u.markers, u.wounds = us.markers, us.wounds
                 u.clear_scratch()
         self.initial_figures = [sum(u.figures for u in spec.units) for spec in sc.sides]
         self.events.add("setup", 0, scenario=sc.name, seed=self.seed, slots=self.C)

@@ -129,9 +129,12 @@ class UnitSpec:
     spotter: bool = False
     comms: bool = False
     commander: bool = False
+    markers: int = 0           # suppression markers at the start (scenario set-up)
+    wounds: int = 0            # wound counters at the start
 
     def to_dict(self):
         d = {"name": self.name, "kind": UnitKind(self.kind).name.lower(), "figures": self.figures,
+             "markers": self.markers, "wounds": self.wounds,
              "dice": [f"d{s}" for s in self.dice], "armor": self.armor, "position": list(self.position),
              "spotter": self.spotter, "comms": self.comms, "commander": self.commander}
         if self.heavy_weapon:
@@ -269,7 +272,7 @@ def _side(path, s, w, h):
 
 def _unit(path, u, w, h):
     _table(path, u, ("kind", "figures", "dice", "armor", "position"),
-           ("name", "heavy_weapon", "spotter", "comms", "commander"))
+           ("name", "heavy_weapon", "spotter", "comms", "commander", "markers", "wounds"))
     kind = _str(f"{path}.kind", u["kind"], ("infantry", "light_infantry", "vehicle"))
     dice = u["dice"]
     if not isinstance(dice, list) or len(dice) != 3:
@@ -296,6 +299,8 @@ def _unit(path, u, w, h):
         position=pos, heavy_weapon=hw_t, spotter=spotter,
         comms=_bool(f"{path}.comms", u.get("comms", False)),
         commander=_bool(f"{path}.commander", u.get("commander", False)),
+        markers=_int(f"{path}.markers", u.get("markers", 0), lo=0, hi=1000),
+        wounds=_int(f"{path}.wounds", u.get("wounds", 0), lo=0, hi=1000),
     )
 
 
