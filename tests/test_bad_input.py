@@ -195,3 +195,14 @@ def test_enum_names_accepted_where_sensible():
     assert aa.action_scores((1, 2, 3), "offensive", "mass_fire").attacks == (2, 3)
     assert aa.resolve_fire(13, 3, 2, 2, "light") == (2, 2)
     assert aa.shift_die("d8", 1) == aa.Die.D6
+
+
+def test_batch_wounded_dice_errors():
+    with raises(ValueError, "dice", "row 1"):
+        aa.batch.wounded_dice([[8, 8, 8], [8, 7, 8]], 1)
+    with raises(ValueError, "dice", "(n, 3)"):
+        aa.batch.wounded_dice([8, 8, 8], 1)
+    with raises(ValueError, "wounds", ">= 0"):
+        aa.batch.wounded_dice([[8, 8, 8]], -1)
+    with raises(ValueError, "vehicle", "length 1"):
+        aa.batch.wounded_dice([[8, 8, 8]], 1, vehicle=[True, False])

@@ -216,3 +216,14 @@ def test_scatter_geometry():
     assert (s.dx, s.dy) == pytest.approx((45.0, 0.0))
     assert aa.scatter(6, 2, 3).direct_hit and aa.scatter(6, 2, 3)[:2] == (0.0, 0.0)
     assert not aa.scatter(6, 3, 3).direct_hit and aa.scatter(6, 3, 3)[:2] == (0.0, 0.0)
+
+
+def test_batch_wounded_dice_every_triple():
+    triples = np.array(list(itertools.product([4, 6, 8, 10, 12], repeat=3)), dtype=np.int64)
+    rows = np.repeat(triples, 12, axis=0)
+    wounds = np.tile(np.arange(6), 2 * len(triples))
+    vehicle = np.tile(np.repeat([False, True], 6), len(triples))
+    got, shattered = aa.batch.wounded_dice(rows, wounds, vehicle)
+    for r, w, veh, g, s in zip(rows.tolist(), wounds.tolist(), vehicle.tolist(), got.tolist(),
+                               shattered.tolist()):
+        assert (tuple(g), s) == ref.wounded_dice(r, w, veh)

@@ -24,7 +24,7 @@ from .rules import resolve_rules
 
 __all__ = [
     "range_band", "resolve_fire", "resolve_volley", "predominant_cover", "action_scores",
-    "shift_dice", "roll_dice", "scatter", "simulate_fire", "ScoresArrays", "SIMULATE_CHUNK",
+    "shift_dice", "wounded_dice", "roll_dice", "scatter", "simulate_fire", "ScoresArrays", "SIMULATE_CHUNK",
 ]
 
 #: Engagements per random stream in :func:`simulate_fire`; part of the reproducibility contract.
@@ -203,6 +203,47 @@ def shift_dice(dice, steps, rules=None) -> np.ndarray:
         raise ValueError(f"dice: element {bad} is d{flat[0][bad]}, not on the ladder "
                          f"{['d%d' % s for s in rules.dice.ladder]}")
     return out.reshape(shape)
+
+
+def wounded_dice(dice, wounds=0, vehicle=False, rules=None):
+    """Dice many units roll after their wound shifts, and which units are shattered.
+
+    Parameters
+    ----------
+    dice : array of int, shape (n, 3)
+        Training, Equipment, Morale sides of each unit.
+    wounds : int or array of int, shape (n,)
+        Wound counters (>= 0); each shifts Morale one type lower (Equipment for vehicles).
+    vehicle : bool or array of bool, shape (n,)
+
+    Returns
+    -------
+    (dice, shattered) : int64 array (n, 3) and bool array (n,)
+        A die shifted below the ladder rolls as ``rules.dice.shattered_die`` until Clean-up.
+    """
+    rules = resolve_rules(rules)
+    d = v.int_array(dice, "dice")
+    if d.ndim != 2 or d.shape[1] != 3:
+        raise ValueError(f"dice: expected shape (n, 3), got {d.shape}")
+    n = d.shape[0]
+    w = v.int_array(wounds, "wounds")
+    veh = v.bool_array(vehicle, "vehicle")
+    v.check_range(w, "wounds", lo=0)
+    for name, a in (("wounds", w), ("vehicle", veh)):
+        if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != n):
+            raise ValueError(f"{name}: expected a scalar or length {n} (rows of dice), got shape {a.shape}")
+    attrs = ("training", "equipment", "morale")
+    out = np.empty((n, 3), dtype=np.int64)
+    shattered = np.empty(n, dtype=np.int8)
+    ladder = np.array(rules.dice.ladder, dtype=np.int64)
+    bad = _dice.wounded_dice_array(d, np.broadcast_to(w, (n,)), np.broadcast_to(veh, (n,)), ladder,
+                                   attrs.index(rules.dice.wound_shift_infantry),
+                                   attrs.index(rules.dice.wound_shift_vehicle),
+                                   rules.dice.shattered_die, out, shattered)
+    if bad >= 0:
+        raise ValueError(f"dice: row {bad} is {d[bad].tolist()}, not dice of the ladder "
+                         f"{list(rules.dice.ladder)}")
+    return out, shattered.view(bool)
 
 
 def roll_dice(dice, rng=None) -> np.ndarray:

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Dice kernels: wound shifts on the die ladder and rolling many units' dice from a BitGenerator."""
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int64_t, uint8_t, uint32_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t
 from numpy.random cimport bitgen_t
 
 from aa_core.dice cimport shift_die
@@ -50,3 +50,24 @@ def roll_dice(object bit_generator, const int64_t[:, ::1] sides, uint8_t[:, ::1]
 def shift_die_scalar(int sides, int64_t steps, const int64_t[::1] ladder):
     """Scalar twin of shift_die: the shifted die, 0 below the ladder, -1 if `sides` is off-ladder."""
     return shift_die(sides, steps, &ladder[0], <int>ladder.shape[0])
+
+
+def wounded_dice_array(const int64_t[:, :] dice, const int64_t[:] wounds, const int8_t[:] vehicle,
+                       const int64_t[::1] ladder, int infantry_attr, int vehicle_attr,
+                       int shattered_die, int64_t[:, ::1] out, int8_t[:] shattered):
+    """Dice after wound shifts (attribute index per kind) with the shattered floor; returns the first
+    row with an off-ladder die, or -1."""
+    cdef Py_ssize_t i, n = dice.shape[0]
+    cdef Py_ssize_t bad = -1
+    cdef int j, attr, s, nl = <int>ladder.shape[0]
+    with nogil:
+        for i in range(n):
+            attr = vehicle_attr if vehicle[i] else infantry_attr
+            for j in range(3):
+                out[i, j] = dice[i, j]
+                if shift_die(<int>dice[i, j], 0, &ladder[0], nl) < 0 and bad < 0:
+                    bad = i
+            s = shift_die(<int>dice[i, attr], wounds[i], &ladder[0], nl)
+            shattered[i] = s == 0
+            out[i, attr] = shattered_die if s == 0 else s
+    return bad
