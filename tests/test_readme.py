@@ -22,9 +22,9 @@ def test_readme_starts_with_the_two_commands_and_ci_runs_the_second():
 
 
 def test_readme_python_examples_run_and_match_their_comments():
-    block = re.search(r"```python\n(.*?)```", README, re.S).group(1)
     namespace = {}
-    exec(compile(block, "README.md", "exec"), namespace)
+    for block in re.findall(r"```python\n(.*?)```", README, re.S):
+        exec(compile(block, "README.md", "exec"), namespace)
     # The commented results shown in the README.
     assert repr(aa.action_scores((9, 2, 5), aa.Posture.OFFENSIVE, aa.Action.MASS_FIRE)) == \
         "Scores(attacks=(5, 9), defense=2, rally=None, spotting=None, sprint_bonus=None)"
@@ -35,6 +35,8 @@ def test_readme_python_examples_run_and_match_their_comments():
         ((aa.Die.D10, aa.Die.D10, aa.Die.D4), False)
     assert aa.scatter(clock=3, distance=9, spotting=4) == pytest.approx((22.5, 0.0, False))
     assert namespace["m"].tolist() == [2, 1] and namespace["markers"].shape == (10_000_000,)
+    assert sum(namespace["exact"].values()) == 1
+    assert namespace["grid"].shape == (2, 2, 9, 3, 6, 4)
 
 
 def test_every_default_field_is_documented():
