@@ -21,7 +21,10 @@ def test_readme_starts_with_the_two_commands_and_ci_runs_the_second():
     assert ci[-1] == test_cmd
 
 
-def test_readme_python_examples_run_and_match_their_comments():
+def test_readme_python_examples_run_and_match_their_comments(tmp_path, monkeypatch):
+    packaged = ROOT / "python" / "atomic_africa" / "data" / "rules.toml"
+    (tmp_path / "my_rules.toml").write_text(packaged.read_text())  # the file the README loads
+    monkeypatch.chdir(tmp_path)
     namespace = {}
     for block in re.findall(r"```python\n(.*?)```", README, re.S):
         exec(compile(block, "README.md", "exec"), namespace)
@@ -37,6 +40,7 @@ def test_readme_python_examples_run_and_match_their_comments():
     assert namespace["m"].tolist() == [2, 1] and namespace["markers"].shape == (10_000_000,)
     assert sum(namespace["exact"].values()) == 1
     assert namespace["grid"].shape == (2, 2, 9, 3, 6, 4)
+    assert namespace["rules"] == aa.Rules.default()
 
 
 def test_every_default_field_is_documented():
