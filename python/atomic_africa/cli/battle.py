@@ -1,0 +1,93 @@
+"""``atomic-africa battle``: play a scenario between two built-in agents, turn by turn."""
+from __future__ import annotations
+
+import json
+import time
+
+from ..game import Game, load_scenario
+from ..game.agents import AGENTS, make_agent
+from ..game.events import summarize_turn
+
+
+def register(sub):
+    p = sub.add_parser(
+        "battle",
+        help="play the default scenario between two built-in agents (random, greedy)",
+        description=(
+            "Play a full game of Atomic Africa (RULES.md sections 1-7) between two built-in agents and "
+            "print a turn-by-turn summary and the result. The game is a deterministic function of the "
+            "scenario, --seed and the agents; --log writes every event as JSON lines (replayable with "
+            "'atomic-africa render')."
+        ),
+    )
+    p.add_argument("--seed", type=int, default=0, help="game seed (default %(default)s)")
+    p.add_argument("--scenario", default=None, metavar="FILE", help="scenario TOML (default: packaged)")
+    p.add_argument("--agents", default="random,greedy", metavar="A,B",
+                   help=f"agents for Blue,Red from {sorted(AGENTS)} (default %(default)s)")
+    p.add_argument("--log", default=None, metavar="FILE.jsonl", help="write the event log as JSON lines")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.set_defaults(run=run)
+    return p
+
+
+def parse_agents(text: str, seed: int):
+    names = [n.strip() for n in text.split(",")]
+    if len(names) != 2:
+        raise ValueError(f"--agents: expected two comma-separated agents, got {text!r}")
+    return [make_agent(n, seed + i) for i, n in enumerate(names)], names
+
+
+def write_log(game: Game, path, agents) -> None:
+    """JSON lines: a header (scenario, rules, seed, agents), one line per event, a footer (actions)."""
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"type": "header", "format": "atomic-africa-log/1", "seed": game.seed,
+                             "agents": agents, "scenario": game.scenario.to_dict(),
+                             "rules": game.rules.to_dict()}) + "\n")
+        for e in game.events:
+            fh.write(json.dumps(e) + "\n")
+        res = game.result
+        fh.write(json.dumps({"type": "footer", "actions": game.history,
+                             "result": None if res is None else
+                             {"winner": res.winner, "reason": res.reason, "figures": list(res.figures)}})
+                 + "\n")
+
+
+def run(args) -> int:
+    scenario = load_scenario(args.scenario)
+    agents, names = parse_agents(args.agents, args.seed)
+    game = Game(scenario, args.seed)
+    t0 = time.perf_counter()
+    turn_seen = 0
+    sides = [s.name for s in scenario.sides]
+    labels = {u.uid: f"{sides[u.side]}:{u.name}" for u in game.units if u.alive}
+    if not args.quiet:
+        print(f"{scenario.name}: {sides[0]} ({names[0]}) vs {sides[1]} ({names[1]}), seed {args.seed}, "
+              f"{scenario.turns} turns")
+    while not game.is_over:
+        game.apply(agents[game.current_player].act(game))
+        for u in game.units:
+            if u.alive:
+                labels[u.uid] = f"{sides[u.side]}:{u.name}"
+        if not args.quiet:
+            ends = [e for e in game.events if e["type"] == "turn_end" and e["turn"] > turn_seen]
+            for e in ends:
+                turn_seen = e["turn"]
+                print(f"Turn {turn_seen}")
+                for line in summarize_turn(game.events, turn_seen, _Names(labels)):
+                    print(line)
+                print(f"  end of turn {turn_seen}: figures {sides[0]} {e['figures'][0]}, "
+                      f"{sides[1]} {e['figures'][1]}; units {e['units'][0]} / {e['units'][1]}")
+    elapsed = time.perf_counter() - t0
+    res = game.result
+    who = "draw" if res.winner is None else f"{sides[res.winner]} ({names[res.winner]}) wins"
+    print(f"Result: {who} - {res.reason}; figures {sides[0]} {res.figures[0]}, {sides[1]} {res.figures[1]} "
+          f"({len(game.history)} decisions, {len(game.events)} events, {elapsed:.2f} s)")
+    if args.log:
+        write_log(game, args.log, names)
+        print(f"Event log written to {args.log}")
+    return 0
+
+
+class _Names(dict):
+    def __missing__(self, key):
+        return f"unit {key}"

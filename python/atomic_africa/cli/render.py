@@ -1,0 +1,48 @@
+"""``atomic-africa render``: draw a game state or a replay step to PNG, or animate a replay to GIF."""
+from __future__ import annotations
+
+from ..game import Game, load_scenario
+from ..game.agents import make_agent
+
+
+def register(sub):
+    p = sub.add_parser(
+        "render",
+        help="draw a game state / replay step to PNG (--gif: animate the whole replay)",
+        description=(
+            "Draw the table (terrain by cover, hatched = blocks line of sight), the units with their "
+            "suppression markers (dots) and wound counters (crosses), and the last Activation phase's "
+            "moves (dashed arrows) and fire lines (orange = effective). REPLAY is a 'battle --log' JSONL "
+            "file or a game JSON (Game.to_json); without it a new game is played with --seed/--agents."
+        ),
+    )
+    p.add_argument("replay", nargs="?", default=None, metavar="REPLAY", help="battle log (.jsonl) or game JSON")
+    p.add_argument("--step", type=int, default=None, help="draw the state after this many actions (default: last)")
+    p.add_argument("-o", "--output", default="battle.png", metavar="FILE.png", help="PNG to write (default %(default)s)")
+    p.add_argument("--gif", default=None, metavar="FILE.gif", help="animate the whole replay into this GIF")
+    p.add_argument("--every", choices=("phase", "action"), default="phase", help="GIF frame per phase or per action")
+    p.add_argument("--seed", type=int, default=0, help="seed when no REPLAY is given (default %(default)s)")
+    p.add_argument("--scenario", default=None, metavar="FILE", help="scenario when no REPLAY is given")
+    p.add_argument("--agents", default="random,greedy", metavar="A,B", help="agents when no REPLAY is given")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args) -> int:
+    from ..game.render import game_at, load_replay, save_gif, save_png
+    if args.replay:
+        scenario, rules, seed, actions = load_replay(args.replay)
+    else:
+        from .battle import parse_agents
+        agents, _ = parse_agents(args.agents, args.seed)
+        g = Game(load_scenario(args.scenario), args.seed)
+        while not g.is_over:
+            g.apply(agents[g.current_player].act(g))
+        scenario, rules, seed, actions = g.scenario.to_dict(), g.rules.to_dict(), g.seed, g.history
+    if args.gif:
+        n = save_gif(scenario, rules, seed, actions, args.gif, every=args.every)
+        print(f"Wrote {args.gif} ({n} frames)")
+    game = game_at(scenario, rules, seed, actions, args.step)
+    save_png(game, args.output)
+    print(f"Wrote {args.output} (step {len(game.history)} of {len(actions)}, turn {game.s.turn}, {game.stage.lower()})")
+    return 0

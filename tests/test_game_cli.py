@@ -1,0 +1,60 @@
+"""``atomic-africa battle`` and ``atomic-africa render``."""
+import json
+
+import pytest
+from PIL import Image
+
+from atomic_africa.cli import main
+from atomic_africa.game import Game
+from atomic_africa.game.render import game_at, load_replay
+
+
+def test_battle_prints_turns_and_result_and_writes_a_replayable_log(tmp_path, capsys):
+    log = tmp_path / "b.jsonl"
+    assert main(["battle", "--seed", "3", "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "Turn 1" in out and "Result:" in out and "end of turn" in out
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    assert lines[0]["type"] == "header" and lines[-1]["type"] == "footer"
+    scenario, rules, seed, actions = load_replay(log)
+    g = game_at(scenario, rules, seed, actions)
+    assert g.is_over and g.events == lines[1:-1]
+    # the same seed and agents play the same game
+    assert main(["battle", "--seed", "3", "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split("(")[0] in out
+
+
+def test_battle_agents_option_and_errors(tmp_path, capsys):
+    assert main(["battle", "--seed", "1", "--agents", "greedy,greedy", "--quiet"]) == 0
+    assert "Result:" in capsys.readouterr().out
+    assert main(["battle", "--agents", "greedy,alphago"]) == 2
+    assert "alphago" in capsys.readouterr().err
+    bad = tmp_path / "s.toml"
+    bad.write_text("turns = 0\n[table]\nwidth_cm = 10\nheight_cm = 10\n[[sides]]\n")
+    assert main(["battle", "--scenario", str(bad)]) == 2
+    assert "scenario field" in capsys.readouterr().err
+
+
+def test_render_png_from_log_and_game_json(tmp_path, capsys):
+    log = tmp_path / "b.jsonl"
+    main(["battle", "--seed", "2", "--quiet", "--log", str(log)])
+    png = tmp_path / "s.png"
+    assert main(["render", str(log), "--step", "60", "-o", str(png)]) == 0
+    im = Image.open(png)
+    assert im.format == "PNG" and im.size[0] > 400
+    g = Game(None, 2)
+    for _ in range(30):
+        g.apply(g.legal_actions()[-1])
+    js = tmp_path / "g.json"
+    js.write_text(g.to_json())
+    assert main(["render", str(js), "-o", str(png)]) == 0
+    assert "step 30 of 30" in capsys.readouterr().out
+    assert main(["render", str(log), "--step", "99999", "-o", str(png)]) == 2
+
+
+def test_render_gif_animates_a_replay(tmp_path):
+    gif = tmp_path / "r.gif"
+    assert main(["render", "--seed", "5", "--agents", "greedy,greedy", "--gif", str(gif),
+                 "-o", str(tmp_path / "last.png")]) == 0
+    im = Image.open(gif)
+    assert im.format == "GIF" and im.n_frames > 10

@@ -1,0 +1,50 @@
+"""Golden traces: fixed seeds played by the built-in agents must reproduce the stored trace exactly.
+
+Regenerate (after an intended rules change) with ``AA_REGEN_GOLDEN=1 pytest tests/test_game_golden.py``.
+"""
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from atomic_africa.game import Game, GreedyAgent, RandomAgent
+
+GOLDEN = Path(__file__).parent / "golden"
+CASES = [(0, "random", "random"), (1, "random", "greedy"), (2, "greedy", "random"), (7, "greedy", "greedy")]
+
+
+def digest(obj) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()
+
+
+def trace(seed, a, b):
+    agents = [{"random": RandomAgent, "greedy": GreedyAgent}[n](seed + i) for i, n in enumerate((a, b))]
+    g = Game(None, seed)
+    while not g.is_over:
+        g.apply(agents[g.current_player].act(g))
+    return {
+        "seed": seed, "agents": [a, b], "actions": g.history,
+        "result": {"winner": g.result.winner, "reason": g.result.reason, "figures": list(g.result.figures)},
+        "turn_ends": [e for e in g.events if e["type"] == "turn_end"],
+        "n_events": len(g.events), "events_sha256": digest(g.events),
+        "state_sha256": digest(g.s.to_dict()),
+    }
+
+
+@pytest.mark.parametrize("seed,a,b", CASES)
+def test_golden_trace(seed, a, b):
+    path = GOLDEN / f"game_seed{seed}_{a}_{b}.json"
+    got = trace(seed, a, b)
+    if os.environ.get("AA_REGEN_GOLDEN"):
+        path.write_text(json.dumps(got, indent=1) + "\n")
+    want = json.loads(path.read_text())
+    assert got["actions"] == want["actions"]
+    assert got["turn_ends"] == want["turn_ends"]
+    assert got["result"] == want["result"]
+    assert (got["n_events"], got["events_sha256"], got["state_sha256"]) == \
+        (want["n_events"], want["events_sha256"], want["state_sha256"])
+    # The stored actions replay to the same final state.
+    g = Game.replay(None, seed, want["actions"])
+    assert digest(g.s.to_dict()) == want["state_sha256"]
