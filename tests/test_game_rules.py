@@ -632,3 +632,62 @@ def test_7_side_without_units_loses():
     g, d = duel("5H", "5C", [1, 1, 4, 1, 1, 1], blue=unit(50, 20, figures=4, wounds=3), turns=5)
     d.select(0).no_target().select(g.C).no_target().stay().stay().finish()
     assert g.is_over and g.result.winner == 1 and g.s.turn == 1
+
+
+# ---------------------------------------------------------------- further clauses
+def test_5_activating_player_places_movement_first_then_reacting():
+    g, d = duel("5H", "6C", [1] * 6)
+    d.select(0).no_target().select(g.C).no_target()
+    assert g.stage == "MOVE" and g.s.decl_uid == 0 and g.current_player == 0
+    d.move(0)
+    assert g.stage == "MOVE" and g.s.decl_uid == g.C and g.current_player == 1
+    d.move(6)
+    assert [e["unit"] for e in d.events("move")] == [0, g.C]
+
+
+def test_5_fire_is_resolved_simultaneously():
+    # Both units hit each other; the wounds of this phase do not shift the dice already rolled,
+    # and both results use the Defense rolled in the same phase.
+    g, d = duel("5H", "5D", [9, 9, 1, 9, 9, 1] + [1] * 8, blue=unit(50, 20), red=unit(50, 40))
+    d.select(0).target(g.C).select(g.C).target(0).stay().stay()
+    res = {e["target"]: (e["markers"], e["wounds"]) for e in d.events("fire_result")}
+    assert res[0] == res[g.C] == (2, (18 - 1 - 1) // 2)
+    assert [e["dice"] for e in d.events("roll")] == [[10, 10, 8], [10, 10, 8]]
+
+
+def test_5_split_fire_attacks_two_distinct_targets():
+    g, d = game([unit(50, 20)], [unit(40, 60), unit(60, 60)], ["QH"], ["5C", "6C"], [1] * 9)
+    d.assign("QH", 0).assign("5C", g.C).assign("6C", g.C + 1)
+    d.select(0).declare(Action.SPLIT_FIRE).target(g.C)
+    assert set(g.legal_actions()) == {g.space.target(g.C + 1)}
+
+
+def test_4_call_for_fire_chooses_among_several_assets():
+    assets = [{"name": "mortar", "dice": ["d8", "d8", "d8"], "ap": 0, "blast_radius_cm": 5.0},
+              {"name": "guns", "dice": ["d12", "d12", "d12"], "ap": -2, "blast_radius_cm": 12.0}]
+    g, d = game([unit(50, 20, spotter=True)], [unit(50, 90)], ["KH"], ["5C"],
+                [5, 5, 5, 1, 1, 1, 7, 1, 12, 12, 12, 1, 1, 1], assets=assets)
+    d.assign("KH", 0).assign("5C", g.C)
+    d.select(0).declare(Action.CALL_FOR_FIRE)
+    assert g.stage == "DECLARE_ASSET" and g.legal_actions() == [g.space.asset(0), g.space.asset(1)]
+    d.asset(1).target(g.C).select(g.C).no_target().stay()
+    assert d.events("scatter")[0]["asset"] == "guns" and d.events("support_roll")[0]["attack"] == 24
+    assert only(g.events, "fire", target=g.C)[0]["ap"] == -2
+
+
+def test_defaults_come_from_the_rules_data():
+    # Experience bonus, directions and Joker initiative are read from Rules, not literals.
+    rules = RULES.replace(orders={"experience_bonus": {"green": 2, "regular": 1, "veteran": 2, "elite": 3},
+                                  "joker_takes_initiative": False},
+                          movement={"directions": 8, "distance_fractions": [0.5, 1.0]})
+    sc = mini_scenario([unit(50, 20)], [unit(50, 70)])
+    g = Game(sc, 0, rules=rules, source=scripted(["Joker1"], ["5C"], [1] * 6))
+    assert len(only(g.events, "draw", player=0)[0]["cards"]) == 3
+    d = Driver(g)
+    d.assign("Joker1", 0).assign("5C", g.C).select(0).declare(Action.BASIC, Posture.OFFENSIVE).no_target()
+    d.select(g.C).no_target()
+    assert g.space.size["MOVE"] == 8 * 2
+    d.move(2)   # 8 directions: direction 2 is due east (90 degrees), full Joker move of 10 x 4.5 cm
+    assert d.events("move")[0]["dest"] == pytest.approx([95, 20])
+    d.stay().finish()
+    assert not d.events("initiative")
