@@ -180,3 +180,18 @@ cdef inline int resolve_request(int q, int r, int threshold, int w1, int c1, int
     cdef bint h = targeting_hit(w1, c1, threshold, d)
     hit[0] = h
     return drift_landing(q, r, h, w2, c2, g, d)
+
+
+cdef inline void landing_table(int q, int r, int threshold, const Grid* g, const DriftRules* d,
+                               int32_t* table, uint8_t* hits) noexcept nogil:
+    """table[36 * a + b] = landing index for targeting card a and drift card b (card id
+    6 * (white - 1) + coloured - 1), -1 off map; hits[a] = the Targeting roll of card a hits.
+
+    Every request at the same round shares it, so batch kernels resolve a request by one lookup."""
+    cdef int a, b
+    cdef uint8_t h
+    for a in range(36):
+        for b in range(36):
+            table[36 * a + b] = resolve_request(q, r, threshold, a // 6 + 1, a % 6 + 1, b // 6 + 1,
+                                                b % 6 + 1, g, d, &h)
+        hits[a] = h

@@ -47,16 +47,21 @@ def resolve_requests(hexmap, spotter, target, cards, *, hindrance=0, smoke=None,
     """
     rules = resolve_rules(rules)
     geo = request_geometry(hexmap, spotter, target, hindrance, smoke, rules)
-    c = v.int_array(cards, "cards")
+    c = np.asarray(cards)
+    if c.dtype == object or c.dtype.kind not in "iu":
+        v.int_array(c, "cards")                      # raises the standard TypeError
     if c.ndim < 1 or c.shape[-1] != 4:
         raise ValueError(f"cards: expected shape (..., 4) (targeting white, coloured, drift white, "
                          f"coloured), got {c.shape}")
-    v.check_range(c, "cards", lo=1, hi=6)
+    if c.dtype != np.int32:
+        v.check_range(c, "cards", lo=1, hi=6)        # before narrowing, so nothing wraps into range
     flat = np.ascontiguousarray(c.reshape(-1, 4), dtype=np.int32)
     landing = np.empty(flat.shape[0], dtype=np.int32)
     hit = np.empty(flat.shape[0], dtype=np.uint8)
-    _hx.resolve_requests(geo.target.col, geo.target.row, geo.threshold, flat, hexmap.grid_params,
-                         rules.artillery.drift_params, landing, hit)
+    bad = _hx.resolve_requests(geo.target.col, geo.target.row, geo.threshold, flat, hexmap.grid_params,
+                               rules.artillery.drift_params, landing, hit)
+    if bad >= 0:
+        raise ValueError(f"cards: value {flat.reshape(-1)[bad]} is out of range; allowed 1..6")
     lead = c.shape[:-1]
     return landing.reshape(lead), hit.view(bool).reshape(lead)
 
