@@ -1,7 +1,6 @@
 """Hex map geometry (RULES.md section 8): coordinates, neighbours, distance, lines, LOS; kernel vs reference."""
 import itertools
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

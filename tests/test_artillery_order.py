@@ -79,7 +79,7 @@ def test_O18_neither_option_possible_is_a_clear_error_without_state_change():
 def test_O18_contact_battery_only_with_a_broken_radio():
     s = battle()
     assert_rejected(s, "Contact Battery needs a broken Radio",
-                    lambda: artillery_request(s, "Allies", Option.CONTACT_BATTERY))
+                    lambda: artillery_request(s, "Allies", Option.CONTACT_BATTERY), OrderError)
 
 
 def test_O18_fire_for_effect_only_with_an_intact_radio():
@@ -100,6 +100,14 @@ def test_O18_fire_for_effect_only_with_an_unbroken_leader_not_yet_activated():
 
 
 # -- O18.1 Contact Battery --------------------------------------------------------------------------
+def test_radio_firepower_must_be_in_the_rules_range():
+    s = battle([(2, 3), (3, 4)])
+    s.radios[0].firepower = 14
+    assert_rejected(s, r"firepower 14; allowed 8..13", lambda: fire(s))
+    with pytest.raises(ValueError, match="firepower"):
+        Radio("Allies", -1)
+
+
 def test_O18_1_contact_battery_flips_the_radio_and_activates_nothing():
     s = battle(radio_broken=True)
     deck_before = copy.deepcopy(s.decks["Allies"])

@@ -286,6 +286,10 @@ def artillery_request(state: Battlefield, player: str, option, *, radio: Radio |
               f"an intact Radio of {player!r}")
     ldr = _pick(leader, _eligible_leaders(state, player), state.units, "leader",
                 f"an unbroken Leader of {player!r} not yet activated this turn")
+    lo, hi = rules.artillery.radio_firepower_min, rules.artillery.radio_firepower_max
+    if not lo <= r.firepower <= hi:
+        raise OrderError(f"radio: {r.name!r} has firepower {r.firepower}; allowed {lo}..{hi} "
+                         "(rules artillery.radio_firepower_min/max)")
     if spotting_round is None:
         raise OrderError("spotting_round: Fire for Effect needs the hex of the spotting round")
     target = state.map.hex(spotting_round, "spotting_round")
