@@ -8,7 +8,7 @@ import sys
 __all__ = ["main", "build_parser"]
 
 # Sub-command modules; each defines register(subparsers) -> parser with a `run(args)` default.
-_COMMANDS = ["fire", "odds", "artillery", "battle", "render"]
+_COMMANDS = ["fire", "odds", "artillery", "battle", "render", "selfplay"]
 
 
 def build_parser() -> argparse.ArgumentParser:

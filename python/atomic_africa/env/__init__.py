@@ -1,0 +1,32 @@
+"""Self-play: standard RL interfaces over the game, built-in agents, and the self-play job.
+
+- :mod:`.pettingzoo_env`: the PettingZoo AEC environment (``env()``, ``raw_env``) [pettingzoo].
+- :mod:`.gymnasium_env`: :class:`AtomicAfricaEnv`, one side against a built-in opponent, registered
+  as ``"AtomicAfrica-v0"`` [gymnasium].
+- :mod:`.agents`: ``random``, ``greedy`` (exact odds), ``doctrine`` (fire and movement), ``heuristic``.
+- :mod:`.selfplay`: :func:`play_games`, many games on processes or Ray, seeded per game index.
+
+The adapters import their optional dependencies (``pip install atomic-africa[rl]``) only when used.
+"""
+from __future__ import annotations
+
+import importlib
+
+from .agents import AGENTS, DoctrineAgent, GreedyAgent, HeuristicAgent, RandomAgent, make_agent, play
+from .selfplay import SelfPlayResult, play_games, wilson_interval
+
+__all__ = ["AGENTS", "RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "make_agent",
+           "play", "play_games", "SelfPlayResult", "wilson_interval", "AtomicAfricaEnv",
+           "AtomicAfricaAEC", "pettingzoo_env", "gymnasium_env"]
+
+_LAZY = {"AtomicAfricaEnv": ("gymnasium_env", "AtomicAfricaEnv"),
+         "AtomicAfricaAEC": ("pettingzoo_env", "AtomicAfricaAEC"),
+         "pettingzoo_env": ("pettingzoo_env", None), "gymnasium_env": ("gymnasium_env", None)}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        mod, attr = _LAZY[name]
+        m = importlib.import_module(f".{mod}", __name__)
+        return m if attr is None else getattr(m, attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,73 @@
+"""Pieces shared by the PettingZoo and Gymnasium adapters: spaces, episode seeds, text rendering."""
+from __future__ import annotations
+
+import numpy as np
+
+from .._seeding import seed_sequence
+from ..game import Game
+from ..game.scenario import load_scenario
+from ..rules import resolve_rules
+
+__all__ = ["GameFactory", "EpisodeSeeds", "observation_box", "text_render", "AGENT_NAMES"]
+
+AGENT_NAMES = ("player_0", "player_1")
+# Observation features are non-negative fractions and counts scaled by a constant (figures / 20,
+# markers / 5, ...); counts have no fixed maximum, so the Box is bounded by the float32 range.
+_OBS_HIGH = float(np.finfo(np.float32).max)
+
+
+class GameFactory:
+    """Scenario and rules resolved once; ``new(seed)`` builds a :class:`Game`."""
+
+    def __init__(self, scenario=None, rules=None):
+        self.scenario = load_scenario(scenario)
+        self.rules = resolve_rules(rules)
+        probe = Game(self.scenario, 0, self.rules)
+        self.num_actions = probe.num_actions
+        self.observation_size = int(probe.observation(0).shape[0])
+
+    def new(self, seed: int) -> Game:
+        return Game(self.scenario, seed, self.rules)
+
+
+class EpisodeSeeds:
+    """Game seeds for successive episodes.
+
+    ``reset(seed=s)`` plays the game ``Game(scenario, s)`` (so an episode is reproducible from the
+    game seed alone, e.g. with ``atomic-africa render``) and restarts the episode stream from
+    ``SeedSequence(s)``; a later ``reset()`` without a seed draws the next game seed from that
+    stream. Before any seeded reset the stream comes from fresh entropy.
+    """
+
+    def __init__(self):
+        self._gen = None
+
+    def next(self, seed) -> int:
+        if seed is not None:
+            ss = seed_sequence(seed, "seed")
+            self._gen = np.random.Generator(np.random.PCG64(ss))
+            return int(seed)
+        if self._gen is None:
+            self._gen = np.random.Generator(np.random.PCG64(seed_sequence(None)))
+        return int(self._gen.integers(0, 2**63 - 1))
+
+
+def observation_box(size: int):
+    from gymnasium import spaces
+    return spaces.Box(low=0.0, high=_OBS_HIGH, shape=(size,), dtype=np.float32)
+
+
+def text_render(game: Game) -> str:
+    """A short text picture of the game: turn, stage, player to move and every unit."""
+    s, sc = game.s, game.scenario
+    lines = [f"{sc.name} | turn {s.turn}/{sc.turns} | stage {game.stage} | "
+             f"to move: {'-' if game.is_over else 'player_%d' % game.current_player}"]
+    for u in s.units:
+        if u.alive:
+            lines.append(f"  {sc.sides[u.side].name:>6s} {u.name or u.uid:<18s} "
+                         f"({u.x:6.1f}, {u.y:6.1f}) figures {u.figures:2d} markers {u.markers} "
+                         f"wounds {u.wounds}")
+    if game.is_over:
+        r = game.result
+        lines.append(f"  result: {'draw' if r.winner is None else 'player_%d wins' % r.winner} ({r.reason})")
+    return "\n".join(lines)

@@ -1,0 +1,141 @@
+"""Single-agent Gymnasium environment: the learner plays one side against a built-in opponent.
+
+Observation: ``game.observation(learner)`` (float32 Box). Action: ``Discrete(game.num_actions)``;
+the legal ones are given as ``info["action_mask"]`` (bool) and by :meth:`AtomicAfricaEnv.action_masks`
+(the convention of sb3-contrib's ``MaskablePPO``). The opponent's decisions are made inside
+``reset``/``step`` until it is the learner's turn again. Reward: 0 until the game ends, then +1 / -1
+/ 0 for a win / loss / draw of the learner.
+
+An illegal action does not raise by default (``illegal_action="lose"``): the episode ends
+(``terminated``) with ``illegal_reward`` and ``info["illegal_action"] = True``, the game unchanged;
+``illegal_action="raise"`` raises :class:`~atomic_africa.game.IllegalActionError` instead.
+
+Seeds: ``reset(seed=s)`` plays ``Game(scenario, s)`` and seeds the opponent from ``SeedSequence(s)``;
+``reset()`` draws the next game seed from ``self.np_random`` (seeded by the last seeded reset).
+"""
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .._seeding import seed_sequence
+from ._common import GameFactory, observation_box, text_render
+from .agents import make_agent
+
+__all__ = ["AtomicAfricaEnv", "ENV_ID"]
+
+ENV_ID = "AtomicAfrica-v0"
+
+
+class AtomicAfricaEnv(gym.Env):
+    """The learner (``player``) against ``opponent`` (see the module notes).
+
+    Parameters
+    ----------
+    scenario : Scenario, path, dict or None
+        The scenario (the packaged default if ``None``).
+    opponent : str or agent
+        A built-in agent name (``random``, ``greedy``, ``doctrine``, ``heuristic``) or an object with
+        ``act(game) -> int``; a name is rebuilt each episode with a seed from the episode seed.
+    player : {0, 1}
+        The learner's side.
+    rules : Rules, optional
+    illegal_action : {"lose", "raise"}
+    illegal_reward : float
+    render_mode : {None, "ansi"}
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, scenario=None, opponent="random", player: int = 0, rules=None,
+                 illegal_action: str = "lose", illegal_reward: float = -1.0, render_mode=None):
+        if isinstance(player, bool) or player not in (0, 1):
+            raise ValueError(f"player: {player!r} is not a player; allowed 0, 1")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action: {illegal_action!r}; allowed 'lose', 'raise'")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None, 'ansi'")
+        if isinstance(opponent, str):
+            make_agent(opponent)  # validates the name now
+        elif not callable(getattr(opponent, "act", None)):
+            raise TypeError(f"opponent: expected an agent name or an object with act(game), "
+                            f"got {type(opponent).__name__}")
+        self._factory = GameFactory(scenario, rules)
+        self.player, self.opponent_spec = int(player), opponent
+        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
+        self.render_mode = render_mode
+        self.observation_space = observation_box(self._factory.observation_size)
+        self.action_space = spaces.Discrete(self._factory.num_actions)
+        self.game = None
+        self.opponent = None
+
+    # -- helpers --------------------------------------------------------------------------------
+    def action_masks(self) -> np.ndarray:
+        """Bool mask of the learner's legal actions (all False once the episode is over)."""
+        if self.game is None or self.game.is_over:
+            return np.zeros(self._factory.num_actions, dtype=bool)
+        return self.game.action_mask()
+
+    def _info(self, **extra) -> dict:
+        info = {"action_mask": self.action_masks(), "game_seed": self.game.seed}
+        if self.game.is_over:
+            r = self.game.result
+            info["winner"] = -1 if r.winner is None else r.winner
+            info["reason"] = r.reason
+        info.update(extra)
+        return info
+
+    def _opponent_moves(self):
+        g = self.game
+        while not g.is_over and g.current_player != self.player:
+            g.apply(self.opponent.act(g))
+
+    def _reward(self) -> float:
+        return float(self.game.returns()[self.player]) if self.game.is_over else 0.0
+
+    # -- Gymnasium API --------------------------------------------------------------------------
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
+        self.game = self._factory.new(game_seed)
+        if isinstance(self.opponent_spec, str):
+            opp_seed = int(seed_sequence(game_seed).spawn(1)[0].generate_state(1)[0])
+            self.opponent = make_agent(self.opponent_spec, opp_seed)
+        else:
+            self.opponent = self.opponent_spec
+        self._opponent_moves()
+        return self.game.observation(self.player), self._info()
+
+    def step(self, action):
+        if self.game is None:
+            raise RuntimeError("step() called before reset()")
+        if self.game.is_over:
+            raise RuntimeError("step() called on a finished episode; call reset()")
+        a = int(action)
+        if not (0 <= a < self._factory.num_actions and self.game.action_mask()[a]):
+            if self.illegal_action == "raise":
+                self.game.apply(a)  # raises IllegalActionError with the reason
+            obs = self.game.observation(self.player)
+            return obs, self.illegal_reward, True, False, self._info(illegal_action=True)
+        self.game.apply(a)
+        self._opponent_moves()
+        obs = self.game.observation(self.player)
+        return obs, self._reward(), self.game.is_over, False, self._info()
+
+    def render(self):
+        if self.render_mode is None or self.game is None:
+            return None
+        return text_render(self.game)
+
+    def close(self):
+        pass
+
+
+def register() -> None:
+    """Register :data:`ENV_ID` with Gymnasium (``gymnasium.make("AtomicAfrica-v0")``)."""
+    if ENV_ID not in gym.registry:
+        gym.register(id=ENV_ID, entry_point="atomic_africa.env.gymnasium_env:AtomicAfricaEnv")
+
+
+register()

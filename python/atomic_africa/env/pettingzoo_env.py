@@ -1,0 +1,133 @@
+"""PettingZoo AEC environment over :class:`atomic_africa.game.Game`.
+
+Agents ``"player_0"`` and ``"player_1"`` (game players 0 and 1). Each observation is a dict, as in
+PettingZoo's classic games: ``"observation"`` is ``game.observation(player)`` (float32, only what that
+player may see) and ``"action_mask"`` an int8 vector over the flat action space, 1 at the legal
+actions of the agent to move and all zeros for the other agent. Rewards are 0 until the game ends,
+then +1 / -1 (win / loss) or 0 / 0 (draw). ``reset(seed=s)`` starts ``Game(scenario, s)``.
+
+Why AEC only: the game is turn-based with a data-dependent turn order (a player often decides
+several times in a row: orders, declaration, target, destination), so agents never act
+simultaneously. A Parallel form would have to invent a no-op action for the idle player, which is
+not an action of the game; PettingZoo's ``aec_to_parallel`` requires ``is_parallelizable``, which
+this environment is not. Use :func:`env` (the AEC env with PettingZoo's standard wrappers).
+"""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ._common import AGENT_NAMES, EpisodeSeeds, GameFactory, observation_box, text_render
+
+__all__ = ["env", "raw_env", "AtomicAfricaAEC"]
+
+
+def env(**kwargs):
+    """The AEC environment wrapped as PettingZoo's classic games are: an illegal action ends the
+    game with reward -1 for the agent that played it, out-of-range actions assert, and the call
+    order is enforced."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class AtomicAfricaAEC(AECEnv, EzPickle):
+    """The unwrapped AEC environment (see the module notes).
+
+    Parameters
+    ----------
+    scenario : Scenario, path, dict or None
+        The scenario (the packaged default if ``None``).
+    rules : Rules, optional
+    render_mode : {None, "ansi", "human"}
+        ``"ansi"``: :meth:`render` returns a text picture; ``"human"`` prints it.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "atomic_africa_v0",
+                "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, scenario=None, rules=None, render_mode=None):
+        EzPickle.__init__(self, scenario, rules, render_mode)
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None, "
+                             f"{', '.join(map(repr, self.metadata['render_modes']))}")
+        self.render_mode = render_mode
+        self._factory = GameFactory(scenario, rules)
+        self._seeds = EpisodeSeeds()
+        self.possible_agents = list(AGENT_NAMES)
+        self.agents = self.possible_agents[:]
+        n, size = self._factory.num_actions, self._factory.observation_size
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": observation_box(size),
+                            "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8)})
+            for a in self.possible_agents}
+        self.game = None
+        self._reset_dicts()
+        self.agent_selection = self.possible_agents[0]
+
+    def _reset_dicts(self):
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        self.game = self._factory.new(self._seeds.next(seed))
+        self.agents = self.possible_agents[:]
+        self._reset_dicts()
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def observe(self, agent):
+        p = self.possible_agents.index(agent)
+        mask = np.zeros(self._factory.num_actions, dtype=np.int8)
+        if not self.game.is_over and agent == self.agent_selection:
+            mask[self.game.action_mask()] = 1
+        return {"observation": self.game.observation(p), "action_mask": mask}
+
+    def step(self, action):
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            return self._was_dead_step(action)
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0
+        self.game.apply(int(action))  # IllegalActionError (a ValueError) leaves the game unchanged
+        if self.game.is_over:
+            for a, r in zip(self.possible_agents, self.game.returns()):
+                self.rewards[a] = r
+            self.terminations = dict.fromkeys(self.agents, True)
+            result = self.game.result
+            for a in self.agents:
+                self.infos[a] = {"winner": -1 if result.winner is None else result.winner,
+                                 "reason": result.reason}
+            self._accumulate_rewards()
+        else:
+            self.agent_selection = self.possible_agents[self.game.current_player]
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self):
+        if self.render_mode is None or self.game is None:
+            return None
+        text = text_render(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+raw_env = AtomicAfricaAEC
