@@ -718,7 +718,8 @@ class Game:
 
     def _clock_angle(self, face: int) -> float:
         cff = self.rules.call_for_fire
-        turn = 2 * math.pi * (face % 12) / 12
+        n = cff.scatter_die
+        turn = 2 * math.pi * (face % n) / n
         return math.radians(cff.clock_zero_deg) + (turn if cff.clockwise else -turn)
 
     def _clamp_step(self, x, y, ang, dist):
@@ -757,7 +758,7 @@ class Game:
         while s.pending:
             u = s.units[s.pending[0]]
             if u.confused:
-                face = self.src.roll(12)
+                face = self.src.roll(self.rules.call_for_fire.scatter_die)
                 self._ev("confused_direction", unit=u.uid, face=face)
                 self._place_destination(u, self._clock_angle(face), self._max_move(u))
                 s.pending.pop(0)
@@ -777,7 +778,7 @@ class Game:
 
     def _roll_unit(self, u, posture, action, event):
         dice, shattered = wounded_dice(u.dice, u.wounds, self._is_vehicle(u), self.rules)
-        faces = [self.src.roll(int(d)) for d in dice]
+        faces = self.src.roll_many([int(d) for d in dice])
         sc = action_scores(faces, posture, action, self.rules)
         self._ev(event, unit=u.uid, dice=[int(d) for d in dice], faces=faces, shattered=shattered,
                  action=Action(action).name, posture=Posture(posture).name,
@@ -830,12 +831,12 @@ class Game:
     def _call_for_fire(self, u, sc):
         s, cff = self.s, self.rules.call_for_fire
         asset = self.assets[u.side][u.asset]
-        clock, dist = self.src.roll(cff.scatter_die), self.src.roll(cff.scatter_die)
+        clock, dist = self.src.roll_many([cff.scatter_die, cff.scatter_die])
         sca = scatter(clock, dist, sc.spotting, self.rules)
         ix, iy = u.aim_x + sca.dx, u.aim_y + sca.dy
         self._ev("scatter", unit=u.uid, asset=asset.name, aim=[u.aim_x, u.aim_y], clock=clock,
                  distance=dist, spotting=sc.spotting, direct_hit=bool(sca.direct_hit), impact=[ix, iy])
-        faces = [self.src.roll(d) for d in asset.dice]
+        faces = self.src.roll_many(list(asset.dice))
         ssc = action_scores(faces, Posture[cff.support_posture.upper()],
                             Action[cff.support_action.upper()], self.rules)
         attack = ssc.attacks[-1]
@@ -909,7 +910,7 @@ class Game:
         while s.pending:
             u = s.units[s.pending[0]]
             if u.confused:
-                face = self.src.roll(12)
+                face = self.src.roll(self.rules.call_for_fire.scatter_die)
                 self._ev("confused_direction", unit=u.uid, face=face, sprint=True)
                 self._sprint_displace(u, self._clock_angle(face), s.sprint_bonus[0])
                 s.pending.pop(0)

@@ -7,36 +7,60 @@ from __future__ import annotations
 
 import numpy as np
 
+from aa_core import dice as _dice
+
 from .._seeding import seed_sequence
 
 __all__ = ["RandomSource", "ScriptedSource", "source_from_dict"]
 
 
 class RandomSource:
-    """Dice and shuffles from ``numpy.random.Generator(PCG64(SeedSequence(seed)))``."""
+    """Dice and shuffles from a PCG64 BitGenerator seeded with ``SeedSequence(seed)``.
+
+    Every draw goes through the dice kernel's exact batched-Lemire primitive
+    (``aa_core.rng.roll_faces`` via ``aa_core.dice.roll_dice``), so a native engine calling the same
+    primitive on the same bit generator reproduces the game draw for draw: a unit's three dice are one
+    batched draw, a shuffle is Fisher-Yates with one die of ``i + 1`` sides per position (top = last).
+    """
 
     kind = "random"
 
     def __init__(self, seed: int = 0):
         self.seed = seed
-        self._gen = np.random.Generator(np.random.PCG64(seed_sequence(seed)))
+        self._bitgen = np.random.PCG64(seed_sequence(seed))
+
+    def roll_many(self, sides) -> list:
+        """Faces of several dice rolled together (one batched draw), uniform 1..sides[i]."""
+        s = np.array([sides], dtype=np.int64)
+        faces = np.empty(s.shape, dtype=np.uint8)
+        _dice.roll_dice(self._bitgen, s, faces)
+        return faces[0].tolist()
 
     def roll(self, sides: int) -> int:
         """One die face, uniform 1..sides."""
-        return int(self._gen.integers(1, sides + 1))
+        return self.roll_many([sides])[0]
 
     def shuffle(self, cards: list) -> list:
-        """A new list: the cards in random order (index -1 is the top of the deck)."""
-        perm = self._gen.permutation(len(cards))
-        return [cards[i] for i in perm]
+        """A new list: the cards in random order (Fisher-Yates; index -1 is the top of the deck)."""
+        out = list(cards)
+        n = len(out)
+        if n < 2:
+            return out
+        sides = np.arange(n, 1, -1, dtype=np.int64).reshape(-1, 1)
+        faces = np.empty(sides.shape, dtype=np.uint8)
+        _dice.roll_dice(self._bitgen, sides, faces)
+        for i, f in zip(range(n - 1, 0, -1), faces[:, 0].tolist()):
+            j = f - 1
+            out[i], out[j] = out[j], out[i]
+        return out
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "seed": self.seed, "state": self._gen.bit_generator.state}
+        return {"kind": self.kind, "seed": self.seed, "state": self._bitgen.state}
 
     @classmethod
     def from_dict(cls, d: dict) -> "RandomSource":
         src = cls(d["seed"])
-        src._gen.bit_generator.state = d["state"]
+        src._bitgen.state = d["state"]
         return src
 
 
@@ -74,6 +98,9 @@ class ScriptedSource:
                 raise RuntimeError(f"ScriptedSource: scripted face {face} does not fit a d{sides}")
         self.rolled.append((sides, face))
         return face
+
+    def roll_many(self, sides) -> list:
+        return [self.roll(x) for x in sides]
 
     def shuffle(self, cards: list) -> list:
         if not self.decks:
