@@ -3,7 +3,7 @@
 Scalar API at the top level, array API in :mod:`atomic_africa.batch`, the pure-Python reference in
 :mod:`atomic_africa.reference`, rules data in :class:`Rules`.
 """
-from . import batch, odds, reference
+from . import artillery, batch, odds, reference
 from .dice import shift_die, wounded_dice
 from .enums import Action, Cover, Die, Posture, Role, UnitKind
 from .fire import effective_armor, predominant_cover, range_band, resolve_fire, scatter
@@ -19,5 +19,5 @@ __all__ = [
     "Scores", "FireResult", "Scatter",
     "shift_die", "wounded_dice", "action_scores", "range_band", "predominant_cover",
     "resolve_fire", "effective_armor", "scatter",
-    "batch", "odds", "reference",
+    "artillery", "batch", "odds", "reference",
 ]
