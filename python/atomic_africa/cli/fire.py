@@ -2,30 +2,11 @@
 from __future__ import annotations
 
 import time
-import tomllib
-from importlib import resources
 
 import numpy as np
 
 from .. import batch
-from ..enums import Action, Cover
-from ..fire import range_band as _range_band
-from .common import action_arg, add_rules_option, cover_arg, dice_arg, names, posture_arg
-
-
-def default_engagement() -> dict:
-    """The packaged default engagement (``data/default_engagement.toml``) with parsed values."""
-    text = resources.files("atomic_africa").joinpath("data/default_engagement.toml").read_text()
-    raw = tomllib.loads(text)
-    return dict(
-        n=raw["n"], seed=raw["seed"], range_band=raw["range_band"], armor=raw["armor"], ap=raw["ap"],
-        vehicle=raw["vehicle"],
-        shooter=dice_arg(",".join(raw["shooter"])), target=dice_arg(",".join(raw["target"])),
-        shooter_posture=posture_arg(raw["shooter_posture"]),
-        target_posture=posture_arg(raw["target_posture"]),
-        shooter_action=action_arg(raw["shooter_action"]), target_action=action_arg(raw["target_action"]),
-        cover=cover_arg(raw["cover"]),
-    )
+from .common import add_engagement_options, add_rules_option, default_engagement, engagement_band
 
 
 def register(sub):
@@ -42,33 +23,11 @@ def register(sub):
     )
     p.add_argument("-n", "--engagements", dest="n", type=int, default=d["n"],
                    help="number of engagements (default %(default)s)")
-    p.add_argument("--shooter", type=dice_arg, default=d["shooter"], metavar="DICE",
-                   help="shooter's Training,Equipment,Morale dice after wounds (default d10,d10,d8)")
-    p.add_argument("--target", type=dice_arg, default=d["target"], metavar="DICE",
-                   help="target's three dice after wounds (default d10,d10,d8)")
-    p.add_argument("--shooter-posture", "--posture", type=posture_arg, default=d["shooter_posture"],
-                   metavar="POSTURE", help="offensive/off or defensive/def (default offensive)")
-    p.add_argument("--target-posture", type=posture_arg, default=d["target_posture"],
-                   metavar="POSTURE", help="target's posture (default defensive)")
-    p.add_argument("--action", "--shooter-action", dest="shooter_action", type=action_arg,
-                   default=d["shooter_action"], metavar="ACTION",
-                   help=f"shooter's action: {names(Action)} (default basic)")
-    p.add_argument("--target-action", type=action_arg, default=d["target_action"], metavar="ACTION",
-                   help="target's action, which sets its Defense (default basic)")
-    rng = p.add_mutually_exclusive_group()
-    rng.add_argument("--range-band", type=int, default=None, metavar="1-9",
-                     help=f"range band (default {d['range_band']})")
-    rng.add_argument("--distance", type=float, default=None, metavar="CM",
-                     help="distance in cm between In-transit points, banded by the rules' stick")
-    p.add_argument("--armor", type=int, default=d["armor"], help="target armor (default %(default)s)")
-    p.add_argument("--cover", type=cover_arg, default=d["cover"], metavar="COVER",
-                   help=f"target's predominant cover: {names(Cover)} (default light)")
-    p.add_argument("--ap", type=int, default=d["ap"], help="armor penetration, <= 0 (default 0)")
-    p.add_argument("--vehicle", action="store_true", default=d["vehicle"], help="the target is a vehicle")
+    add_engagement_options(p, d)
     p.add_argument("--seed", type=int, default=d["seed"], help="random seed (default %(default)s)")
     p.add_argument("--threads", type=int, default=1, help="OpenMP threads (default 1)")
     add_rules_option(p)
-    p.set_defaults(run=run, default_band=d["range_band"])
+    p.set_defaults(run=run)
     return p
 
 
@@ -82,10 +41,7 @@ def outcome_table(markers: np.ndarray, wounds: np.ndarray) -> tuple[np.ndarray, 
 
 
 def run(args) -> int:
-    if args.distance is not None:
-        band = _range_band(args.distance, args.rules)
-    else:
-        band = args.range_band if args.range_band is not None else args.default_band
+    band = engagement_band(args)
     kwargs = dict(shooter_posture=args.shooter_posture, target_posture=args.target_posture,
                   range_band=band, armor=args.armor, shooter_action=args.shooter_action,
                   target_action=args.target_action, cover=args.cover, ap=args.ap,

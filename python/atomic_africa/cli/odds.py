@@ -6,11 +6,9 @@ import sys
 import numpy as np
 
 from .. import odds
-from ..enums import Action, Cover
-from ..fire import range_band as _range_band
+from ..enums import Cover
 from ..rules import resolve_rules
-from .common import action_arg, add_rules_option, cover_arg, dice_arg, names, posture_arg
-from .fire import default_engagement
+from .common import add_engagement_options, add_rules_option, default_engagement, engagement_band
 
 
 def register(sub):
@@ -25,36 +23,14 @@ def register(sub):
             "--plot FILE.png draws it as heat maps. Defaults: the packaged default engagement."
         ),
     )
-    p.add_argument("--shooter", type=dice_arg, default=d["shooter"], metavar="DICE",
-                   help="shooter's Training,Equipment,Morale dice after wounds (default d10,d10,d8)")
-    p.add_argument("--target", type=dice_arg, default=d["target"], metavar="DICE",
-                   help="target's three dice after wounds (default d10,d10,d8)")
-    p.add_argument("--shooter-posture", "--posture", type=posture_arg, default=d["shooter_posture"],
-                   metavar="POSTURE", help="offensive/off or defensive/def (default offensive)")
-    p.add_argument("--target-posture", type=posture_arg, default=d["target_posture"],
-                   metavar="POSTURE", help="target's posture (default defensive)")
-    p.add_argument("--action", "--shooter-action", dest="shooter_action", type=action_arg,
-                   default=d["shooter_action"], metavar="ACTION",
-                   help=f"shooter's action: {names(Action)} (default basic)")
-    p.add_argument("--target-action", type=action_arg, default=d["target_action"], metavar="ACTION",
-                   help="target's action, which sets its Defense (default basic)")
-    rng = p.add_mutually_exclusive_group()
-    rng.add_argument("--range-band", type=int, default=None, metavar="1-9",
-                     help=f"range band (default {d['range_band']})")
-    rng.add_argument("--distance", type=float, default=None, metavar="CM",
-                     help="distance in cm between In-transit points, banded by the rules' stick")
-    p.add_argument("--armor", type=int, default=d["armor"], help="target armor (default %(default)s)")
-    p.add_argument("--cover", type=cover_arg, default=d["cover"], metavar="COVER",
-                   help=f"target's predominant cover: {names(Cover)} (default light)")
-    p.add_argument("--ap", type=int, default=d["ap"], help="armor penetration, <= 0 (default 0)")
-    p.add_argument("--vehicle", action="store_true", default=d["vehicle"], help="the target is a vehicle")
+    add_engagement_options(p, d)
     p.add_argument("--exact", action="store_true", help="print exact fractions")
     p.add_argument("--grid", action="store_true",
                    help="also print the range band x cover table at this armor and these postures")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="draw heat maps of P(>= 1 wound) and expected markers, band x cover")
     add_rules_option(p)
-    p.set_defaults(run=run, default_band=d["range_band"])
+    p.set_defaults(run=run)
     return p
 
 
@@ -76,10 +52,7 @@ def _fmt(p, exact: bool) -> str:
 
 
 def run(args) -> int:
-    if args.distance is not None:
-        band = _range_band(args.distance, args.rules)
-    else:
-        band = args.range_band if args.range_band is not None else args.default_band
+    band = engagement_band(args)
     common = dict(shooter_posture=args.shooter_posture, target_posture=args.target_posture,
                   shooter_action=args.shooter_action, target_action=args.target_action, ap=args.ap,
                   vehicle=args.vehicle, rules=args.rules)
