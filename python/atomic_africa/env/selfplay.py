@@ -42,7 +42,10 @@ def wilson_interval(k: int, n: int, z: float = _Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # The bounds are exactly 0 at k = 0 and 1 at k = n (rounding would leave ~1e-17 otherwise).
+    lo = 0.0 if k == 0 else max(0.0, centre - half)
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def game_seed_sequence(root_entropy, index: int) -> np.random.SeedSequence:

@@ -1,0 +1,38 @@
+"""Self-play on Ray: a local Ray with 2 CPUs gives the single-process results, game by game."""
+import pytest
+import ray
+
+from atomic_africa.cli import main
+from atomic_africa.env.selfplay import play_games, read_results
+from atomic_africa.game.testing import mini_scenario, unit
+
+
+def _small():
+    return mini_scenario([unit(60.0, 20.0), unit(120.0, 20.0, kind="light_infantry")],
+                         [unit(60.0, 90.0), unit(120.0, 90.0, kind="vehicle", armor=3)], turns=2)
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    assert not ray.is_initialized()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def test_ray_equals_single_process(local_ray):
+    kw = dict(agents=("doctrine", "random"), seed=21, scenario=_small(), replays=True)
+    single = play_games(10, workers=1, **kw)
+    on_ray = play_games(10, workers=2, use_ray=True, batch_size=3, **kw)
+    assert on_ray.backend == "ray"
+    assert on_ray.records == single.records
+    assert on_ray.replays == single.replays
+    assert ray.is_initialized()   # a Ray it did not start is left running
+
+
+def test_cli_ray_uses_the_running_ray(local_ray, tmp_path, capsys):
+    out = tmp_path / "r.parquet"
+    assert main(["selfplay", "--games", "4", "--agents", "random,doctrine", "--seed", "8", "--ray",
+                 "--out", str(out), "--no-progress"]) == 0
+    assert "ray" in capsys.readouterr().out
+    assert read_results(out) == play_games(4, ("random", "doctrine"), seed=8).records
