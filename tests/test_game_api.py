@@ -1,5 +1,4 @@
 """Game API: decisions, masks, illegal actions, observations, serialisation, scenarios."""
-import copy
 import pickle
 import tomllib
 from importlib import resources

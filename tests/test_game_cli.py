@@ -1,7 +1,6 @@
 """``atomic-africa battle`` and ``atomic-africa render``."""
 import json
 
-import pytest
 from PIL import Image
 
 from atomic_africa.cli import main

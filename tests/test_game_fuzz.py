@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from atomic_africa.game import Game, RandomAgent
+from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.testing import mini_scenario, unit
 
 KINDS = ("infantry", "light_infantry", "vehicle")
@@ -65,6 +66,7 @@ def run(game, seed):
     removed = sum(e["figures"] for e in game.events if e["type"] == "removed")
     assert removed == sum(pl.removed_figures for pl in game.s.players)
     assert game.result is not None
+    assert {e["type"] for e in game.events} <= set(EVENT_TYPES)
     return steps
 
 

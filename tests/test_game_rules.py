@@ -5,8 +5,6 @@ order. Roll order in an Activation phase: movement of confused units (d12), the 
 three dice, the Reacting unit's, Call for Fire (clock, distance, asset dice), bystander targets by
 slot, then sprint directions of confused units; Morale rolls at Clean-up by slot.
 """
-import math
-
 import pytest
 
 import atomic_africa as aa

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from ..game import Game, load_scenario
-from ..game.agents import make_agent
 
 
 def register(sub):

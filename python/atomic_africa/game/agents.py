@@ -7,7 +7,6 @@ import numpy as np
 
 from ..enums import Action, Posture
 from .los import cover_at
-from .state import Stage
 
 __all__ = ["RandomAgent", "GreedyAgent", "play", "make_agent", "AGENTS"]
 
@@ -65,7 +64,7 @@ class GreedyAgent:
             u, t = s.units[s.decl_uid], s.units[seg[1]]
             if u.action == Action.RALLY:
                 return t.markers
-            return -math.hypot(t.x - u.x, t.y - u.y) - 30 * t.markers * 0
+            return -math.hypot(t.x - u.x, t.y - u.y)
         if kind == "NO_TARGET":
             return -1e9
         if kind in ("MOVE", "STAY"):

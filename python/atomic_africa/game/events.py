@@ -9,7 +9,7 @@ __all__ = ["EventLog", "summarize_turn", "EVENT_TYPES"]
 
 EVENT_TYPES = (
     "setup", "shuffle", "reshuffle", "draw", "assign", "orders_done", "activate", "react", "reserve_card",
-    "confused_draw", "confused", "no_reaction", "declare", "targets", "move", "roll", "bystander_roll",
+    "confused_draw", "confused", "confused_direction", "no_reaction", "declare", "targets", "move", "roll", "bystander_roll",
     "scatter", "support_roll", "fire", "fire_result", "rally", "sprint", "complete_move", "merge",
     "initiative", "split", "removed", "morale", "discard", "turn_end", "game_over",
 )
