@@ -53,10 +53,11 @@ class GameResult(NamedTuple):
     figures: tuple
 
 
-def _slot_capacity(side) -> int:
-    # Splits only make halves of >= 3 figures from units of >= 6 (rules: split_min_figures), and
-    # merges never add units, so a side never holds more than this many units.
-    return len(side.units) + sum(u.figures for u in side.units) // 3
+def _slot_capacity(side, rules) -> int:
+    # Splits only cut units of >= split_min_figures into halves of >= split_min_figures // 2, and
+    # merges never add units, so a side never holds more than this many units at once.
+    half = max(1, rules.cleanup.split_min_figures // 2)
+    return len(side.units) + sum(u.figures for u in side.units) // half
 
 
 class Game:
@@ -101,7 +102,7 @@ class Game:
             raise TypeError(f"seed: expected a non-negative int, got {seed!r}")
         self.scenario, self.rules, self.seed = scenario, rules, int(seed)
         self.deck = Deck(rules)
-        self.C = max(_slot_capacity(sd) for sd in scenario.sides)
+        self.C = max(_slot_capacity(sd, rules) for sd in scenario.sides)
         self.assets = [list(sd.fire_support) for sd in scenario.sides]
         m = rules.movement
         self.space = ActionSpace(self.deck.size, self.C, max(len(a) for a in self.assets),
