@@ -148,6 +148,10 @@ class Game:
         d = json.loads(text)
         if not isinstance(d, dict) or d.get("format") != _FORMAT:
             raise ValueError(f"text: not an atomic-africa game (format {_FORMAT!r} expected)")
+        missing = [k for k in ("scenario", "rules", "seed", "initial_figures", "state", "source", "events",
+                               "history") if k not in d]
+        if missing:
+            raise ValueError(f"text: game JSON lacks the field {missing[0]!r}")
         g = cls.__new__(cls)
         g._setup(Scenario.from_dict(d["scenario"]), d["seed"], Rules.from_dict(d["rules"]))
         g.initial_figures = list(d["initial_figures"])
