@@ -138,3 +138,19 @@ def test_custom_opponent_object():
     e = AtomicAfricaEnv(scenario=_small(), opponent=First(), player=1)
     total, _, _ = _masked_episode(e, seed=3)
     assert total == e.game.returns()[1]
+
+
+def test_gymnasium_make_vec_python_vector_env():
+    # Gymnasium's own (Python) vector env over the registered id; each sub-env is one game.
+    v = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync")
+    obs, info = v.reset(seed=5)
+    assert obs.shape == (2, v.single_observation_space.shape[0])
+    assert list(info["game_seed"]) == [5, 6]
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        acts = [int(rng.choice(np.flatnonzero(m))) for m in info["action_mask"]]
+        obs, r, term, trunc, info = v.step(acts)
+        assert not trunc.any()
+    masks = v.call("action_masks")
+    assert all(m.dtype == bool and m.any() for m in masks)
+    v.close()

@@ -93,6 +93,7 @@ def test_parquet_and_csv_round_trip(tmp_path, monkeypatch):
     table = pq.read_table(p)
     assert table.column_names == list(COLUMNS) and table.num_rows == 4
     assert table.schema.metadata[b"agents"] == b"doctrine,random"
+    assert table.schema.metadata[b"seed"] == b"3"
     assert read_results(p) == res.records
     c = write_results(res, tmp_path / "r.csv")
     assert c.endswith(".csv") and read_results(c) == res.records
@@ -146,3 +147,18 @@ def test_write_replays(tmp_path):
     res = play_games(2, ("random", "random"), seed=0, scenario=_small(), replays=True)
     p = write_replays(res, tmp_path / "x.jsonl")
     assert [Game.from_json(x).seed for x in open(p).read().splitlines()] == [r["seed"] for r in res.records]
+
+
+def test_progress_bar_on_stderr(capsys):
+    play_games(3, ("random", "random"), seed=0, scenario=_small(), progress=True)
+    err = capsys.readouterr().err
+    assert "3/3" in err
+
+
+def test_env_package_imports_no_optional_dependency():
+    import subprocess
+    import sys
+    code = ("import sys, atomic_africa.env; "
+            "print([m for m in ('gymnasium', 'pettingzoo', 'ray', 'pyarrow', 'tqdm') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -95,6 +95,7 @@ class SelfPlayResult:
     workers: int
     backend: str
     replays: list = field(default_factory=list)
+    seed: int | None = None
 
     @property
     def n(self) -> int:
@@ -250,7 +251,8 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
     seconds = ray_seconds if use_ray else time.perf_counter() - t0
     out.sort(key=lambda r: r[0]["game"])
     return SelfPlayResult(names, [r for r, _ in out], seconds, workers, backend,
-                          [j for _, j in out] if replays else [])
+                          [j for _, j in out] if replays else [],
+                          None if seed is None else int(seed))
 
 
 def _run_ray(tasks, workers, address, bar):
@@ -297,7 +299,8 @@ def write_results(result: SelfPlayResult, path) -> str:
     if pa is not None:
         import pyarrow.parquet as pq
         table = pa.table(cols)
-        table = table.replace_schema_metadata({"agents": ",".join(result.agents)})
+        table = table.replace_schema_metadata({"agents": ",".join(result.agents),
+                                               "seed": str(result.seed)})
         pq.write_table(table, path)
         return path
     if path.lower().endswith(".parquet"):
