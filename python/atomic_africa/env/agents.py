@@ -347,10 +347,17 @@ class DoctrineAgent:
         offensive = not joker and deck.posture(card) == Posture.OFFENSIVE
         value = 0 if joker or face else deck.move_value(card)
         if role == "rally":        # a face card or a Joker lets it Rally
-            return 30.0 + (3.0 if joker else 2.0 if face else value / 20)
+            if joker or face:
+                return 33.0 if joker else 32.0
+            return 30.0 + value / 20
         if role == "base":         # fire specials, then steady defensive Basic fire
-            return 20.0 + (2.0 if face else 1.5 if joker else 0.5 + (0.0 if offensive else 0.2) + value / 40)
-        return 10.0 + (1.8 if joker else 1.0 + value / 10 + (0.3 if offensive else 0.0) if not face else 0.8)
+            if joker or face:
+                return 21.5 if joker else 22.0
+            return 20.5 + (0.0 if offensive else 0.2) + value / 40
+        # manoeuvre: long offensive moves; a Joker moves as its rules value, a face card may Sprint
+        if joker or face:
+            return 11.8 if joker else 10.8
+        return 11.0 + value / 10 + (0.3 if offensive else 0.0)
 
     def _scores(self, game, view, legal) -> dict:
         s, sp, st = game.s, game.space, game.s.stage
