@@ -12,6 +12,15 @@ def _small():
                          [unit(60.0, 90.0), unit(120.0, 90.0, kind="vehicle", armor=3)], turns=2)
 
 
+def test_ray_started_and_stopped_by_play_games():
+    # No Ray running: play_games starts a local one with 2 CPUs and shuts it down afterwards.
+    assert not ray.is_initialized()
+    kw = dict(agents=("random", "doctrine"), seed=13, scenario=_small())
+    on_ray = play_games(4, workers=2, use_ray=True, **kw)
+    assert not ray.is_initialized()
+    assert on_ray.records == play_games(4, **kw).records
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     assert not ray.is_initialized()
