@@ -5,14 +5,14 @@ import json
 import time
 
 from ..game import Game, load_scenario
-from ..game.agents import AGENTS, make_agent
+from ..env.agents import AGENTS, make_agent
 from ..game.events import summarize_turn
 
 
 def register(sub):
     p = sub.add_parser(
         "battle",
-        help="play the default scenario between two built-in agents (random, greedy)",
+        help="play the default scenario between two built-in agents (random, greedy, doctrine, heuristic)",
         description=(
             "Play a full game of Atomic Africa (RULES.md sections 1-7) between two built-in agents and "
             "print a turn-by-turn summary and the result. The game is a deterministic function of the "

@@ -24,7 +24,7 @@ from ..dice import wounded_dice
 from ..enums import Action, Cover, Die, Posture, UnitKind
 from ..fire import range_band
 from ..game.agents import GreedyAgent as HeuristicAgent
-from ..game.agents import RandomAgent
+from ..game.agents import RandomAgent, play
 from ..game.los import cover_at, los_blocked
 from ..game.state import Stage
 
@@ -436,12 +436,3 @@ def make_agent(name: str, seed: int = 0):
     if not isinstance(name, str) or name.strip().lower() not in AGENTS:
         raise ValueError(f"agent: unknown agent {name!r}; allowed: {', '.join(sorted(AGENTS))}")
     return AGENTS[name.strip().lower()](seed)
-
-
-def play(game, agents, max_steps: int = 1_000_000):
-    """Play ``game`` to the end with ``agents[player].act(game)``; returns the game."""
-    for _ in range(max_steps):
-        if game.is_over:
-            return game
-        game.apply(agents[game.current_player].act(game))
-    raise RuntimeError(f"game did not end within {max_steps} steps")

@@ -8,7 +8,7 @@ import numpy as np
 from ..enums import Action, Posture
 from .los import cover_at
 
-__all__ = ["RandomAgent", "GreedyAgent", "play", "make_agent", "AGENTS"]
+__all__ = ["RandomAgent", "GreedyAgent", "play"]
 
 
 class RandomAgent:
@@ -88,16 +88,6 @@ class GreedyAgent:
             out[a] = 3.0 * c - 0.05 * max(0.0, near - 40.0) - 0.01 * abs(near - 40.0)
         self._cache_key, self._cache = key, out
         return out
-
-
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
-
-
-def make_agent(name: str, seed: int = 0):
-    try:
-        return AGENTS[name](seed)
-    except KeyError:
-        raise ValueError(f"agent: unknown agent {name!r}; allowed: {sorted(AGENTS)}") from None
 
 
 def play(game, agents, max_steps: int = 1_000_000):
