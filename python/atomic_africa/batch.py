@@ -154,7 +154,7 @@ def predominant_cover(start, in_transit, destination) -> np.ndarray:
 
 
 class ScoresArrays(NamedTuple):
-    """Table 5 scores for many rolls (int64 arrays, -1 where the action has no such score)."""
+    """Table 5 scores for many rolls (int16 arrays, -1 where the action has no such score)."""
 
     attacks: np.ndarray       # shape (..., 2): [:, 0] the only/lower attack, [:, 1] the higher of two
     defense: np.ndarray
@@ -183,11 +183,11 @@ def action_scores(faces, posture, action, rules=None) -> ScoresArrays:
     p_ = np.broadcast_to(p, lead).reshape(-1)
     a_ = np.broadcast_to(a, lead).reshape(-1)
     ff = f.reshape(-1, 3)
-    out = np.empty((ff.shape[0], 6), dtype=np.int64)
-    _scores.action_scores_array(ff, p_, a_, rules.table5_array, int(Action.SPRINT), out)
-    out = out.reshape(lead + (6,))
-    return ScoresArrays(out[..., 0:2].copy(), out[..., 2].copy(), out[..., 3].copy(),
-                        out[..., 4].copy(), out[..., 5].copy())
+    n = ff.shape[0]
+    out = ScoresArrays(np.empty((n, 2), np.int16), *(np.empty(n, np.int16) for _ in range(4)))
+    _scores.action_scores_array(ff, p_, a_, rules.table5_array, int(Action.SPRINT), *out)
+    return ScoresArrays(out.attacks.reshape(lead + (2,)),
+                        *(a.reshape(lead) for a in out[1:]))
 
 
 def shift_dice(dice, steps, rules=None) -> np.ndarray:
