@@ -206,3 +206,41 @@ def test_batch_wounded_dice_errors():
         aa.batch.wounded_dice([[8, 8, 8]], -1)
     with raises(ValueError, "vehicle", "length 1"):
         aa.batch.wounded_dice([[8, 8, 8]], 1, vehicle=[True, False])
+
+
+BIG = 2**31 - 1
+
+
+def test_huge_values_are_rejected_not_wrapped():
+    """Values past the kernels' 32-bit arithmetic get an error naming the argument, never a wrap."""
+    for call, name in [
+        (lambda: aa.resolve_fire(13, 3, BIG, 2), "defense"),
+        (lambda: aa.resolve_fire(10**12, 3, 2, 2), "attack"),
+        (lambda: aa.resolve_fire(13, 1, 0, BIG - 1, aa.Cover.HEAVY), "armor"),
+        (lambda: aa.resolve_fire(13, 1, 0, 2, ap=-(2**40)), "ap"),
+        (lambda: aa.effective_armor(BIG), "armor"),
+        (lambda: aa.shift_die(8, 2**63), "steps"),
+        (lambda: aa.scatter(12, 12, 2**31), "spotting"),
+        (lambda: aa.batch.resolve_volley([0], [13], 3, defense=[2], armor=[2], already=[2**32]), "already"),
+        (lambda: aa.batch.resolve_volley([0], [13], 3, defense=[BIG], armor=[2]), "defense"),
+        (lambda: aa.batch.resolve_fire([13], 1, 0, [BIG]), "armor"),
+        (lambda: aa.batch.simulate_fire(10, GOOD_DICE, GOOD_DICE, **{**SIM, "armor": BIG}), "armor"),
+        (lambda: aa.odds.fire_outcomes(GOOD_DICE, GOOD_DICE, **{**SIM, "armor": BIG}), "armor"),
+        (lambda: aa.odds.fire_outcomes(GOOD_DICE, GOOD_DICE, **SIM, ap=-(2**40)), "ap"),
+        (lambda: aa.odds.fire_grid(GOOD_DICE, GOOD_DICE, armors=[BIG]), "armors"),
+        (lambda: aa.batch.wounded_dice([[8, 8, 8]], 2**40), "wounds"),
+    ]:
+        with raises(ValueError, name):
+            call()
+    # The largest accepted values still resolve correctly.
+    assert aa.resolve_fire(13, 3, 2**30, 2) == (1, 0)
+    assert aa.resolve_fire(2**30, 1, 0, 2**30, aa.Cover.HEAVY) == (2, 0)
+
+
+def test_ragged_and_oversized_inputs():
+    with raises(ValueError, "attack", "rectangular"):
+        aa.batch.resolve_fire([[1, 2], [3]], 3, 2, 2)
+    with raises(ValueError, "distances", "rectangular"):
+        aa.batch.range_band([[1.0, 2.0], [3.0]])
+    with raises(MemoryError, "n"):
+        aa.batch.simulate_fire(10**15, GOOD_DICE, GOOD_DICE, **SIM)

@@ -7,9 +7,15 @@ from enum import IntEnum
 import numpy as np
 
 __all__ = [
+    "MAX_VALUE",
     "as_enum", "as_int", "as_bool", "int_array", "float_array", "bool_array", "enum_array", "broadcast",
     "check_range", "dice_triple",
 ]
+
+
+#: Largest magnitude accepted for scores, armor, markers, steps...: keeps the kernels' 32-bit
+#: arithmetic (sums of a few such values) far from overflow.
+MAX_VALUE = 1 << 30
 
 
 def _allowed(enum_cls: type[IntEnum]) -> str:
@@ -45,8 +51,12 @@ def as_int(value, name: str, lo: int | None = None, hi: int | None = None) -> in
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name}: expected an integer, got {type(value).__name__} {value!r}")
     v = int(value)
-    if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise ValueError(f"{name}: {v} is out of range; allowed {_range(lo, hi)}")
+    if lo is not None and v < lo:
+        raise ValueError(f"{name}: {v} is out of range; allowed "
+                         f"{_range(lo, None if lo == -MAX_VALUE else hi)}")
+    if hi is not None and v > hi:
+        raise ValueError(f"{name}: {v} is out of range; allowed "
+                         f"{_range(None if hi == MAX_VALUE else lo, hi)}")
     return v
 
 
@@ -60,6 +70,13 @@ def as_bool(value, name: str) -> bool:
 
 
 def _range(lo, hi) -> str:
+    # The engine-wide magnitude bound is only worth naming when it is the one broken.
+    if hi == MAX_VALUE:
+        hi = None
+    if lo == -MAX_VALUE:
+        lo = None
+    if lo is None and hi is None:
+        return f"magnitude <= {MAX_VALUE} (2**30)"
     if lo is not None and hi is not None:
         return f"{lo}..{hi}"
     if lo is not None:
@@ -69,7 +86,7 @@ def _range(lo, hi) -> str:
 
 def int_array(value, name: str, dtype=np.int64) -> np.ndarray:
     """A contiguous integer array of ``dtype``; floats, bools and objects are rejected."""
-    arr = np.asarray(value)
+    arr = _asarray(value, name)
     if arr.size == 0 and arr.dtype.kind == "f":  # [] arrives as float64
         arr = arr.astype(dtype)
     if arr.dtype == object or arr.dtype.kind not in "iu":
@@ -81,9 +98,16 @@ def int_array(value, name: str, dtype=np.int64) -> np.ndarray:
     return np.asarray(arr, dtype=dtype, order="C")
 
 
+def _asarray(value, name: str) -> np.ndarray:
+    try:
+        return np.asarray(value)
+    except ValueError as exc:  # ragged nested sequences
+        raise ValueError(f"{name}: not a rectangular array ({exc})") from None
+
+
 def float_array(value, name: str) -> np.ndarray:
     """A contiguous float64 array; integer input is converted, bool/object/complex rejected."""
-    arr = np.asarray(value)
+    arr = _asarray(value, name)
     if arr.dtype == object or arr.dtype.kind not in "iuf":
         raise TypeError(f"{name}: expected a real-valued array, got dtype {arr.dtype}")
     return np.asarray(arr, dtype=np.float64, order="C")
@@ -108,15 +132,17 @@ def check_range(arr: np.ndarray, name: str, lo=None, hi=None) -> None:
         return
     if lo is not None and arr.min() < lo:
         bad = arr.reshape(-1)[np.argmax(arr.reshape(-1) < lo)]
-        raise ValueError(f"{name}: value {bad} is out of range; allowed {_range(lo, hi)}")
+        raise ValueError(f"{name}: value {bad} is out of range; allowed "
+                         f"{_range(lo, None if lo == -MAX_VALUE else hi)}")
     if hi is not None and arr.max() > hi:
         bad = arr.reshape(-1)[np.argmax(arr.reshape(-1) > hi)]
-        raise ValueError(f"{name}: value {bad} is out of range; allowed {_range(lo, hi)}")
+        raise ValueError(f"{name}: value {bad} is out of range; allowed "
+                         f"{_range(None if hi == MAX_VALUE else lo, hi)}")
 
 
 def bool_array(value, name: str) -> np.ndarray:
     """A bool array as int8 (0/1); accepts bool or 0/1 integer arrays."""
-    arr = np.asarray(value)
+    arr = _asarray(value, name)
     if arr.dtype.kind == "b":
         return np.asarray(arr, order="C").view(np.int8)
     if arr.dtype.kind in "iu":

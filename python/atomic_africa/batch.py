@@ -29,7 +29,6 @@ __all__ = [
 
 #: Engagements per random stream in :func:`simulate_fire`; part of the reproducibility contract.
 SIMULATE_CHUNK = 1 << 16
-_BIG = 1 << 30  # bound on scores and armor: keeps kernel arithmetic far from overflow
 
 
 def range_band(distances, rules=None) -> np.ndarray:
@@ -78,8 +77,8 @@ def resolve_fire(attack, range_band, defense, armor, cover=0, ap=0, vehicle=Fals
         for name, lo, hi in (("attack", 0, None), ("range_band", 1, _n_bands(rules)),
                              ("defense", 0, None), ("armor", 1, None), ("cover", 0, 2), ("ap", None, 0)):
             v.check_range(arrays[name], name, lo=lo, hi=hi)
-            v.check_range(arrays[name], name, lo=-_BIG if lo is None else None,
-                          hi=_BIG if hi is None else None)
+            v.check_range(arrays[name], name, lo=-v.MAX_VALUE if lo is None else None,
+                          hi=v.MAX_VALUE if hi is None else None)
         raise AssertionError("kernel and validation disagree")  # pragma: no cover
     return markers.reshape(shape), wounds.reshape(shape)
 
@@ -124,15 +123,15 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
         if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != n_targets):
             raise ValueError(f"{name}: expected a scalar or length {n_targets} (n_targets), got shape {a.shape}")
     v.check_range(tgt, "target", lo=0, hi=n_targets - 1)
-    v.check_range(per_target["defense"], "defense", lo=0)
-    v.check_range(per_target["armor"], "armor", lo=1)
+    v.check_range(per_target["defense"], "defense", lo=0, hi=v.MAX_VALUE)
+    v.check_range(per_target["armor"], "armor", lo=1, hi=v.MAX_VALUE)
     v.check_range(per_target["cover"], "cover", lo=0, hi=2)
-    v.check_range(per_target["already"], "already", lo=0)
+    v.check_range(per_target["already"], "already", lo=0, hi=v.MAX_VALUE)
     per_attack = dict(target=tgt, attack=v.int_array(attack, "attack"),
                       range_band=v.int_array(range_band, "range_band"), ap=v.int_array(ap, "ap"))
-    v.check_range(per_attack["attack"], "attack", lo=0)
+    v.check_range(per_attack["attack"], "attack", lo=0, hi=v.MAX_VALUE)
     v.check_range(per_attack["range_band"], "range_band", lo=1, hi=_n_bands(rules))
-    v.check_range(per_attack["ap"], "ap", hi=0)
+    v.check_range(per_attack["ap"], "ap", lo=-v.MAX_VALUE, hi=0)
     (tgt_, att, band, ap_), shape = v.broadcast(**per_attack)
     if len(shape) != 1 or shape[0] != tgt.shape[0]:
         raise ValueError(f"attack/range_band/ap: must be scalars or match target's length {tgt.shape[0]}")
@@ -195,7 +194,7 @@ def shift_dice(dice, steps, rules=None) -> np.ndarray:
     rules = resolve_rules(rules)
     d = v.int_array(dice, "dice")
     s = v.int_array(steps, "steps")
-    v.check_range(s, "steps", lo=0)
+    v.check_range(s, "steps", lo=0, hi=v.MAX_VALUE)
     flat, shape = v.broadcast(dice=d, steps=s)
     out = np.empty(flat[0].shape[0], dtype=np.int64)
     bad = _dice.shift_dice(flat[0], flat[1], np.array(rules.dice.ladder, dtype=np.int64), out)
@@ -228,7 +227,7 @@ def wounded_dice(dice, wounds=0, vehicle=False, rules=None):
     n = d.shape[0]
     w = v.int_array(wounds, "wounds")
     veh = v.bool_array(vehicle, "vehicle")
-    v.check_range(w, "wounds", lo=0)
+    v.check_range(w, "wounds", lo=0, hi=v.MAX_VALUE)
     for name, a in (("wounds", w), ("vehicle", veh)):
         if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != n):
             raise ValueError(f"{name}: expected a scalar or length {n} (rows of dice), got shape {a.shape}")
@@ -283,7 +282,7 @@ def scatter(clock, distance, spotting, rules=None):
                   spotting=v.int_array(spotting, "spotting"))
     v.check_range(arrays["clock"], "clock", 1, cff.scatter_die)
     v.check_range(arrays["distance"], "distance", 1, cff.scatter_die)
-    v.check_range(arrays["spotting"], "spotting", lo=0)
+    v.check_range(arrays["spotting"], "spotting", lo=0, hi=v.MAX_VALUE)
     flat, shape = v.broadcast(**arrays)
     n = flat[0].shape[0]
     dx = np.empty(n)
@@ -315,9 +314,9 @@ def engagement_args(shooter, target, shooter_posture, target_posture, range_band
         shooter=shooter, target=target, shooter_posture=shooter_posture,
         target_posture=target_posture, shooter_action=shooter_action, target_action=target_action,
         range_band=v.as_int(range_band, "range_band", lo=1, hi=_n_bands(rules)),
-        armor=v.as_int(armor, "armor", lo=1),
+        armor=v.as_int(armor, "armor", lo=1, hi=v.MAX_VALUE),
         cover=v.as_enum(cover, Cover, "cover"),
-        ap=v.as_int(ap, "ap", hi=0),
+        ap=v.as_int(ap, "ap", lo=-v.MAX_VALUE, hi=0),
         vehicle=v.as_bool(vehicle, "vehicle"),
     )
 
@@ -358,8 +357,12 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
                         shooter_action, target_action, cover, ap, vehicle, rules)
     ss = seed_sequence(seed)
     n_chunks = -(-n // SIMULATE_CHUNK)
-    markers = np.empty(n, dtype=np.int8)
-    wounds = np.empty(n, dtype=np.int16)
+    try:
+        markers = np.empty(n, dtype=np.int8)
+        wounds = np.empty(n, dtype=np.int16)
+    except MemoryError:
+        raise MemoryError(f"n: {n:,} engagements need {3 * n / 2**30:.1f} GiB of output; "
+                          "simulate in smaller batches") from None
     if n == 0:
         return markers, wounds
     t5 = rules.table5_array

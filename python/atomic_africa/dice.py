@@ -5,7 +5,7 @@ import numpy as np
 
 from aa_core import dice as _k
 
-from ._validate import as_bool, as_enum, as_int, dice_triple
+from ._validate import MAX_VALUE, as_bool, as_enum, as_int, dice_triple
 from .enums import Die
 from .rules import resolve_rules
 
@@ -37,7 +37,7 @@ def shift_die(die, steps: int, rules=None) -> Die | None:
     """
     rules = resolve_rules(rules)
     die = as_enum(die, Die, "die")
-    steps = as_int(steps, "steps", lo=0)
+    steps = as_int(steps, "steps", lo=0, hi=MAX_VALUE)
     if int(die) not in rules.dice.ladder:
         raise ValueError(f"die: {die} is not on the rules' ladder {list(rules.dice.ladder)}")
     out = _k.shift_die_scalar(int(die), steps, _ladder(rules))
@@ -57,7 +57,7 @@ def wounded_dice(dice, wounds: int = 0, vehicle: bool = False, rules=None) -> tu
     """
     rules = resolve_rules(rules)
     dice = list(dice_triple(dice, "dice", Die))
-    wounds = as_int(wounds, "wounds", lo=0)
+    wounds = as_int(wounds, "wounds", lo=0, hi=MAX_VALUE)
     vehicle = as_bool(vehicle, "vehicle")
     attr = rules.dice.wound_shift_vehicle if vehicle else rules.dice.wound_shift_infantry
     idx = _ATTRS.index(attr)

@@ -7,7 +7,7 @@ import numbers
 from aa_core import banding as _band
 from aa_core import fire as _k
 
-from ._validate import as_bool, as_enum, as_int
+from ._validate import MAX_VALUE, as_bool, as_enum, as_int
 from .enums import Cover
 from .results import FireResult, Scatter
 from .rules import resolve_rules
@@ -45,12 +45,12 @@ def predominant_cover(start, in_transit, destination) -> Cover:
 def _fire_args(attack, range_band, defense, armor, cover, ap, vehicle, rules):
     n_bands = len(rules.fire.band_edges_cm) + 1
     return (
-        as_int(attack, "attack", lo=0),
+        as_int(attack, "attack", lo=0, hi=MAX_VALUE),
         as_int(range_band, "range_band", lo=1, hi=n_bands),
-        as_int(defense, "defense", lo=0),
-        as_int(armor, "armor", lo=1),
+        as_int(defense, "defense", lo=0, hi=MAX_VALUE),
+        as_int(armor, "armor", lo=1, hi=MAX_VALUE),
         as_enum(cover, Cover, "cover"),
-        as_int(ap, "ap", hi=0),
+        as_int(ap, "ap", lo=-MAX_VALUE, hi=0),
         as_bool(vehicle, "vehicle"),
     )
 
@@ -97,9 +97,9 @@ def resolve_fire(attack, range_band, defense, armor, cover=Cover.NONE, ap=0, veh
 def effective_armor(armor, cover=Cover.NONE, ap=0, rules=None) -> int:
     """Armor + cover bonus + AP, never below the rules' armor floor."""
     rules = resolve_rules(rules)
-    armor = as_int(armor, "armor", lo=1)
+    armor = as_int(armor, "armor", lo=1, hi=MAX_VALUE)
     cover = as_enum(cover, Cover, "cover")
-    ap = as_int(ap, "ap", hi=0)
+    ap = as_int(ap, "ap", lo=-MAX_VALUE, hi=0)
     return max(armor + rules.fire.cover_armor_bonus[cover] + ap, rules.fire.armor_floor)
 
 
@@ -114,7 +114,7 @@ def scatter(clock, distance, spotting, rules=None) -> Scatter:
     cff = rules.call_for_fire
     clock = as_int(clock, "clock", lo=1, hi=cff.scatter_die)
     distance = as_int(distance, "distance", lo=1, hi=cff.scatter_die)
-    spotting = as_int(spotting, "spotting", lo=0)
+    spotting = as_int(spotting, "spotting", lo=0, hi=MAX_VALUE)
     dx, dy = _k.scatter_scalar(clock, distance, spotting, cff.scatter_increment_cm,
                                math.radians(cff.clock_zero_deg), cff.clockwise)
     return Scatter(dx, dy, distance - spotting < 0)

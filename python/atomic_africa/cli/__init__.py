@@ -31,6 +31,11 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)
+    except BrokenPipeError:
+        # Output piped into e.g. `head`: stop quietly, as Unix tools do.
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ValueError, TypeError, OSError) as exc:
         print(f"atomic-africa {args.command}: error: {exc}", file=sys.stderr)
         return 2
