@@ -214,3 +214,17 @@ def test_los_kernel_equals_reference(t):
     los = hm.line_of_sight(a, b, rules=rules)
     assert (los.visible, los.hindrance) == ref.line_of_sight(hm, a, b, rules=rules)
     assert hm.distance(a, b) == ref.hex_distance(a, b, hm.parity)
+
+
+def test_compass_directions_are_numbered_1_to_6_clockwise_from_the_top_edge():
+    hm = HexMap(15, 10)
+    assert [int(d) for d in Direction] == [1, 2, 3, 4, 5, 6]
+    assert hm.neighbour("G4", 1) == hm.neighbour("G4", Direction.N) == parse_hex("G3")
+    assert hm.neighbour("G4", 4) == parse_hex("G5")
+    assert hm.step("G4", 6, 2) == hm.step("G4", "NW", 2)
+    # Die face f drifts towards direction f with the packaged compass.
+    assert all(Direction.of_face(f) == Direction(f) for f in range(1, 7))
+    with pytest.raises(ValueError, match="direction"):
+        hm.neighbour("G4", 0)
+    with pytest.raises(ValueError, match="direction"):
+        hm.neighbour("G4", 7)

@@ -41,14 +41,22 @@ _LABEL = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
 
 
 class Direction(IntEnum):
-    """Hex directions of flat-topped hexes, clockwise from the top edge (kernel order)."""
+    """Compass directions 1-6 of flat-topped hexes, clockwise from the top edge (N = 1).
 
-    N = 0
-    NE = 1
-    SE = 2
-    S = 3
-    SW = 4
-    NW = 5
+    The kernels number the same directions 0-5 (:attr:`index`).
+    """
+
+    N = 1
+    NE = 2
+    SE = 3
+    S = 4
+    SW = 5
+    NW = 6
+
+    @property
+    def index(self) -> int:
+        """The kernels' 0-based direction number."""
+        return int(self) - 1
 
     @classmethod
     def of_face(cls, face: int, rules=None) -> "Direction":
@@ -253,7 +261,7 @@ class HexMap:
         h = parse_hex(h)
         d = _direction(direction)
         for _ in range(v.as_int(steps, "steps", lo=0)):
-            h = Hex(*_hx.hex_step_scalar(h.col, h.row, int(d), self.parity))
+            h = Hex(*_hx.hex_step_scalar(h.col, h.row, d.index, self.parity))
         return h
 
     def neighbour(self, h, direction) -> Hex | None:
