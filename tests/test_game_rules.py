@@ -506,6 +506,19 @@ def _confusion_game(red_top, dice, red_hand_extra=(), red_markers=1, red_kind="i
     return g, d
 
 
+def test_2_orders_phase_gives_a_card_to_every_unit_that_may_take_one():
+    """RULES.md section 2: a Joker must not go to the unsuppressed unit while the suppressed one
+    could take nothing else (hand: Joker1 and AH; U suppressed, V not)."""
+    g, d = game([unit(50, 20, markers=1), unit(90, 20)], [unit(50, 60)], ["Joker1", "AH"], ["5C"],
+                [1] * 12, experience=("green", "green"))
+    assert g.stage == "ORDERS" and g.current_player == 0
+    legal = {g.describe_action(a) for a in g.legal_actions()}
+    assert any("Joker1" in x and "units[0]" in x for x in legal)
+    assert not any("Joker1" in x and "units[1]" in x for x in legal)
+    d.assign("Joker1", 0).assign("AH", 1)
+    assert g.units[0].card != NO_CARD and g.units[1].card != NO_CARD
+
+
 def test_6_forced_reaction_takes_a_legal_reserve_card_first():
     # Red's only unit is suppressed; its hand holds 9H (illegal) and ... the Reserve gets 4S later?
     red = unit(50, 60, markers=1)
@@ -517,12 +530,13 @@ def test_6_forced_reaction_takes_a_legal_reserve_card_first():
     d.assign("8S", g.C).assign("9H", g.C + 1)
     d.select(0).target(g.C)
     assert g.stage == "REACT"                   # Red still has ordered units: no forced reaction
-    # R1 (suppressed) gets no orders; the commander rallies it; then, targeted with no ordered Red
+    # R0 (suppressed) gets no orders; the commander rallies it; then, targeted with no ordered Red
     # unit left, it must take a now-legal card from the Reserve.
     red = [unit(50, 60, markers=1), unit(90, 60, commander=True)]
-    g, d = game(blue, red, ["5H", "6H"], ["9H", "KS", "7H"], [1, 1, 1, 5, 5, 5, 1, 1, 1, 1, 1, 1],
+    # (Red holds no defensive card, so nothing can be given to the suppressed R1: RULES.md section 2.)
+    g, d = game(blue, red, ["5H", "6H"], ["9H", "KH", "7H"], [1, 1, 1, 5, 5, 5, 1, 1, 1, 1, 1, 1],
                 experience=("green", "regular"))
-    d.assign("5H", 0).assign("6H", 1).assign("KS", g.C + 1)
+    d.assign("5H", 0).assign("6H", 1).assign("KH", g.C + 1)
     assert g.units[g.C].card == NO_CARD and g.stage == "ACTIVATE"
     d.select(0).no_target().select(g.C + 1).declare(Action.RALLY).target(g.C).stay()
     assert d.events("rally")[0]["success"] and g.units[g.C].markers == 0

@@ -45,6 +45,13 @@ class IllegalActionError(ValueError):
     """An action that is not legal in the current state; the state is left unchanged."""
 
 
+def _max_orders(n_suppressed: int, n_free: int, n_any: int, n_offensive: int) -> int:
+    """Most units that can get a card: suppressed units need "any-unit" cards (defensive or Joker),
+    the others take any card; offensive cards go only to unsuppressed units."""
+    sup = min(n_suppressed, n_any)
+    return sup + min(n_free, n_offensive + n_any - sup)
+
+
 class GameResult(NamedTuple):
     """Outcome: ``winner`` 0 or 1, or ``None`` for a draw; remaining figures per side."""
 
@@ -410,12 +417,30 @@ class Game:
         return [u for u in self._side_units(side) if u.has_orders]
 
     def _orders_pairs(self, side) -> list:
+        """Legal (card, unit) assignments of the Orders phase.
+
+        RULES.md section 2: each unit that may legally take a card gets one. Suppressed units take only
+        defensive cards or Jokers ("any-unit" cards), so an assignment is legal only if the most units
+        that can still be given orders drops by exactly one: giving the last defensive card to an
+        unsuppressed unit must not strand a suppressed one.
+        """
         hand = self.s.players[side].hand
+        needy = [u for u in self._side_units(side) if u.card == NO_CARD and not u.acted]
+        n_sup = sum(1 for u in needy if self._suppressed(u))
+        n_free = len(needy) - n_sup
+        n_any = sum(1 for c in hand if self.deck.legal_for(c, True))
+        n_off = len(hand) - n_any
+        best = _max_orders(n_sup, n_free, n_any, n_off)
         out = []
-        for u in self._side_units(side):
-            if u.card == NO_CARD and not u.acted:
-                sup = self._suppressed(u)
-                out.extend((c, u.uid) for c in hand if self.deck.legal_for(c, sup))
+        for u in needy:
+            sup = self._suppressed(u)
+            for c in hand:
+                if not self.deck.legal_for(c, sup):
+                    continue
+                any_card = self.deck.legal_for(c, True)
+                after = _max_orders(n_sup - sup, n_free - (not sup), n_any - any_card, n_off - (not any_card))
+                if after == best - 1:
+                    out.append((c, u.uid))
         return out
 
     # ------------------------------------------------------------------ legal actions
