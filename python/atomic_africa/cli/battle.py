@@ -57,26 +57,28 @@ def run(args) -> int:
     agents, names = parse_agents(args.agents, args.seed)
     game = Game(scenario, args.seed)
     t0 = time.perf_counter()
-    turn_seen = 0
     sides = [s.name for s in scenario.sides]
-    labels = {u.uid: f"{sides[u.side]}:{u.name}" for u in game.units if u.alive}
+    labels = _Names({u.uid: f"{sides[u.side]}:{u.name}" for u in game.units if u.alive})
     if not args.quiet:
         print(f"{scenario.name}: {sides[0]} ({names[0]}) vs {sides[1]} ({names[1]}), seed {args.seed}, "
               f"{scenario.turns} turns")
+    shown, turn_open = 0, 0
     while not game.is_over:
         game.apply(agents[game.current_player].act(game))
-        for u in game.units:
-            if u.alive:
-                labels[u.uid] = f"{sides[u.side]}:{u.name}"
+        new, shown = game.events[shown:], len(game.events)
         if not args.quiet:
-            ends = [e for e in game.events if e["type"] == "turn_end" and e["turn"] > turn_seen]
-            for e in ends:
-                turn_seen = e["turn"]
-                print(f"Turn {turn_seen}")
-                for line in summarize_turn(game.events, turn_seen, _Names(labels)):
+            # Name units as they were when they acted: Clean-up splits may reuse freed unit slots.
+            for turn in sorted({e["turn"] for e in new}):
+                if turn > turn_open:
+                    turn_open = turn
+                    print(f"Turn {turn}")
+                for line in summarize_turn(new, turn, labels):
                     print(line)
-                print(f"  end of turn {turn_seen}: figures {sides[0]} {e['figures'][0]}, "
-                      f"{sides[1]} {e['figures'][1]}; units {e['units'][0]} / {e['units'][1]}")
+            for e in new:
+                if e["type"] == "turn_end":
+                    print(f"  end of turn {e['turn']}: figures {sides[0]} {e['figures'][0]}, "
+                          f"{sides[1]} {e['figures'][1]}; units {e['units'][0]} / {e['units'][1]}")
+        labels.update({u.uid: f"{sides[u.side]}:{u.name}" for u in game.units if u.alive})
     elapsed = time.perf_counter() - t0
     res = game.result
     who = "draw" if res.winner is None else f"{sides[res.winner]} ({names[res.winner]}) wins"

@@ -17,7 +17,8 @@ def register(sub):
     )
     p.add_argument("replay", nargs="?", default=None, metavar="REPLAY", help="battle log (.jsonl) or game JSON")
     p.add_argument("--step", type=int, default=None, help="draw the state after this many actions (default: last)")
-    p.add_argument("-o", "--output", default="battle.png", metavar="FILE.png", help="PNG to write (default %(default)s)")
+    p.add_argument("-o", "--output", default=None, metavar="FILE.png",
+                   help="PNG to write (default battle.png; with --gif only if given)")
     p.add_argument("--gif", default=None, metavar="FILE.gif", help="animate the whole replay into this GIF")
     p.add_argument("--every", choices=("phase", "action"), default="phase", help="GIF frame per phase or per action")
     p.add_argument("--seed", type=int, default=0, help="seed when no REPLAY is given (default %(default)s)")
@@ -41,6 +42,9 @@ def run(args) -> int:
     if args.gif:
         n = save_gif(scenario, rules, seed, actions, args.gif, every=args.every)
         print(f"Wrote {args.gif} ({n} frames)")
+        if args.output is None:
+            return 0
+    args.output = args.output or "battle.png"
     game = game_at(scenario, rules, seed, actions, args.step)
     save_png(game, args.output)
     print(f"Wrote {args.output} (step {len(game.history)} of {len(actions)}, turn {game.s.turn}, {game.stage.lower()})")

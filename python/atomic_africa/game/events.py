@@ -40,6 +40,9 @@ def summarize_turn(events, turn: int, names) -> list[str]:
             lines.append(f"         {names[e['unit']]} is confused ({e['card']})")
         elif t == "declare":
             lines.append(f"         {names[e['unit']]}: {e['action']} {e['posture']}")
+        elif t == "targets" and e.get("target", -1) is not None and e.get("target", -1) >= 0:
+            aims = [names[e["target"]]] + ([names[e["target2"]]] if (e.get("target2") or -1) >= 0 else [])
+            lines.append(f"           targets {' and '.join(aims)}")
         elif t == "fire_result" and (e["markers"] or e["wounds"]):
             lines.append(f"         {names[e['target']]}: +{e['markers']} markers, +{e['wounds']} wounds")
         elif t == "rally":
