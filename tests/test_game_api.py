@@ -77,8 +77,12 @@ def test_scenario_from_path_object_or_none(tmp_path):
     assert a.to_json() == b.to_json() == c.to_json()
     with pytest.raises(TypeError, match="scenario"):
         Game(42, 1)
-    with pytest.raises(TypeError, match="seed"):
+    with pytest.raises(ValueError, match="seed"):
         Game(None, -1)
+    with pytest.raises(TypeError, match="seed"):
+        Game(None, 1.5)
+    with pytest.raises(TypeError, match="player"):
+        Game(None, 1).observation(1.0)
     bad = tmp_path / "bad.toml"
     bad.write_text("turns = [")
     with pytest.raises(ScenarioError, match="not valid TOML"):

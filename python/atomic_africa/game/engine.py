@@ -105,8 +105,10 @@ class Game:
 
     # ------------------------------------------------------------------ construction / serialising
     def _setup(self, scenario: Scenario, seed, rules: Rules):
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or int(seed) < 0:
-            raise TypeError(f"seed: expected a non-negative int, got {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed: expected a non-negative int, got {type(seed).__name__} {seed!r}")
+        if int(seed) < 0:
+            raise ValueError(f"seed: must be non-negative, got {seed!r}")
         self.scenario, self.rules, self.seed = scenario, rules, int(seed)
         self.deck = Deck(rules)
         self.C = max(_slot_capacity(sd, rules) for sd in scenario.sides)
@@ -308,6 +310,8 @@ class Game:
     def observation(self, player: int) -> np.ndarray:
         """What ``player`` may see, as a float32 vector (opponent's face-down cards hidden)."""
         from .observe import observe
+        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
+            raise TypeError(f"player: expected 0 or 1, got {type(player).__name__} {player!r}")
         if player not in (0, 1):
             raise ValueError(f"player: {player!r} is not a player; allowed 0, 1")
         return observe(self, player)
