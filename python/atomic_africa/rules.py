@@ -160,8 +160,13 @@ class FireRules(_Section):
     vehicle_markers_beyond_damage: int
     turn_marker_cap: int
     vehicle_turn_marker_cap: int
+    los_edge_depth_cm: float
 
     def _validate(self, path):
+        _set(self, "los_edge_depth_cm",
+             _num(f"{path}.los_edge_depth_cm", self.los_edge_depth_cm, positive=False))
+        if self.los_edge_depth_cm < 0:
+            _fail(f"{path}.los_edge_depth_cm", f"must be >= 0, got {self.los_edge_depth_cm}")
         p = f"{path}.band_edges_cm"
         _check_type(p, self.band_edges_cm, (list, tuple), "a list of numbers")
         edges = tuple(_num(f"{p}[{i}]", v) for i, v in enumerate(self.band_edges_cm))

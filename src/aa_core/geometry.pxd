@@ -1,5 +1,12 @@
 # Terrain geometry primitives (RULES.md section 5: cover and line of sight).
 # Polygons: vertices vx/vy with offsets off[k]..off[k+1]; circles: centre (cx, cy), radius cr.
+# A blocking feature that contains neither end of a sight line blocks it if they touch; one that
+# contains an end (a unit inside a wood) blocks it only if more than `depth` cm per end inside lies
+# within the feature: units see out of, and into, the edge of a wood, not through it.
+from libc.math cimport INFINITY, sqrt
+
+cdef enum:
+    MAX_CROSSINGS = 64   # edge crossings of one sight line with one polygon handled exactly
 
 
 cdef inline bint point_in_polygon(double px, double py, const double* vx, const double* vy,
@@ -44,12 +51,70 @@ cdef inline bint segments_cross(double ax, double ay, double bx, double by,
     return False
 
 
+cdef inline double polygon_inside_length(double ax, double ay, double bx, double by,
+                                         const double* vx, const double* vy, Py_ssize_t n) noexcept nogil:
+    """Length of AB inside the polygon (even-odd); INFINITY past MAX_CROSSINGS edge crossings."""
+    cdef double ts[MAX_CROSSINGS + 2]
+    cdef double ux = bx - ax, uy = by - ay, ex, ey, den, t, s, mid, total = 0.0
+    cdef Py_ssize_t i, j = n - 1, k = 1, m
+    ts[0] = 0.0
+    for i in range(n):
+        ex = vx[i] - vx[j]
+        ey = vy[i] - vy[j]
+        den = ux * ey - uy * ex
+        if den != 0.0:
+            t = ((vx[j] - ax) * ey - (vy[j] - ay) * ex) / den
+            s = ((vx[j] - ax) * uy - (vy[j] - ay) * ux) / den
+            if 0.0 < t < 1.0 and 0.0 <= s <= 1.0:
+                if k > MAX_CROSSINGS:
+                    return INFINITY
+                ts[k] = t
+                k += 1
+        j = i
+    ts[k] = 1.0
+    k += 1
+    for i in range(1, k):  # insertion sort: k is small
+        t = ts[i]
+        m = i - 1
+        while m >= 0 and ts[m] > t:
+            ts[m + 1] = ts[m]
+            m -= 1
+        ts[m + 1] = t
+    for i in range(k - 1):
+        if ts[i + 1] > ts[i]:
+            mid = 0.5 * (ts[i] + ts[i + 1])
+            if point_in_polygon(ax + mid * ux, ay + mid * uy, vx, vy, n):
+                total += ts[i + 1] - ts[i]
+    return total * sqrt(ux * ux + uy * uy)
+
+
+cdef inline double circle_inside_length(double ax, double ay, double bx, double by,
+                                        double cx, double cy, double r) noexcept nogil:
+    """Length of AB inside the open disc."""
+    cdef double ux = bx - ax, uy = by - ay, fx = ax - cx, fy = ay - cy
+    cdef double a = ux * ux + uy * uy, b = 2.0 * (fx * ux + fy * uy), c = fx * fx + fy * fy - r * r
+    cdef double disc, sq, t1, t2
+    if a == 0.0:
+        return 0.0
+    disc = b * b - 4.0 * a * c
+    if disc <= 0.0:
+        return 0.0
+    sq = sqrt(disc)
+    t1 = (-b - sq) / (2.0 * a)
+    t2 = (-b + sq) / (2.0 * a)
+    t1 = 0.0 if t1 < 0.0 else (1.0 if t1 > 1.0 else t1)
+    t2 = 0.0 if t2 < 0.0 else (1.0 if t2 > 1.0 else t2)
+    return (t2 - t1) * sqrt(a) if t2 > t1 else 0.0
+
+
 cdef inline bint segment_hits_polygon(double ax, double ay, double bx, double by,
-                                      const double* vx, const double* vy, Py_ssize_t n) noexcept nogil:
-    """AB blocked by the polygon: it crosses an edge and neither end lies inside it."""
+                                      const double* vx, const double* vy, Py_ssize_t n,
+                                      double depth) noexcept nogil:
+    """AB blocked by the polygon (see the module comment for ends inside it)."""
     cdef Py_ssize_t i, j = n - 1
-    if point_in_polygon(ax, ay, vx, vy, n) or point_in_polygon(bx, by, vx, vy, n):
-        return False
+    cdef int ends_in = point_in_polygon(ax, ay, vx, vy, n) + point_in_polygon(bx, by, vx, vy, n)
+    if ends_in:
+        return polygon_inside_length(ax, ay, bx, by, vx, vy, n) > depth * ends_in
     for i in range(n):
         if segments_cross(ax, ay, bx, by, vx[j], vy[j], vx[i], vy[i]):
             return True
@@ -58,11 +123,13 @@ cdef inline bint segment_hits_polygon(double ax, double ay, double bx, double by
 
 
 cdef inline bint segment_hits_circle(double ax, double ay, double bx, double by,
-                                     double cx, double cy, double r) noexcept nogil:
-    """AB blocked by the disc: passes closer than r to the centre and neither end lies inside."""
+                                     double cx, double cy, double r, double depth) noexcept nogil:
+    """AB blocked by the disc: passes closer than r to the centre (see the module comment for ends
+    inside it)."""
     cdef double ux = bx - ax, uy = by - ay, L2 = ux * ux + uy * uy, t, qx, qy
-    if point_in_circle(ax, ay, cx, cy, r) or point_in_circle(bx, by, cx, cy, r):
-        return False
+    cdef int ends_in = point_in_circle(ax, ay, cx, cy, r) + point_in_circle(bx, by, cx, cy, r)
+    if ends_in:
+        return circle_inside_length(ax, ay, bx, by, cx, cy, r) > depth * ends_in
     t = 0.0
     if L2 > 0:
         t = ((cx - ax) * ux + (cy - ay) * uy) / L2

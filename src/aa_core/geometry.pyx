@@ -9,13 +9,14 @@ from aa_core.geometry cimport (point_in_circle, point_in_polygon, segment_hits_c
 cdef inline bint _blocked(double ax, double ay, double bx, double by,
                           const double[::1] vx, const double[::1] vy, const int64_t[::1] off,
                           const uint8_t[::1] pblock, const double[::1] cx, const double[::1] cy,
-                          const double[::1] cr, const uint8_t[::1] cblock) noexcept nogil:
+                          const double[::1] cr, const uint8_t[::1] cblock, double depth) noexcept nogil:
     cdef Py_ssize_t k, np_ = pblock.shape[0], nc = cblock.shape[0]
     for k in range(np_):
-        if pblock[k] and segment_hits_polygon(ax, ay, bx, by, &vx[off[k]], &vy[off[k]], off[k + 1] - off[k]):
+        if pblock[k] and segment_hits_polygon(ax, ay, bx, by, &vx[off[k]], &vy[off[k]],
+                                              off[k + 1] - off[k], depth):
             return True
     for k in range(nc):
-        if cblock[k] and segment_hits_circle(ax, ay, bx, by, cx[k], cy[k], cr[k]):
+        if cblock[k] and segment_hits_circle(ax, ay, bx, by, cx[k], cy[k], cr[k], depth):
             return True
     return False
 
@@ -38,12 +39,12 @@ cdef inline int _cover(double px, double py,
 def los_blocked(const double[::1] ax, const double[::1] ay, const double[::1] bx, const double[::1] by,
                 const double[::1] vx, const double[::1] vy, const int64_t[::1] off,
                 const uint8_t[::1] pblock, const double[::1] cx, const double[::1] cy,
-                const double[::1] cr, const uint8_t[::1] cblock, uint8_t[::1] out):
-    """out[i] = 1 if segment i (A->B) is blocked by a LOS-blocking feature that contains neither end."""
+                const double[::1] cr, const uint8_t[::1] cblock, double depth, uint8_t[::1] out):
+    """out[i] = 1 if segment i (A->B) is blocked by a LOS-blocking feature (geometry.pxd)."""
     cdef Py_ssize_t i, n = ax.shape[0]
     with nogil:
         for i in range(n):
-            out[i] = _blocked(ax[i], ay[i], bx[i], by[i], vx, vy, off, pblock, cx, cy, cr, cblock)
+            out[i] = _blocked(ax[i], ay[i], bx[i], by[i], vx, vy, off, pblock, cx, cy, cr, cblock, depth)
 
 
 def cover_at(const double[::1] px, const double[::1] py,
@@ -60,9 +61,9 @@ def cover_at(const double[::1] px, const double[::1] py,
 def los_blocked_scalar(double ax, double ay, double bx, double by,
                        const double[::1] vx, const double[::1] vy, const int64_t[::1] off,
                        const uint8_t[::1] pblock, const double[::1] cx, const double[::1] cy,
-                       const double[::1] cr, const uint8_t[::1] cblock):
+                       const double[::1] cr, const uint8_t[::1] cblock, double depth):
     """Scalar twin of los_blocked."""
-    return bool(_blocked(ax, ay, bx, by, vx, vy, off, pblock, cx, cy, cr, cblock))
+    return bool(_blocked(ax, ay, bx, by, vx, vy, off, pblock, cx, cy, cr, cblock, depth))
 
 
 def cover_at_scalar(double px, double py,

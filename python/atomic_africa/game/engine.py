@@ -116,7 +116,7 @@ class Game:
         m = rules.movement
         self.space = ActionSpace(self.deck.size, self.C, max(len(a) for a in self.assets),
                                  m.directions, len(m.distance_fractions))
-        self.terrain = TerrainArrays.from_scenario(scenario)
+        self.terrain = TerrainArrays.from_scenario(scenario, rules)
         self._los_key = None
         self._los = None
 

@@ -11,6 +11,7 @@ import numpy as np
 from aa_core import geometry as _k
 
 from .. import _validate as v
+from ..rules import resolve_rules
 
 __all__ = ["TerrainArrays", "los_blocked", "cover_at", "has_los", "cover_of_point"]
 
@@ -29,9 +30,10 @@ class TerrainArrays:
     circ_r: np.ndarray
     circ_blocks: np.ndarray
     circ_cover: np.ndarray
+    edge_depth_cm: float = 0.0   # rules.fire.los_edge_depth_cm
 
     @classmethod
-    def from_scenario(cls, scenario) -> "TerrainArrays":
+    def from_scenario(cls, scenario, rules=None) -> "TerrainArrays":
         polys = [t for t in scenario.terrain if t.shape == "polygon"]
         circs = [t for t in scenario.terrain if t.shape == "circle"]
         off = np.zeros(len(polys) + 1, dtype=np.int64)
@@ -48,11 +50,12 @@ class TerrainArrays:
             circ_r=np.array([t.radius for t in circs], dtype=np.float64),
             circ_blocks=np.array([t.blocks_los for t in circs], dtype=np.uint8),
             circ_cover=np.array([t.cover for t in circs], dtype=np.int8),
+            edge_depth_cm=resolve_rules(rules).fire.los_edge_depth_cm,
         )
 
     def _blocks(self):
         return (self.vx, self.vy, self.poly_offsets, self.poly_blocks, self.circ_x, self.circ_y,
-                self.circ_r, self.circ_blocks)
+                self.circ_r, self.circ_blocks, self.edge_depth_cm)
 
     def _covers(self):
         return (self.vx, self.vy, self.poly_offsets, self.poly_cover, self.circ_x, self.circ_y,
@@ -71,9 +74,12 @@ def _coords(name, *arrays):
 
 
 def los_blocked(ax, ay, bx, by, terrain: TerrainArrays) -> np.ndarray:
-    """Bool array: segment i (A->B) is blocked by a LOS-blocking feature that contains neither end.
+    """Bool array: segment i (A->B) is blocked by LOS-blocking terrain.
 
-    A unit inside a wood sees out of it and can be seen; a wood between two units blocks them.
+    A feature that contains neither end blocks any line touching it. A feature that contains an end
+    (a unit inside a wood) blocks it only if more than ``terrain.edge_depth_cm`` per end inside lies
+    within it: a unit at the edge of a wood sees out and is seen, a wood between units blocks them,
+    and nobody sees through a wood from inside it.
     """
     ax, ay, bx, by = _coords(("ax", "ay", "bx", "by"), ax, ay, bx, by)
     out = np.empty(ax.shape[0], dtype=np.uint8)
