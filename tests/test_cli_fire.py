@@ -6,7 +6,6 @@ import shutil
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 import atomic_africa as aa
@@ -65,7 +64,6 @@ def test_bad_options_are_reported(capsys):
 
 def test_rules_file_option(tmp_path, capsys):
     rules = aa.Rules.default().replace(fire={"armor_floor": 5})
-    import tomllib  # noqa: F401  (the file is written by hand below)
     lines = []
     for section, values in rules.to_dict().items():
         if section == "table5":

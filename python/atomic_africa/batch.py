@@ -6,7 +6,6 @@ arrays of the broadcast shape.
 from __future__ import annotations
 
 import math
-import numbers
 from typing import NamedTuple
 
 import numpy as np

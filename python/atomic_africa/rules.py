@@ -5,17 +5,16 @@ Kernels receive these values as arguments; nothing here is compiled.
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import tomllib
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from os import PathLike
-from typing import Any
 
 import numpy as np
 
+from ._toml import read_toml
 from .enums import Action, Posture, Role
 
 __all__ = ["Rules", "RulesError"]
@@ -413,12 +412,7 @@ class Rules:
     @classmethod
     def from_toml(cls, path: str | PathLike) -> "Rules":
         """Load and validate a rules TOML file (same layout as the packaged one)."""
-        try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"rules file {str(path)!r} is not valid TOML: {exc}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(read_toml(path, RulesError, "rules"))
 
     @classmethod
     def from_dict(cls, data: dict) -> "Rules":

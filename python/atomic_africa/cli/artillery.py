@@ -133,7 +133,7 @@ def run(args) -> int:
     print(f"  P(on map)   = {float(1 - odds.off_map) * 100:6.2f}%;  most likely landing hex "
           f"{best.label}: {float(p_best) * 100:.2f}% ({p_best})")
     print()
-    print(f"Landing probability (%) per hex.  [x] = spotting round, S = spotter, # = blocking, "
+    print("Landing probability (%) per hex.  [x] = spotting round, S = spotter, # = blocking, "
           f"~ = hindering, . = 0, <.01 = under 0.01%.")
     print(f"Columns {lower}, ... sit half a hex lower: their values are on the line under each row "
           "number.")

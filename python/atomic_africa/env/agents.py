@@ -96,7 +96,22 @@ class _View:
         return max(0, cap - t.turn_markers)
 
 
-class GreedyAgent:
+class _ScoringAgent:
+    """An agent that scores every legal action and plays the best (ties: the lowest id)."""
+
+    def act(self, game) -> int:
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        view = _View(game)
+        scores = self._scores(game, view, legal)
+        return max(legal, key=lambda a: (scores[a], -a))
+
+    def _scores(self, game, view, legal) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class GreedyAgent(_ScoringAgent):
     """One-step greedy on exact odds (see the module notes). Deterministic: ties go to the lowest id.
 
     Parameters
@@ -218,14 +233,6 @@ class GreedyAgent:
         return base + bonus
 
     # -- decisions ------------------------------------------------------------------------------
-    def act(self, game) -> int:
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        view = _View(game)
-        scores = self._scores(game, view, legal)
-        return max(legal, key=lambda a: (scores[a], -a))
-
     def _scores(self, game, view, legal) -> dict:
         s, sp, st = game.s, game.space, game.s.stage
         me = s.current_player
@@ -303,7 +310,7 @@ class GreedyAgent:
         return out
 
 
-class DoctrineAgent:
+class DoctrineAgent(_ScoringAgent):
     """Scripted fire and movement (see the module notes). Deterministic: ties go to the lowest id.
 
     Each turn, own units alternate between base of fire and manoeuvre by slot (swapped every
@@ -329,14 +336,6 @@ class DoctrineAgent:
         if u.kind == UnitKind.VEHICLE:
             return "manoeuvre"
         return "base" if (u.uid % game.C + game.s.turn) % 2 == 0 else "manoeuvre"
-
-    def act(self, game) -> int:
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        view = _View(game)
-        scores = self._scores(game, view, legal)
-        return max(legal, key=lambda a: (scores[a], -a))
 
     def _nearest(self, view, u, units):
         return min((math.hypot(t.x - u.x, t.y - u.y) for t in units), default=1e9)

@@ -635,16 +635,26 @@ class Game:
         s.step = 0
         self._orders_next()
 
-    def _orders_next(self):
+    def _next_player_with(self, has_work, stage, on_skip=None) -> bool:
+        """Give ``stage`` to the first player (in turn order, from ``s.step``) for whom
+        ``has_work(p)``; False once both players are done."""
         s = self.s
         while s.step < 2:
             p = s.first_player if s.step == 0 else 1 - s.first_player
-            if self._orders_pairs(p):
-                s.stage, s.current_player = Stage.ORDERS, p
-                return
-            self._ev("orders_done", player=p, reserve=len(s.players[p].hand))
+            if has_work(p):
+                s.stage, s.current_player = stage, p
+                return True
+            if on_skip is not None:
+                on_skip(p)
             s.step += 1
-        self._next_activation()
+        return False
+
+    def _orders_next(self):
+        s = self.s
+        if not self._next_player_with(
+                self._orders_pairs, Stage.ORDERS,
+                lambda p: self._ev("orders_done", player=p, reserve=len(s.players[p].hand))):
+            self._next_activation()
 
     def _assign(self, card: int, uid: int):
         u = self.s.units[uid]
@@ -1041,14 +1051,8 @@ class Game:
         self._splits_next()
 
     def _splits_next(self):
-        s = self.s
-        while s.step < 2:
-            p = s.first_player if s.step == 0 else 1 - s.first_player
-            if self._splittable(p):
-                s.stage, s.current_player = Stage.SPLIT, p
-                return
-            s.step += 1
-        self._cleanup_rest()
+        if not self._next_player_with(self._splittable, Stage.SPLIT):
+            self._cleanup_rest()
 
     def _remove(self, u):
         pl = self.s.players[u.side]

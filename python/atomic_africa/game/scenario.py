@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from os import PathLike
 
+from .._toml import read_toml
 from ..enums import Cover, Die, UnitKind
 
 __all__ = ["Scenario", "ScenarioError", "Terrain", "UnitSpec", "SideSpec", "FireSupport",
@@ -183,12 +184,7 @@ class Scenario:
 
     @classmethod
     def from_toml(cls, path: str | PathLike) -> "Scenario":
-        try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            raise ScenarioError(f"scenario file {str(path)!r} is not valid TOML: {exc}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(read_toml(path, ScenarioError, "scenario"))
 
     @classmethod
     def from_dict(cls, data: dict) -> "Scenario":
