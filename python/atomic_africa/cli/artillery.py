@@ -134,7 +134,7 @@ def run(args) -> int:
           f"{best.label}: {float(p_best) * 100:.2f}% ({p_best})")
     print()
     print("Landing probability (%) per hex.  [x] = spotting round, S = spotter, # = blocking, "
-          f"~ = hindering, . = 0, <.01 = under 0.01%.")
+          "~ = hindering, . = 0, <.01 = under 0.01%.")
     print(f"Columns {lower}, ... sit half a hex lower: their values are on the line under each row "
           "number.")
     print(grid_text(odds))
