@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from conftest import scaled
 
-from atomic_africa.game import Game, GreedyAgent, RandomAgent, default_scenario
+from atomic_africa.game import Game, HeuristicAgent, RandomAgent, default_scenario
 from atomic_africa.game.los import TerrainArrays, los_blocked
 from atomic_africa.reference import geometry as ref
 
@@ -18,7 +18,7 @@ TERRAIN = TerrainArrays.from_scenario(default_scenario())
 
 
 def play_games(n, agents=("random", "random"), seed0=0):
-    kinds = {"random": RandomAgent, "greedy": GreedyAgent}
+    kinds = {"random": RandomAgent, "heuristic": HeuristicAgent}
     steps = 0
     for seed in range(seed0, seed0 + n):
         g = Game(None, seed)
@@ -37,10 +37,10 @@ def test_random_vs_random_games(benchmark, items):
 
 
 @pytest.mark.benchmark(group="game_complete_games")
-def test_greedy_vs_greedy_games(benchmark, items):
+def test_heuristic_vs_heuristic_games(benchmark, items):
     n = max(1, GAMES // 4)
     items(n)
-    benchmark.pedantic(play_games, args=(n, ("greedy", "greedy")), rounds=3, iterations=1)
+    benchmark.pedantic(play_games, args=(n, ("heuristic", "heuristic")), rounds=3, iterations=1)
 
 
 def _segments(n, seed=0):

@@ -9,7 +9,7 @@ import pytest
 import atomic_africa as aa
 from atomic_africa.game import (Game, IllegalActionError, RandomAgent, Scenario, ScenarioError,
                                 default_scenario)
-from atomic_africa.game.agents import GreedyAgent, play
+from atomic_africa.game.agents import HeuristicAgent, play
 from atomic_africa.game.testing import Driver, mini_scenario, scripted, unit
 
 
@@ -209,7 +209,7 @@ def test_greedy_beats_random_most_of_the_time():
     wins = 0
     for seed in range(10):
         greedy = seed % 2
-        agents = [RandomAgent(seed), GreedyAgent()] if greedy else [GreedyAgent(), RandomAgent(seed)]
+        agents = [RandomAgent(seed), HeuristicAgent()] if greedy else [HeuristicAgent(), RandomAgent(seed)]
         g = play(Game(None, seed), agents)
         wins += g.result.winner == greedy
     assert wins >= 7

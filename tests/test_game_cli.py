@@ -57,3 +57,25 @@ def test_render_gif_animates_a_replay(tmp_path):
                  "-o", str(tmp_path / "last.png")]) == 0
     im = Image.open(gif)
     assert im.format == "GIF" and im.n_frames > 10
+
+
+def test_render_picks_one_game_of_a_replays_file(tmp_path, capsys):
+    from atomic_africa.cli import main
+    from atomic_africa.game import Game
+    from atomic_africa.game.render import load_replay
+    games = []
+    for seed in (1, 2):
+        g = Game(None, seed)
+        for _ in range(30):
+            g.apply(g.legal_actions()[0])
+        games.append(g)
+    path = tmp_path / "replays.jsonl"
+    path.write_text("\n".join(g.to_json() for g in games) + "\n")
+    for k, g in enumerate(games):
+        _, _, seed, actions = load_replay(path, k)
+        assert seed == g.seed and actions == g.history
+    out = tmp_path / "g1.png"
+    assert main(["render", str(path), "--game", "1", "-o", str(out)]) == 0
+    assert out.stat().st_size > 1000
+    assert main(["render", str(path), "--game", "2", "-o", str(out)]) == 2
+    assert "game: 2 is out of range" in capsys.readouterr().err

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from atomic_africa.game import Game, GreedyAgent, RandomAgent
+from atomic_africa.game import Game, HeuristicAgent, RandomAgent
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = [(0, "random", "random"), (1, "random", "greedy"), (2, "greedy", "random"), (7, "greedy", "greedy")]
+CASES = [(0, "random", "random"), (1, "random", "heuristic"), (2, "heuristic", "random"),
+         (7, "heuristic", "heuristic")]
 
 
 def digest(obj) -> str:
@@ -20,7 +21,7 @@ def digest(obj) -> str:
 
 
 def trace(seed, a, b):
-    agents = [{"random": RandomAgent, "greedy": GreedyAgent}[n](seed + i) for i, n in enumerate((a, b))]
+    agents = [{"random": RandomAgent, "heuristic": HeuristicAgent}[n](seed + i) for i, n in enumerate((a, b))]
     g = Game(None, seed)
     while not g.is_over:
         g.apply(agents[g.current_player].act(g))

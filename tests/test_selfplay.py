@@ -156,9 +156,20 @@ def test_progress_bar_on_stderr(capsys):
 
 
 def test_env_package_imports_no_optional_dependency():
+    """atomic_africa.env imports without the rl extra, and loads only gymnasium (to register
+    "AtomicAfrica-v0") when it is installed."""
     import subprocess
     import sys
     code = ("import sys, atomic_africa.env; "
             "print([m for m in ('gymnasium', 'pettingzoo', 'ray', 'pyarrow', 'tqdm') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
+    assert out.strip() == "['gymnasium']"
+    blocked = ("import sys\n"
+               "for m in ('gymnasium', 'pettingzoo', 'ray', 'pyarrow', 'tqdm'):\n    sys.modules[m] = None\n"
+               "import atomic_africa.env as e\n"
+               "from atomic_africa.game import Game\n"
+               "g = Game(None, 1)\n"
+               "e.play(g, [e.make_agent('random', 1), e.make_agent('greedy', 2)])\n"
+               "print(g.is_over)")
+    out = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "True"

@@ -15,7 +15,9 @@ def register(sub):
             "file or a game JSON (Game.to_json); without it a new game is played with --seed/--agents."
         ),
     )
-    p.add_argument("replay", nargs="?", default=None, metavar="REPLAY", help="battle log (.jsonl) or game JSON")
+    p.add_argument("replay", nargs="?", default=None, metavar="REPLAY", help="battle log (.jsonl), game JSON, or selfplay --replays file (with --game)")
+    p.add_argument("--game", type=int, default=0, metavar="K",
+                   help="with a 'selfplay --replays' file: draw game K (0-based, default 0)")
     p.add_argument("--step", type=int, default=None, help="draw the state after this many actions (default: last)")
     p.add_argument("-o", "--output", default=None, metavar="FILE.png",
                    help="PNG to write (default battle.png; with --gif only if given)")
@@ -31,7 +33,7 @@ def register(sub):
 def run(args) -> int:
     from ..game.render import game_at, load_replay, save_gif, save_png
     if args.replay:
-        scenario, rules, seed, actions = load_replay(args.replay)
+        scenario, rules, seed, actions = load_replay(args.replay, args.game)
     else:
         from .battle import parse_agents
         agents, _ = parse_agents(args.agents, args.seed)

@@ -24,6 +24,21 @@ _LAZY = {"AtomicAfricaEnv": ("gymnasium_env", "AtomicAfricaEnv"),
          "pettingzoo_env": ("pettingzoo_env", None), "gymnasium_env": ("gymnasium_env", None)}
 
 
+def _register_gymnasium() -> None:
+    """Make ``gymnasium.make("AtomicAfrica-v0")`` work once ``atomic_africa.env`` is imported (the
+    entry point is a string, so the environment module itself still loads only when used)."""
+    try:
+        import gymnasium
+    except ImportError:  # the rl extra is not installed
+        return
+    if "AtomicAfrica-v0" not in gymnasium.registry:
+        gymnasium.register(id="AtomicAfrica-v0",
+                           entry_point="atomic_africa.env.gymnasium_env:AtomicAfricaEnv")
+
+
+_register_gymnasium()
+
+
 def __getattr__(name):
     if name in _LAZY:
         mod, attr = _LAZY[name]

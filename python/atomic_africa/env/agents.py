@@ -23,7 +23,7 @@ from .. import odds
 from ..dice import wounded_dice
 from ..enums import Action, Cover, Die, Posture, UnitKind
 from ..fire import range_band
-from ..game.agents import GreedyAgent as HeuristicAgent
+from ..game.agents import HeuristicAgent
 from ..game.agents import RandomAgent, play
 from ..game.los import cover_at, los_blocked
 from ..game.state import Stage

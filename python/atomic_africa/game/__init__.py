@@ -5,7 +5,7 @@
 :mod:`.agents`, drawing in :mod:`.render` (matplotlib).
 """
 from .actions import ActionSpace
-from .agents import GreedyAgent, RandomAgent, play
+from .agents import HeuristicAgent, RandomAgent, play
 from .cards import Deck
 from .engine import Game, GameResult, IllegalActionError
 from .los import TerrainArrays, cover_at, los_blocked
@@ -16,5 +16,5 @@ from .state import Stage
 __all__ = [
     "Game", "GameResult", "IllegalActionError", "Scenario", "ScenarioError", "default_scenario",
     "load_scenario", "RandomSource", "ScriptedSource", "ActionSpace", "Deck", "Stage",
-    "TerrainArrays", "los_blocked", "cover_at", "RandomAgent", "GreedyAgent", "play",
+    "TerrainArrays", "los_blocked", "cover_at", "RandomAgent", "HeuristicAgent", "play",
 ]

@@ -8,7 +8,7 @@ import numpy as np
 from ..enums import Action, Posture
 from .los import cover_at
 
-__all__ = ["RandomAgent", "GreedyAgent", "play"]
+__all__ = ["RandomAgent", "HeuristicAgent", "play"]
 
 
 class RandomAgent:
@@ -29,13 +29,13 @@ _PREFERENCE = {Action.MASS_FIRE: 8, Action.HEAVY_WEAPON: 7, Action.SPLIT_FIRE: 6
                Action.DIG_IN: 1}
 
 
-class GreedyAgent:
+class HeuristicAgent:
     """One-step heuristics: strong cards to big units, fire at the closest enemy, advance into cover.
 
     Deterministic: ties go to the lowest action id.
     """
 
-    name = "greedy"
+    name = "heuristic"
 
     def __init__(self, seed: int = 0):
         self.seed = seed

@@ -23,18 +23,27 @@ def _plt():
     return plt
 
 
-def load_replay(path):
-    """(scenario dict, rules dict, seed, actions) from a ``battle --log`` JSONL file or a game JSON."""
+def load_replay(path, game: int = 0):
+    """(scenario dict, rules dict, seed, actions) from a ``battle --log`` JSONL file, a game JSON, or
+    game number ``game`` of a ``selfplay --replays`` file (one game JSON per line)."""
     with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    first = text.lstrip()[:1]
-    if first == "{" and "\n" in text.strip():
-        lines = [json.loads(x) for x in text.splitlines() if x.strip()]
-        head, foot = lines[0], lines[-1]
-        if head.get("type") != "header" or foot.get("type") != "footer":
+        text = fh.read().strip()
+    try:
+        docs = [json.loads(text)]            # one document, possibly spread over several lines
+    except json.JSONDecodeError:
+        try:
+            docs = [json.loads(x) for x in text.splitlines() if x.strip()]
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}: not a battle log, game JSON or replays file ({exc})") from None
+    if not all(isinstance(d, dict) for d in docs) or not docs:
+        raise ValueError(f"{path}: not a battle log, game JSON or replays file")
+    if docs[0].get("type") == "header":
+        if docs[-1].get("type") != "footer":
             raise ValueError(f"{path}: not a battle log (header/footer lines missing)")
-        return head["scenario"], head["rules"], head["seed"], foot["actions"]
-    d = json.loads(text)
+        return docs[0]["scenario"], docs[0]["rules"], docs[0]["seed"], docs[-1]["actions"]
+    if not 0 <= game < len(docs):
+        raise ValueError(f"game: {game} is out of range; {path} holds {len(docs)} game(s)")
+    d = docs[game]
     if d.get("format") != "atomic-africa-game/1":
         raise ValueError(f"{path}: neither a battle log nor a game JSON")
     return d["scenario"], d["rules"], d["seed"], d["history"]
