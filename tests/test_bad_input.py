@@ -195,6 +195,14 @@ def test_enum_names_accepted_where_sensible():
     assert aa.action_scores((1, 2, 3), "offensive", "mass_fire").attacks == (2, 3)
     assert aa.resolve_fire(13, 3, 2, 2, "light") == (2, 2)
     assert aa.shift_die("d8", 1) == aa.Die.D6
+    assert aa.shift_die("8", 1) == aa.Die.D6
+    m, w = aa.batch.resolve_fire([13, 13, 13], 3, 2, 2, cover=["light", "HEAVY", "none"])
+    assert m.tolist() == [2, 2, 2] and w.tolist() == [2, 2, 4]
+    s = aa.batch.action_scores([[9, 2, 5]], "offensive", ["mass_fire"])
+    assert s.attacks.tolist() == [[5, 9]] and s.defense.tolist() == [2]
+    assert aa.batch.predominant_cover("light", ["none"], "heavy").tolist() == [1]
+    with raises(ValueError, "cover", "LIGHT"):
+        aa.batch.resolve_fire([13], 3, 2, 2, cover=["medium"])
 
 
 def test_batch_wounded_dice_errors():

@@ -102,3 +102,15 @@ def test_console_script_help():
         assert option in out.stdout
     top = subprocess.run(cmd + ["--help"], capture_output=True, text=True, timeout=120)
     assert top.returncode == 0 and "fire" in top.stdout
+
+
+def test_errors_name_the_option_typed(capsys):
+    for argv, option in [(["fire", "-n", "10", "--action", "rally"], "--action: shooter_action:"),
+                         (["fire", "-n", "-5"], "--engagements: n:"),
+                         (["fire", "-n", "10", "--distance", "-1"], "--distance: distance_cm:"),
+                         (["fire", "-n", "10", "--threads", "0"], "--threads: threads:")]:
+        assert main(argv) == 2
+        assert option in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["fire", "--seed", "-1"])
+    assert "argument --seed: must be non-negative" in capsys.readouterr().err

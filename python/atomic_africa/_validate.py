@@ -9,7 +9,7 @@ import numpy as np
 __all__ = [
     "MAX_VALUE",
     "as_enum", "as_int", "as_bool", "int_array", "float_array", "bool_array", "enum_array", "broadcast",
-    "check_range", "dice_triple",
+    "check_range", "dice_triple", "codes",
 ]
 
 
@@ -19,7 +19,7 @@ MAX_VALUE = 1 << 30
 
 
 def _allowed(enum_cls: type[IntEnum]) -> str:
-    return ", ".join(f"{m.__class__.__name__}.{m.name} ({int(m)})" for m in enum_cls)
+    return ", ".join(f"{m.name} ({int(m)})" for m in enum_cls) + " (names in any case)"
 
 
 def as_enum(value, enum_cls: type[IntEnum], name: str):
@@ -32,6 +32,8 @@ def as_enum(value, enum_cls: type[IntEnum], name: str):
             return enum_cls[key]
         if enum_cls.__name__ == "Die" and key.startswith("D") and key[1:].isdigit():
             return as_enum(int(key[1:]), enum_cls, name)
+        if key.isdigit():  # "8" as typed on a command line
+            return as_enum(int(key), enum_cls, name)
         raise ValueError(f"{name}: unknown {enum_cls.__name__} {value!r}; allowed: {_allowed(enum_cls)}")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(
@@ -151,9 +153,22 @@ def bool_array(value, name: str) -> np.ndarray:
     raise TypeError(f"{name}: expected a bool array, got dtype {arr.dtype}")
 
 
+def codes(value, enum_cls, name: str) -> np.ndarray:
+    """``int_array``, also accepting member names (``"light"``) and members of ``enum_cls``."""
+    arr = _asarray(value, name)
+    if arr.dtype.kind in "USO" and arr.size:
+        names, inverse = np.unique(arr.astype(object).reshape(-1).astype(str), return_inverse=True)
+        if arr.dtype.kind == "O" and not all(isinstance(x, (str, enum_cls)) for x in arr.reshape(-1)):
+            return int_array([int(x) if isinstance(x, enum_cls) else x for x in arr.reshape(-1)],
+                             name).reshape(arr.shape)
+        mapped = np.array([int(as_enum(str(n), enum_cls, name)) for n in names], dtype=np.int64)
+        return mapped[inverse].reshape(arr.shape)
+    return int_array(arr, name)
+
+
 def enum_array(value, enum_cls, name: str) -> np.ndarray:
-    """An int64 array of ``enum_cls`` values; out-of-range members are named in the error."""
-    arr = int_array(value, name)
+    """An int64 array of ``enum_cls`` values (or names); out-of-range members are named in the error."""
+    arr = codes(value, enum_cls, name)
     values = sorted(int(m) for m in enum_cls)
     if arr.size and (arr.min() < values[0] or arr.max() > values[-1] or not np.isin(arr, values).all()):
         bad = arr.reshape(-1)[~np.isin(arr.reshape(-1), values)][0]

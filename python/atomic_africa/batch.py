@@ -19,6 +19,7 @@ from aa_core import simulate as _sim
 from . import _validate as v
 from ._seeding import chunk_generators, generator, seed_sequence
 from .enums import Action, Cover, Die, Posture, Role
+from .results import FireResult, Scatter
 from .rules import resolve_rules
 
 __all__ = [
@@ -31,7 +32,15 @@ SIMULATE_CHUNK = 1 << 16
 
 
 def range_band(distances, rules=None) -> np.ndarray:
-    """Range band (int8, 1..9) of every distance in cm; NaN, inf or negative distances are rejected."""
+    """Range band of every distance (int8; 1..9 with the packaged stick), same shape.
+
+    Parameters
+    ----------
+    distances : array_like of float
+        Distances in cm; NaN, inf or negative values are rejected (the error names the element).
+    rules : Rules, optional
+        ``rules.fire.band_edges_cm`` is the stick.
+    """
     rules = resolve_rules(rules)
     d = v.float_array(distances, "distances")
     flat = d.reshape(-1)
@@ -50,12 +59,13 @@ def resolve_fire(attack, range_band, defense, armor, cover=0, ap=0, vehicle=Fals
     """Markers (int8, before the per-turn cap) and wounds (int32) of independent attacks.
 
     Arguments are arrays or scalars broadcast together; meanings as in
-    :func:`atomic_africa.resolve_fire` (attack >= 0, range_band 1..9, defense >= 0, armor >= 1,
+    :func:`atomic_africa.resolve_fire` (attack >= 0, range_band 1..edges+1 = 1..9, defense >= 0, armor >= 1,
     cover 0..2, ap <= 0, vehicle bool).
 
     Returns
     -------
-    (markers, wounds) : tuple of ndarray
+    FireResult of arrays
+        ``(markers, wounds)``: int8 markers (before the per-turn cap) and int32 wounds.
     """
     rules = resolve_rules(rules)
     arrays = dict(
@@ -63,7 +73,7 @@ def resolve_fire(attack, range_band, defense, armor, cover=0, ap=0, vehicle=Fals
         range_band=v.int_array(range_band, "range_band"),
         defense=v.int_array(defense, "defense"),
         armor=v.int_array(armor, "armor"),
-        cover=v.int_array(cover, "cover"),
+        cover=v.codes(cover, Cover, "cover"),
         ap=v.int_array(ap, "ap"),
         vehicle=v.bool_array(vehicle, "vehicle"),
     )
@@ -79,7 +89,7 @@ def resolve_fire(attack, range_band, defense, armor, cover=0, ap=0, vehicle=Fals
             v.check_range(arrays[name], name, lo=-v.MAX_VALUE if lo is None else None,
                           hi=v.MAX_VALUE if hi is None else None)
         raise AssertionError("kernel and validation disagree")  # pragma: no cover
-    return markers.reshape(shape), wounds.reshape(shape)
+    return FireResult(markers.reshape(shape), wounds.reshape(shape))
 
 
 def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0, vehicle=False,
@@ -100,7 +110,7 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
 
     Returns
     -------
-    (markers, wounds) : tuple of int64 ndarray, length n_targets
+    FireResult of int64 arrays, length n_targets
         New markers after the cap (infantry 2, vehicles 1 per turn, rules data) and summed wounds.
     """
     rules = resolve_rules(rules)
@@ -110,7 +120,7 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
     per_target = dict(
         defense=v.int_array(defense, "defense"),
         armor=v.int_array(armor, "armor"),
-        cover=v.int_array(cover, "cover"),
+        cover=v.codes(cover, Cover, "cover"),
         vehicle=v.bool_array(vehicle, "vehicle"),
         already=v.int_array(already, "already"),
     )
@@ -138,7 +148,7 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
     markers = np.empty(n_targets, dtype=np.int64)
     wounds = np.empty(n_targets, dtype=np.int64)
     _fire.resolve_volley(tgt_, att, band, ap_, *pt, rules.fire_params, markers, wounds)
-    return markers, wounds
+    return FireResult(markers, wounds)
 
 
 def predominant_cover(start, in_transit, destination) -> np.ndarray:
@@ -273,7 +283,8 @@ def scatter(clock, distance, spotting, rules=None):
 
     Returns
     -------
-    (dx, dy, direct_hit) : float64, float64, bool arrays
+    Scatter of arrays
+        ``(dx, dy, direct_hit)``: float64, float64 and bool arrays.
     """
     rules = resolve_rules(rules)
     cff = rules.call_for_fire
@@ -289,7 +300,7 @@ def scatter(clock, distance, spotting, rules=None):
     _fire.scatter_array(*flat, cff.scatter_increment_cm, math.radians(cff.clock_zero_deg),
                         cff.clockwise, dx, dy)
     hit = (flat[1] - flat[2]) < 0
-    return dx.reshape(shape), dy.reshape(shape), hit.reshape(shape)
+    return Scatter(dx.reshape(shape), dy.reshape(shape), hit.reshape(shape))
 
 
 _ATTACKING = (Action.BASIC, Action.SPRINT, Action.HEAVY_WEAPON, Action.MASS_FIRE, Action.SPLIT_FIRE,
@@ -338,16 +349,35 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
         Number of engagements, ``>= 0``.
     shooter, target : three Die
         Dice after wound shifts (e.g. ``(aa.Die.D10, aa.Die.D10, aa.Die.D8)`` or ``"d10,d10,d8"``).
+    shooter_posture, target_posture : Posture
+        Postures of the two order cards (``OFFENSIVE`` Hearts/Diamonds, ``DEFENSIVE`` Clubs/Spades).
+    range_band : int
+        Range band, 1..9 with the packaged stick.
+    armor : int
+        Target's printed armor, ``>= 1``.
+    shooter_action : Action
+        An action with an attack: BASIC, SPRINT, HEAVY_WEAPON, MASS_FIRE, SPLIT_FIRE or DIG_IN.
+    target_action : Action
+        The target's own action, which decides how its Defense is scored.
+    cover : Cover
+        Target's predominant cover.
+    ap : int
+        Armor penetration (``<= 0``) of an eligible heavy weapon, else 0.
+    vehicle : bool
+        The target is a vehicle (vehicle marker rule and per-turn cap).
     seed : None, int, SeedSequence or Generator
         Engagements ``[c*SIMULATE_CHUNK, (c+1)*SIMULATE_CHUNK)`` draw from child ``c`` of
         ``SeedSequence(seed)``: results are identical for every ``threads`` and a smaller ``n`` gives
         a prefix of a larger one.
     threads : int
         OpenMP threads, ``>= 1``.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
 
     Returns
     -------
-    (markers, wounds) : int8 and int16 arrays of length n
+    FireResult of arrays
+        ``(markers, wounds)``: int8 and int16 arrays of length n, markers after the per-turn cap.
     """
     rules = resolve_rules(rules)
     n = v.as_int(n, "n", lo=0)
@@ -363,7 +393,7 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
         raise MemoryError(f"n: {n:,} engagements need {3 * n / 2**30:.1f} GiB of output; "
                           "simulate in smaller batches") from None
     if n == 0:
-        return markers, wounds
+        return FireResult(markers, wounds)
     t5 = rules.table5_array
     _sim.simulate_fire(
         chunk_generators(ss, n_chunks), SIMULATE_CHUNK,
@@ -373,4 +403,4 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
         e["shooter_action"] == Action.SPLIT_FIRE, e["range_band"], e["armor"], int(e["cover"]),
         e["ap"], e["vehicle"], rules.fire_params, threads, markers, wounds,
     )
-    return markers, wounds
+    return FireResult(markers, wounds)

@@ -25,17 +25,37 @@ def _distance(value, name="distance_cm") -> float:
 
 
 def range_band(distance_cm, rules=None) -> int:
-    """Range band 1..9 of a distance in cm on the measuring stick.
+    """Range band of a distance on the measuring stick: 1..9 with the packaged stick.
 
-    A distance is in the first band whose edge (``rules.fire.band_edges_cm``) is ``>=`` it; beyond
-    the stick the range is 9.
+    Parameters
+    ----------
+    distance_cm : float
+        Distance between the In-transit points in cm, finite and ``>= 0``.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
+
+    Returns
+    -------
+    int
+        The first band whose edge (``rules.fire.band_edges_cm``) is ``>=`` the distance; beyond the
+        stick, one more than the number of edges (9 with the packaged 8 edges).
     """
     rules = resolve_rules(rules)
     return _band.range_band_scalar(_distance(distance_cm), rules.band_edges)
 
 
 def predominant_cover(start, in_transit, destination) -> Cover:
-    """Predominant cover of the Start, In-transit and Destination points: the middle value."""
+    """Predominant cover of a target's three points: the middle value (Light, No, Heavy -> Light).
+
+    Parameters
+    ----------
+    start, in_transit, destination : Cover
+        Cover at the Start, In-transit and Destination figures (``Cover`` members, 0..2 or names).
+
+    Returns
+    -------
+    Cover
+    """
     s = as_enum(start, Cover, "start")
     i = as_enum(in_transit, Cover, "in_transit")
     d = as_enum(destination, Cover, "destination")
@@ -64,7 +84,7 @@ def resolve_fire(attack, range_band, defense, armor, cover=Cover.NONE, ap=0, veh
     attack : int
         Attack score, ``>= 0``.
     range_band : int
-        Range 1..9 (the range threshold).
+        Range band, the range threshold: 1..9 with the packaged stick (1..edges + 1).
     defense : int
         Target's Defense score, ``>= 0``; damage threshold = range + defense.
     armor : int
@@ -95,7 +115,22 @@ def resolve_fire(attack, range_band, defense, armor, cover=Cover.NONE, ap=0, veh
 
 
 def effective_armor(armor, cover=Cover.NONE, ap=0, rules=None) -> int:
-    """Armor + cover bonus + AP, never below the rules' armor floor."""
+    """Armor + cover bonus + AP, never below the rules' armor floor.
+
+    Parameters
+    ----------
+    armor : int
+        Printed armor, ``>= 1``.
+    cover : Cover
+        Predominant cover; adds ``rules.fire.cover_armor_bonus``.
+    ap : int
+        Armor penetration of an eligible heavy weapon, ``<= 0``.
+    rules : Rules, optional
+
+    Returns
+    -------
+    int
+    """
     rules = resolve_rules(rules)
     armor = as_int(armor, "armor", lo=1, hi=MAX_VALUE)
     cover = as_enum(cover, Cover, "cover")
@@ -106,9 +141,22 @@ def effective_armor(armor, cover=Cover.NONE, ap=0, rules=None) -> int:
 def scatter(clock, distance, spotting, rules=None) -> Scatter:
     """Call for Fire: impact displacement from the two d12 (clock direction, scatter distance).
 
-    ``distance - spotting < 0`` is a direct hit; otherwise the impact moves that many increments
-    (``rules.call_for_fire.scatter_increment_cm``) towards the clock position, 12 o'clock being the
-    top table edge (+y) and the clock running clockwise (rules data).
+    Parameters
+    ----------
+    clock : int
+        Direction die, 1..12 (12 o'clock = towards the top table edge, +y; clockwise).
+    distance : int
+        Scatter distance die, 1..12.
+    spotting : int
+        The spotter's Spotting score, ``>= 0``.
+    rules : Rules, optional
+        ``rules.call_for_fire`` sets the increment (4.5 cm) and the clock orientation.
+
+    Returns
+    -------
+    Scatter
+        ``direct_hit`` when ``distance - spotting < 0``; otherwise the impact moves that many
+        increments towards the clock position: ``(dx, dy)`` in cm (0, 0 for an offset of 0).
     """
     rules = resolve_rules(rules)
     cff = rules.call_for_fire

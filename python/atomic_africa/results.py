@@ -22,14 +22,15 @@ class Scores(NamedTuple):
 
 
 class FireResult(NamedTuple):
-    """Suppression markers (before the per-turn cap) and wound counters of one attack."""
+    """Suppression markers and wound counters: ints for one attack, arrays from :mod:`.batch`."""
 
     markers: int
     wounds: int
 
 
 class Scatter(NamedTuple):
-    """Call for Fire impact: displacement in cm and whether it was a direct hit (offset < 0)."""
+    """Call for Fire impact: displacement in cm and whether it was a direct hit (offset < 0);
+    arrays from :mod:`.batch`."""
 
     dx: float
     dy: float

@@ -37,8 +37,28 @@ def main(argv=None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (ValueError, TypeError, OSError) as exc:
-        print(f"atomic-africa {args.command}: error: {exc}", file=sys.stderr)
+        print(f"atomic-africa {args.command}: error: {_name_option(parser, args.command, str(exc))}",
+              file=sys.stderr)
         return 2
+
+
+# API argument names that differ from the option's destination.
+_API_NAMES = {"distance_cm": "distance", "agent": "agents"}
+
+
+def _name_option(parser, command: str, message: str) -> str:
+    """Say which option an API error is about: "threads: ..." -> "--threads: ..."."""
+    name, sep, rest = message.partition(":")
+    if not sep or " " in name:
+        return message
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    dest = _API_NAMES.get(name.split("[")[0], name.split("[")[0])
+    for action in sub._actions:
+        if action.dest == dest and action.option_strings:
+            option = next((o for o in action.option_strings if o.startswith("--")),
+                          action.option_strings[0])
+            return f"{option}: {message}"
+    return message
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,6 +7,7 @@ import time
 from ..game import Game, load_scenario
 from ..env.agents import AGENTS, make_agent
 from ..game.events import summarize_turn
+from .common import seed_arg
 
 
 def register(sub):
@@ -20,7 +21,7 @@ def register(sub):
             "'atomic-africa render')."
         ),
     )
-    p.add_argument("--seed", type=int, default=0, help="game seed (default %(default)s)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="game seed (default %(default)s)")
     p.add_argument("--scenario", default=None, metavar="FILE", help="scenario TOML (default: packaged)")
     p.add_argument("--agents", default="random,greedy", metavar="A,B",
                    help=f"agents for Blue,Red from {sorted(AGENTS)} (default %(default)s)")

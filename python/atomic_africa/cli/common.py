@@ -36,6 +36,17 @@ action_arg = _enum_arg(Action)
 cover_arg = _enum_arg(Cover, {"no": "NONE"})
 
 
+def seed_arg(text: str) -> int:
+    """A non-negative integer seed."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
+    return value
+
+
 def rules_arg(path: str) -> Rules:
     try:
         return Rules.from_toml(path)
@@ -45,7 +56,8 @@ def rules_arg(path: str) -> Rules:
 
 def add_rules_option(parser) -> None:
     parser.add_argument("--rules", type=rules_arg, default=None, metavar="FILE",
-                        help="rules TOML overriding the packaged defaults (same layout)")
+                        help="a complete rules TOML used instead of the packaged one (copy "
+                             "atomic_africa/data/rules.toml and edit it)")
 
 
 def names(enum_cls) -> str:
@@ -83,8 +95,8 @@ def add_engagement_options(p, d: dict) -> None:
     p.add_argument("--target-action", type=action_arg, default=d["target_action"], metavar="ACTION",
                    help="target's action, which sets its Defense (default basic)")
     rng = p.add_mutually_exclusive_group()
-    rng.add_argument("--range-band", type=int, default=None, metavar="1-9",
-                     help=f"range band (default {d['range_band']})")
+    rng.add_argument("--range-band", type=int, default=None, metavar="BAND",
+                     help=f"range band, 1-9 with the packaged stick (default {d['range_band']})")
     rng.add_argument("--distance", type=float, default=None, metavar="CM",
                      help="distance in cm between In-transit points, banded by the rules' stick")
     p.add_argument("--armor", type=int, default=d["armor"], help="target armor (default %(default)s)")

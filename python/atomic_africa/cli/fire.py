@@ -6,7 +6,7 @@ import time
 import numpy as np
 
 from .. import batch
-from .common import add_engagement_options, add_rules_option, default_engagement, engagement_band
+from .common import add_engagement_options, add_rules_option, default_engagement, engagement_band, seed_arg
 
 
 def register(sub):
@@ -24,7 +24,7 @@ def register(sub):
     p.add_argument("-n", "--engagements", dest="n", type=int, default=d["n"],
                    help="number of engagements (default %(default)s)")
     add_engagement_options(p, d)
-    p.add_argument("--seed", type=int, default=d["seed"], help="random seed (default %(default)s)")
+    p.add_argument("--seed", type=seed_arg, default=d["seed"], help="random seed (default %(default)s)")
     p.add_argument("--threads", type=int, default=1, help="OpenMP threads (default 1)")
     add_rules_option(p)
     p.set_defaults(run=run)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..game import Game, load_scenario
+from .common import seed_arg
 
 
 def register(sub):
@@ -23,7 +24,7 @@ def register(sub):
                    help="PNG to write (default battle.png; with --gif only if given)")
     p.add_argument("--gif", default=None, metavar="FILE.gif", help="animate the whole replay into this GIF")
     p.add_argument("--every", choices=("phase", "action"), default="phase", help="GIF frame per phase or per action")
-    p.add_argument("--seed", type=int, default=0, help="seed when no REPLAY is given (default %(default)s)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="seed when no REPLAY is given (default %(default)s)")
     p.add_argument("--scenario", default=None, metavar="FILE", help="scenario when no REPLAY is given")
     p.add_argument("--agents", default="random,greedy", metavar="A,B", help="agents when no REPLAY is given")
     p.set_defaults(run=run)
