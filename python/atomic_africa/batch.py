@@ -56,11 +56,28 @@ def _n_bands(rules) -> int:
 
 
 def resolve_fire(attack, range_band, defense, armor, cover=0, ap=0, vehicle=False, rules=None):
-    """Markers (int8, before the per-turn cap) and wounds (int32) of independent attacks.
+    """Markers (before the per-turn cap) and wounds of many independent attacks.
 
-    Arguments are arrays or scalars broadcast together; meanings as in
-    :func:`atomic_africa.resolve_fire` (attack >= 0, range_band 1..edges+1 = 1..9, defense >= 0, armor >= 1,
-    cover 0..2, ap <= 0, vehicle bool).
+    Parameters
+    ----------
+    attack : array_like of int
+        Attack scores, ``>= 0``.
+    range_band : array_like of int
+        Range bands, 1..9 with the packaged stick.
+    defense : array_like of int
+        Targets' Defense scores, ``>= 0``.
+    armor : array_like of int
+        Targets' printed armor, ``>= 1``.
+    cover : array_like of Cover
+        Predominant cover, 0..2 or names.
+    ap : array_like of int
+        Armor penetration of an eligible heavy weapon, ``<= 0``.
+    vehicle : array_like of bool
+        Targets that are vehicles.
+    rules : Rules, optional
+
+    All arguments broadcast together (scalars are not copied); meanings as in
+    :func:`atomic_africa.resolve_fire`.
 
     Returns
     -------
@@ -152,7 +169,18 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
 
 
 def predominant_cover(start, in_transit, destination) -> np.ndarray:
-    """Predominant cover (int8 0..2, the middle value) of three broadcast cover arrays."""
+    """Predominant cover of many targets: the middle of their three covers.
+
+    Parameters
+    ----------
+    start, in_transit, destination : array_like of Cover
+        Cover at each target's Start, In-transit and Destination points (0..2 or names), broadcast.
+
+    Returns
+    -------
+    ndarray of int8
+        0 (No), 1 (Light) or 2 (Heavy), the broadcast shape.
+    """
     arrays = {name: v.enum_array(a, Cover, name) for name, a in
               (("start", start), ("in_transit", in_transit), ("destination", destination))}
     flat, shape = v.broadcast(**arrays)
@@ -172,7 +200,23 @@ class ScoresArrays(NamedTuple):
 
 
 def action_scores(faces, posture, action, rules=None) -> ScoresArrays:
-    """Table 5 scores for rolls ``faces`` of shape (..., 3) (faces 1..12), broadcast postures/actions."""
+    """Table 5 scores of many rolls of three dice.
+
+    Parameters
+    ----------
+    faces : array_like of int, shape (..., 3)
+        Rolled faces, 1..12, any order within a roll.
+    posture, action : Posture, Action or arrays of them (or names)
+        Broadcast against the rolls ``faces.shape[:-1]``.
+    rules : Rules, optional
+        Table 5 reading; the packaged defaults if omitted.
+
+    Returns
+    -------
+    ScoresArrays
+        int16 arrays shaped like the rolls (``attacks`` with a last axis of 2: the only or lower
+        attack, then the higher of two); -1 where the action has no such score.
+    """
     rules = resolve_rules(rules)
     f = v.int_array(faces, "faces")
     if f.ndim < 1 or f.shape[-1] != 3:
@@ -199,7 +243,21 @@ def action_scores(faces, posture, action, rules=None) -> ScoresArrays:
 
 
 def shift_dice(dice, steps, rules=None) -> np.ndarray:
-    """Dice shifted down ``steps`` types (int64 sides; 0 = below the ladder), broadcast."""
+    """Dice shifted down the ladder, many at once.
+
+    Parameters
+    ----------
+    dice : array_like of int
+        Sides of each die (on the rules' ladder).
+    steps : array_like of int
+        Shifts, ``>= 0``; broadcast against ``dice``.
+    rules : Rules, optional
+
+    Returns
+    -------
+    ndarray of int64
+        The shifted sides; 0 where a die falls below the ladder.
+    """
     rules = resolve_rules(rules)
     d = v.int_array(dice, "dice")
     s = v.int_array(steps, "steps")
@@ -279,7 +337,15 @@ def roll_dice(dice, rng=None) -> np.ndarray:
 
 
 def scatter(clock, distance, spotting, rules=None):
-    """Call for Fire displacements for arrays of clock (1..12), scatter distance (1..12) and spotting.
+    """Call for Fire displacements for many rolls of the two d12 (see :func:`atomic_africa.scatter`).
+
+    Parameters
+    ----------
+    clock, distance : array_like of int
+        The direction and distance dice, 1..12, broadcast.
+    spotting : array_like of int
+        Spotting scores, ``>= 0``.
+    rules : Rules, optional
 
     Returns
     -------

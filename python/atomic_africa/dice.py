@@ -50,6 +50,16 @@ def wounded_dice(dice, wounds: int = 0, vehicle: bool = False, rules=None) -> tu
     Each wound shifts Morale down one type (Equipment for vehicles, per the rules data); a die shifted
     below the ladder rolls as the rules' ``shattered_die`` until Clean-up.
 
+    Parameters
+    ----------
+    dice : three Die
+        Training, Equipment and Morale dice (members, ints or ``"d10,d10,d8"``).
+    wounds : int
+        Wound counters, ``>= 0``.
+    vehicle : bool
+        Shift Equipment instead of Morale (``rules.dice.wound_shift_vehicle``).
+    rules : Rules, optional
+
     Returns
     -------
     (tuple of three Die, bool)
