@@ -148,7 +148,18 @@ def _side(rules, dice, posture, action) -> _Side:
 
 
 def clear_cache(rules=None) -> None:
-    """Forget the memoised side counts and results of ``rules`` (to time a cold query)."""
+    """Forget the memoised side counts and results of ``rules`` (to time a cold query).
+
+    Parameters
+    ----------
+    rules : Rules, optional
+        The rules object whose caches are emptied; the packaged defaults if omitted.
+
+    Raises
+    ------
+    TypeError
+        If ``rules`` is neither ``None`` nor a :class:`~atomic_africa.Rules`.
+    """
     rules = resolve_rules(rules)
     rules._cache.pop(_SIDES_KEY, None)
     rules._cache.pop(_MEMO_KEY, None)
@@ -295,6 +306,7 @@ def fire_outcomes(shooter, target, *, shooter_posture, target_posture, range_ban
     exact : bool
         Return :class:`fractions.Fraction` probabilities summing to exactly 1.
     rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
 
     Returns
     -------
@@ -386,12 +398,19 @@ def split_fire_outcomes(shooter, declared, other, *, shooter_posture, exact=Fals
     shooter_posture : Posture
     exact : bool
         Fractions instead of floats.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
 
     Returns
     -------
     SplitFireOutcomes
         ``declared`` equals ``fire_outcomes(..., shooter_action=SPLIT_FIRE)`` for that target;
         ``joint`` is keyed ``((markers, wounds) declared, (markers, wounds) other)``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        On an invalid argument (the message names it).
     """
     rules = resolve_rules(rules)
     shooter = v.dice_triple(shooter, "shooter", Die)
@@ -438,13 +457,26 @@ def scores_pmf(dice, posture, action, *, exact=False, rules=None) -> ScoresPmf:
     Parameters
     ----------
     dice : three Die
+        The side's dice after wound shifts (Die members, ints or a ``"d8,d8,d6"`` string).
     posture : Posture
+        Offensive or defensive (member, int or name).
     action : Action
+        The Table 5 row read (member, int or name).
     exact : bool
+        Fractions instead of floats.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
 
     Returns
     -------
     ScoresPmf
+        Attack, Defense, Rally, Spotting and Sprint-bonus distributions (``None`` where the action
+        has no such score).
+
+    Raises
+    ------
+    TypeError, ValueError
+        On an invalid argument (the message names it).
     """
     rules = resolve_rules(rules)
     dice, posture = _side_args(dice, posture, rules)
@@ -482,6 +514,9 @@ def rally_probability(dice, posture, range_band, target_markers, *, los=True, co
     self_rally : bool
         The unit rallies itself (LOS and comms do not matter).
     exact : bool
+        Fractions instead of floats.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
 
     Returns
     -------
@@ -527,9 +562,26 @@ def call_for_fire_odds(dice, posture, *, exact=False, rules=None) -> CallForFire
     towards the clock position (the semantics and floating-point values of
     :func:`atomic_africa.batch.scatter`).
 
+    Parameters
+    ----------
+    dice : three Die
+        The spotter's dice after wound shifts (Die members, ints or a ``"d8,d8,d6"`` string).
+    posture : Posture
+        The spotter's posture (Table 5 Call for Fire row).
+    exact : bool
+        Fractions instead of floats.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
+
     Returns
     -------
     CallForFireOdds
+        ``direct_hit`` probability, ``offset`` ``{(dx, dy) cm: p}`` and ``distance`` ``{cm: p}``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        On an invalid argument, or if the rules' Call for Fire row has no Spotting score.
     """
     rules = resolve_rules(rules)
     dice, posture = _side_args(dice, posture, rules)
@@ -564,6 +616,30 @@ def sprint_odds(dice, posture, vehicle=False, *, exact=False, rules=None) -> Spr
     The extra distance is bonus x ``rules.movement.sprint_increment_cm`` (4.5 cm), or
     ``vehicle_sprint_increment_cm`` (9 cm) for vehicles. The posture does not change the bonus; it
     is validated for symmetry with the other calls.
+
+    Parameters
+    ----------
+    dice : three Die
+        The sprinting unit's dice after wound shifts (Die members, ints or a ``"d8,d8,d6"``
+        string).
+    posture : Posture
+        Its posture (validated only).
+    vehicle : bool
+        The unit is a vehicle (larger sprint increment).
+    exact : bool
+        Fractions instead of floats.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
+
+    Returns
+    -------
+    SprintOdds
+        ``bonus`` ``{bonus: p}`` and ``distance_cm`` ``{extra cm: p}``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        On an invalid argument (the message names it).
     """
     rules = resolve_rules(rules)
     dice, posture = _side_args(dice, posture, rules)
@@ -589,6 +665,20 @@ def morale_recovery_probability(morale_die, markers, *, exact=False, rules=None)
         The Morale die after wound shifts (a shattered unit rolls ``rules.dice.shattered_die``).
     markers : int
         Suppression markers, ``>= 0``.
+    exact : bool
+        Return a :class:`fractions.Fraction` instead of a float.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
+
+    Returns
+    -------
+    float or Fraction
+        P(a marker is removed); 0 when ``markers == 0``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        On an invalid argument (the message names it).
     """
     rules = resolve_rules(rules)
     die = int(v.as_enum(morale_die, Die, "morale_die"))
@@ -612,23 +702,103 @@ def _check_dist(dist) -> Mapping:
 
 
 def expected_markers(dist):
-    """E[markers] of a ``{(markers, wounds): p}`` distribution (a Fraction if the p are)."""
+    """E[markers] of a ``{(markers, wounds): p}`` distribution.
+
+    Parameters
+    ----------
+    dist : mapping
+        ``{(markers, wounds): probability}``, e.g. from :func:`fire_outcomes`.
+
+    Returns
+    -------
+    float or Fraction
+        The expected number of markers (a Fraction if the probabilities are; 0 for an empty
+        mapping).
+
+    Raises
+    ------
+    TypeError
+        If ``dist`` is not a mapping.
+    ValueError
+        If a key is not a ``(markers, wounds)`` tuple.
+    """
     return sum((p * k[0] for k, p in _check_dist(dist).items()), 0)
 
 
 def expected_wounds(dist):
-    """E[wounds] of a ``{(markers, wounds): p}`` distribution (a Fraction if the p are)."""
+    """E[wounds] of a ``{(markers, wounds): p}`` distribution.
+
+    Parameters
+    ----------
+    dist : mapping
+        ``{(markers, wounds): probability}``, e.g. from :func:`fire_outcomes`.
+
+    Returns
+    -------
+    float or Fraction
+        The expected number of wounds (a Fraction if the probabilities are; 0 for an empty
+        mapping).
+
+    Raises
+    ------
+    TypeError
+        If ``dist`` is not a mapping.
+    ValueError
+        If a key is not a ``(markers, wounds)`` tuple.
+    """
     return sum((p * k[1] for k, p in _check_dist(dist).items()), 0)
 
 
 def p_at_least_wounds(dist, k):
-    """P(wounds >= k) of a ``{(markers, wounds): p}`` distribution; ``k >= 0``."""
+    """P(wounds >= k) of a ``{(markers, wounds): p}`` distribution.
+
+    Parameters
+    ----------
+    dist : mapping
+        ``{(markers, wounds): probability}``, e.g. from :func:`fire_outcomes`.
+    k : int
+        Threshold, ``>= 0``.
+
+    Returns
+    -------
+    float or Fraction
+        The summed probability of the outcomes with at least ``k`` wounds (a Fraction if the
+        probabilities are).
+
+    Raises
+    ------
+    TypeError
+        If ``dist`` is not a mapping or ``k`` is not an integer.
+    ValueError
+        If ``k < 0`` or a key is not a ``(markers, wounds)`` tuple.
+    """
     k = v.as_int(k, "k", lo=0)
     return sum((p for key, p in _check_dist(dist).items() if key[1] >= k), 0)
 
 
 def p_at_least_markers(dist, k):
-    """P(markers >= k) of a ``{(markers, wounds): p}`` distribution; ``k >= 0``."""
+    """P(markers >= k) of a ``{(markers, wounds): p}`` distribution.
+
+    Parameters
+    ----------
+    dist : mapping
+        ``{(markers, wounds): probability}``, e.g. from :func:`fire_outcomes`.
+    k : int
+        Threshold, ``>= 0``.
+
+    Returns
+    -------
+    float or Fraction
+        The summed probability of the outcomes with at least ``k`` markers (a Fraction if the
+        probabilities are).
+
+    Raises
+    ------
+    TypeError
+        If ``dist`` is not a mapping or ``k`` is not an integer.
+    ValueError
+        If ``k < 0`` or a key is not a ``(markers, wounds)`` tuple.
+    """
     k = v.as_int(k, "k", lo=0)
     return sum((p for key, p in _check_dist(dist).items() if key[0] >= k), 0)
 

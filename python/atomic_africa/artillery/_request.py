@@ -23,7 +23,31 @@ class RequestGeometry(NamedTuple):
 
 
 def request_geometry(hexmap, spotter, target, hindrance=0, smoke=None, rules=None) -> RequestGeometry:
-    """Check the round is on the map and in the spotter's LOS; range and hindrance of the roll."""
+    """Check the round is on the map and in the spotter's LOS; range and hindrance of the roll.
+
+    Parameters
+    ----------
+    hexmap : HexMap
+    spotter, target : str, Hex or (int, int)
+        The spotter's hex and the spotting round's hex, both on the map.
+    hindrance : int
+        Extra hindrance, 0..10000, added to the LOS's.
+    smoke : mapping hex -> int, optional
+        Smoke markers hindering the LOS.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
+
+    Returns
+    -------
+    RequestGeometry
+
+    Raises
+    ------
+    TypeError
+        If ``hexmap`` is not a HexMap (or an argument has the wrong type).
+    ValueError
+        If a hex is off the map, ``hindrance`` is out of range, or the target is not in LOS.
+    """
     if not isinstance(hexmap, HexMap):
         raise TypeError(f"hexmap: expected an atomic_africa.artillery.HexMap, got {type(hexmap).__name__}")
     s = hexmap.hex(spotter, "spotter")
@@ -39,7 +63,25 @@ def request_geometry(hexmap, spotter, target, hindrance=0, smoke=None, rules=Non
 
 
 def deck_state(deck, rules=None) -> DeckState | None:
-    """None for independent 2d6; else the DeckState of "fresh", a FateDeck or a DeckState."""
+    """None for independent 2d6; else the DeckState of "fresh", a FateDeck or a DeckState.
+
+    Parameters
+    ----------
+    deck : "independent", "fresh", FateDeck or DeckState
+    rules : Rules, optional
+        Copies per pair for ``"fresh"``; the packaged defaults if omitted.
+
+    Returns
+    -------
+    DeckState or None
+
+    Raises
+    ------
+    ValueError
+        If ``deck`` is a string other than the two modes.
+    TypeError
+        If ``deck`` is of another type.
+    """
     if isinstance(deck, str):
         if deck == "independent":
             return None

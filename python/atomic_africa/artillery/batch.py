@@ -38,12 +38,24 @@ def resolve_requests(hexmap, spotter, target, cards, *, hindrance=0, smoke=None,
     cards : array of int, shape (..., 4)
         Targeting card (white, coloured) then drift card (white, coloured), faces 1..6.
     hindrance : int
-        Extra hindrance on top of the LOS's (terrain and ``smoke`` markers).
+        Extra hindrance on top of the LOS's (terrain and ``smoke`` markers), 0..10000.
+    smoke : mapping hex -> int, optional
+        Smoke markers hindering the LOS (added to the terrain's hindrance).
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
 
     Returns
     -------
     (landing, hit) : int32 and bool arrays of shape ``cards.shape[:-1]``
         Flat index of the landing hex (-1 off the map) and whether the Targeting roll hit.
+
+    Raises
+    ------
+    TypeError
+        If ``hexmap`` is not a HexMap or ``cards`` is not an integer array.
+    ValueError
+        If a hex is off the map, the target is not in the spotter's LOS, ``cards`` does not have
+        shape (..., 4) or a face is outside 1..6.
     """
     rules = resolve_rules(rules)
     geo = request_geometry(hexmap, spotter, target, hindrance, smoke, rules)
@@ -84,11 +96,19 @@ def simulate_requests(n, hexmap, spotter, target, *, hindrance=0, smoke=None, de
         ``SeedSequence(seed)``: results do not depend on ``threads``, and a smaller ``n`` gives a
         prefix of a larger one.
     threads : int
-        OpenMP threads, ``>= 1``.
+        OpenMP threads, 1..1024.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
 
     Returns
     -------
     RequestSample
+        ``landing`` (int32, flat hex index, -1 off the map) and ``hit`` (bool), each of length ``n``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        On an invalid argument, or if the target is not in the spotter's LOS.
     """
     rules = resolve_rules(rules)
     n = v.as_int(n, "n", lo=0, hi=2**31 - 1)
@@ -113,7 +133,27 @@ def simulate_requests(n, hexmap, spotter, target, *, hindrance=0, smoke=None, de
 
 
 def landing_counts(landing, hexmap) -> tuple[np.ndarray, int]:
-    """Counts of simulated landings per hex as int64 ``(rows, columns)``, and the off-map count."""
+    """Counts of simulated landings per hex, and the off-map count.
+
+    Parameters
+    ----------
+    landing : array of int
+        Flat hex indices, -1 (off the map) .. ``hexmap.size - 1``, e.g. ``RequestSample.landing``.
+    hexmap : HexMap
+        The map the indices refer to.
+
+    Returns
+    -------
+    (ndarray of int64, shape (rows, columns), int)
+        Landings per hex and the number of off-map landings.
+
+    Raises
+    ------
+    TypeError
+        If ``hexmap`` is not a HexMap or ``landing`` is not an integer array.
+    ValueError
+        If an index is out of range.
+    """
     if not isinstance(hexmap, HexMap):
         raise TypeError(f"hexmap: expected a HexMap, got {type(hexmap).__name__}")
     a = v.int_array(landing, "landing").reshape(-1)

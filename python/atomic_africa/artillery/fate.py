@@ -30,10 +30,12 @@ class FateCard(NamedTuple):
 
     @property
     def total(self) -> int:
+        """White + coloured."""
         return self.white + self.coloured
 
     @property
     def product(self) -> int:
+        """White x coloured."""
         return self.white * self.coloured
 
     def __str__(self) -> str:
@@ -41,17 +43,57 @@ class FateCard(NamedTuple):
 
 
 def card_id(card) -> int:
-    """Index 0..35 of a (white, coloured) pair: ``6 * (white - 1) + coloured - 1``."""
+    """Index 0..35 of a (white, coloured) pair: ``6 * (white - 1) + coloured - 1``.
+
+    Parameters
+    ----------
+    card : FateCard or (int, int)
+        White and coloured faces, each 1..6 (not validated).
+
+    Returns
+    -------
+    int
+    """
     w, c = card
     return 6 * (w - 1) + (c - 1)
 
 
 def card_of_id(k: int) -> FateCard:
+    """The card of index ``k``; the inverse of :func:`card_id`.
+
+    Parameters
+    ----------
+    k : int
+        Card id 0..35 (not validated).
+
+    Returns
+    -------
+    FateCard
+    """
     return FateCard(k // 6 + 1, k % 6 + 1)
 
 
 def as_card(value, name: str = "card") -> FateCard:
-    """A FateCard from a (white, coloured) pair of faces 1..6."""
+    """A FateCard from a (white, coloured) pair of faces 1..6.
+
+    Parameters
+    ----------
+    value : pair of int
+        White and coloured faces, each 1..6.
+    name : str
+        Argument name used in error messages.
+
+    Returns
+    -------
+    FateCard
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a pair of integers.
+    ValueError
+        If a face is outside 1..6.
+    """
     try:
         w, c = value
     except (TypeError, ValueError):
@@ -83,13 +125,40 @@ class DeckState:
 
     @classmethod
     def fresh(cls, rules=None) -> "DeckState":
-        """A full deck (``artillery.fate_card_copies`` of each pair), nothing discarded."""
+        """A full deck (``artillery.fate_card_copies`` of each pair), nothing discarded.
+
+        Parameters
+        ----------
+        rules : Rules, optional
+            Rules data; the packaged defaults if omitted.
+
+        Returns
+        -------
+        DeckState
+        """
         copies = resolve_rules(rules).artillery.fate_card_copies
         return cls((copies,) * N_PAIRS)
 
     @classmethod
     def from_cards(cls, draw, discard=()) -> "DeckState":
-        """Counts from lists of (white, coloured) cards."""
+        """Counts from lists of (white, coloured) cards.
+
+        Parameters
+        ----------
+        draw : iterable of (int, int)
+            Cards in the draw pile (order ignored).
+        discard : iterable of (int, int)
+            Cards in the discard pile.
+
+        Returns
+        -------
+        DeckState
+
+        Raises
+        ------
+        TypeError, ValueError
+            On a card that is not a pair of faces 1..6, or if both piles are empty.
+        """
         d = [0] * N_PAIRS
         x = [0] * N_PAIRS
         for i, c in enumerate(draw):
@@ -100,14 +169,22 @@ class DeckState:
 
     @property
     def n_draw(self) -> int:
+        """Number of cards in the draw pile."""
         return sum(self.draw)
 
     @property
     def n_discard(self) -> int:
+        """Number of cards in the discard pile."""
         return sum(self.discard)
 
     def pile_ids(self) -> tuple[list, list]:
-        """The draw and discard piles expanded to card ids in increasing order."""
+        """The draw and discard piles expanded to card ids in increasing order.
+
+        Returns
+        -------
+        (list of int, list of int)
+            Draw-pile ids and discard-pile ids, each id repeated by its count.
+        """
         return ([k for k in range(N_PAIRS) for _ in range(self.draw[k])],
                 [k for k in range(N_PAIRS) for _ in range(self.discard[k])])
 
@@ -142,7 +219,26 @@ class FateDeck:
 
     @classmethod
     def stacked(cls, top, *, seed=None, rules=None) -> "FateDeck":
-        """A shuffled deck with ``top`` (cards, top first) placed on top in that order, for set-ups."""
+        """A shuffled deck with ``top`` (cards, top first) placed on top in that order, for set-ups.
+
+        Parameters
+        ----------
+        top : iterable of (int, int)
+            Cards to put on top, top first; each at most ``artillery.fate_card_copies`` times.
+        seed : None, int, SeedSequence or Generator
+            Randomness of the shuffle (as in :class:`FateDeck`).
+        rules : Rules, optional
+            Rules data; the packaged defaults if omitted.
+
+        Returns
+        -------
+        FateDeck
+
+        Raises
+        ------
+        ValueError
+            If a card appears in ``top`` more often than the deck holds it, or a face is out of range.
+        """
         deck = cls(seed, rules=rules)
         wanted = [as_card(c, f"top[{i}]") for i, c in enumerate(top)]
         for i, c in enumerate(wanted):
@@ -173,12 +269,28 @@ class FateDeck:
         return tuple(self._held)
 
     def peek(self, k: int = 1) -> tuple:
-        """The top ``k`` cards of the draw pile, top first (no reshuffle)."""
+        """The top ``k`` cards of the draw pile, top first (no reshuffle).
+
+        Parameters
+        ----------
+        k : int
+            Number of cards, ``>= 0`` (fewer are returned if the draw pile is shorter).
+
+        Returns
+        -------
+        tuple of FateCard
+        """
         k = v.as_int(k, "k", lo=0)
         return tuple(reversed(self._draw[-k:])) if k else ()
 
     def state(self) -> DeckState:
-        """Counts of each pair in the draw and discard piles (the draw order is treated as unknown)."""
+        """Counts of each pair in the draw and discard piles (the draw order is treated as unknown).
+
+        Returns
+        -------
+        DeckState
+            Held cards are in neither pile.
+        """
         return DeckState.from_cards(self._draw, self._discard)
 
     # -- actions ------------------------------------------------------------------------------------
@@ -195,7 +307,22 @@ class FateDeck:
         self.reshuffles += 1
 
     def draw(self, discard: bool = True) -> FateCard:
-        """Reveal the top card (reshuffling the discard pile first if the draw pile is empty)."""
+        """Reveal the top card (reshuffling the discard pile first if the draw pile is empty).
+
+        Parameters
+        ----------
+        discard : bool
+            Put the card on the discard pile (default); ``False`` holds it until :meth:`discard`.
+
+        Returns
+        -------
+        FateCard
+
+        Raises
+        ------
+        ValueError
+            If the draw and discard piles are both empty (every card is held).
+        """
         discard = v.as_bool(discard, "discard")
         if not self._draw:
             if not self._discard:
@@ -207,7 +334,18 @@ class FateDeck:
         return card
 
     def discard(self, card) -> None:
-        """Put a held card (drawn with ``discard=False``) on the discard pile."""
+        """Put a held card (drawn with ``discard=False``) on the discard pile.
+
+        Parameters
+        ----------
+        card : FateCard or (int, int)
+            A held card.
+
+        Raises
+        ------
+        ValueError
+            If ``card`` is not held (or a face is outside 1..6).
+        """
         c = as_card(card)
         if c not in self._held:
             raise ValueError(f"card: {tuple(c)} is not held; held cards: {[tuple(h) for h in self._held]}")

@@ -60,7 +60,19 @@ class Direction(IntEnum):
 
     @classmethod
     def of_face(cls, face: int, rules=None) -> "Direction":
-        """The compass direction of a die face 1..6 (``artillery.compass``: 1 = N, then clockwise)."""
+        """The compass direction of a die face 1..6 (``artillery.compass``: 1 = N, then clockwise).
+
+        Parameters
+        ----------
+        face : int
+            Die face, 1..6.
+        rules : Rules, optional
+            Rules data; the packaged defaults if omitted.
+
+        Returns
+        -------
+        Direction
+        """
         face = v.as_int(face, "face", lo=1, hi=6)
         return cls[resolve_rules(rules).artillery.compass[face - 1]]
 
@@ -88,7 +100,23 @@ class Hex(NamedTuple):
 
 
 def hex_label(h) -> str:
-    """The name of hex ``(col, row)`` (0-based), e.g. ``Hex(6, 3)`` -> ``"G4"``."""
+    """The name of hex ``(col, row)`` (0-based), e.g. ``Hex(6, 3)`` -> ``"G4"``.
+
+    Parameters
+    ----------
+    h : Hex or (int, int)
+        0-based column and row.
+
+    Returns
+    -------
+    str
+        Column letter A-Z and row number 1-99.
+
+    Raises
+    ------
+    ValueError
+        If the column is outside 0..25 or the row outside 0..98 (the hex has no name).
+    """
     col, row = h
     if not (0 <= col < MAX_COLUMNS and 0 <= row < MAX_ROWS):
         raise ValueError(f"hex ({col}, {row}) has no name: columns A..Z, rows 1..{MAX_ROWS}")
@@ -96,7 +124,27 @@ def hex_label(h) -> str:
 
 
 def parse_hex(value, name: str = "hex") -> Hex:
-    """A :class:`Hex` from a name such as ``"G4"`` (case-insensitive), a Hex or a 0-based (col, row)."""
+    """A :class:`Hex` from a name such as ``"G4"`` (case-insensitive), a Hex or a 0-based (col, row).
+
+    Parameters
+    ----------
+    value : str, Hex or (int, int)
+        A hex name (column letter A-Z, row 1-99), a :class:`Hex` (returned as is) or a tuple of two
+        0-based integers (not range-checked: off-map hexes are allowed).
+    name : str
+        Argument name used in error messages.
+
+    Returns
+    -------
+    Hex
+
+    Raises
+    ------
+    ValueError
+        If a string is not a hex name.
+    TypeError
+        If ``value`` is of another type, or a tuple holds non-integers.
+    """
     if isinstance(value, Hex):
         return value
     if isinstance(value, str):
@@ -198,7 +246,23 @@ class HexMap:
 
     @classmethod
     def parse_size(cls, text: str) -> tuple[int, int]:
-        """``"15x10"`` -> (15, 10): columns x rows."""
+        """``"15x10"`` -> (15, 10): columns x rows.
+
+        Parameters
+        ----------
+        text : str
+            ``COLUMNSxROWS`` (``x`` or ``X``, surrounding spaces allowed).
+
+        Returns
+        -------
+        (int, int)
+            Columns 1..26 and rows 1..99.
+
+        Raises
+        ------
+        ValueError
+            If ``text`` is not of that form or a size is out of range.
+        """
         m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", str(text))
         if not m:
             raise ValueError(f"map: {text!r} is not COLUMNSxROWS, e.g. '15x10'")
@@ -222,12 +286,41 @@ class HexMap:
         return "B" if self.parity else "A"
 
     def contains(self, h) -> bool:
-        """Whether hex ``h`` is on the map."""
+        """Whether hex ``h`` is on the map.
+
+        Parameters
+        ----------
+        h : Hex or (int, int)
+            0-based column and row.
+
+        Returns
+        -------
+        bool
+        """
         col, row = h
         return 0 <= col < self.columns and 0 <= row < self.rows
 
     def hex(self, value, name: str = "hex") -> Hex:
-        """Parse and check that a hex is on this map (ValueError naming ``name`` otherwise)."""
+        """Parse and check that a hex is on this map.
+
+        Parameters
+        ----------
+        value : str, Hex or (int, int)
+            As in :func:`parse_hex`.
+        name : str
+            Argument name used in error messages.
+
+        Returns
+        -------
+        Hex
+
+        Raises
+        ------
+        ValueError
+            If ``value`` is not a hex name or the hex is off this map.
+        TypeError
+            As in :func:`parse_hex`.
+        """
         h = parse_hex(value, name)
         if not self.contains(h):
             last = hex_label((self.columns - 1, self.rows - 1))
@@ -236,28 +329,76 @@ class HexMap:
         return h
 
     def index(self, h) -> int:
-        """Flat index ``row * columns + col`` of an on-map hex (as in the kernels' outputs)."""
+        """Flat index ``row * columns + col`` of an on-map hex (as in the kernels' outputs).
+
+        Parameters
+        ----------
+        h : str, Hex or (int, int)
+            An on-map hex (see :meth:`hex`).
+
+        Returns
+        -------
+        int
+        """
         h = self.hex(h)
         return h.row * self.columns + h.col
 
     def at(self, index: int) -> Hex:
-        """The hex of flat index ``index``."""
+        """The hex of flat index ``index``.
+
+        Parameters
+        ----------
+        index : int
+            ``0 <= index < size``.
+
+        Returns
+        -------
+        Hex
+        """
         index = v.as_int(index, "index", lo=0, hi=self.size - 1)
         return Hex(index % self.columns, index // self.columns)
 
     def hexes(self) -> list:
-        """All hexes in flat-index order (row by row)."""
+        """All hexes in flat-index order (row by row).
+
+        Returns
+        -------
+        list of Hex
+        """
         return [Hex(c, r) for r in range(self.rows) for c in range(self.columns)]
 
     # -- geometry -----------------------------------------------------------------------------------
     def distance(self, a, b) -> int:
-        """Hex distance (number of steps between neighbours)."""
+        """Hex distance (number of steps between neighbours).
+
+        Parameters
+        ----------
+        a, b : str, Hex or (int, int)
+            The two hexes (may be off the map).
+
+        Returns
+        -------
+        int
+        """
         a, b = parse_hex(a, "a"), parse_hex(b, "b")
         return _hx.hex_distance_scalar(a.col, a.row, b.col, b.row, self.parity)
 
     def step(self, h, direction, steps: int = 1) -> Hex:
-        """The hex ``steps`` hexes from ``h`` towards ``direction`` (a :class:`Direction` or its name);
-        it may be off the map."""
+        """The hex ``steps`` hexes from ``h`` towards ``direction``; it may be off the map.
+
+        Parameters
+        ----------
+        h : str, Hex or (int, int)
+            Start hex.
+        direction : Direction, str or int
+            A :class:`Direction`, its name (``"NE"``) or its value 1..6.
+        steps : int
+            Number of steps, ``>= 0``.
+
+        Returns
+        -------
+        Hex
+        """
         h = parse_hex(h)
         d = _direction(direction)
         for _ in range(v.as_int(steps, "steps", lo=0)):
@@ -265,26 +406,76 @@ class HexMap:
         return h
 
     def neighbour(self, h, direction) -> Hex | None:
-        """The neighbour of ``h`` towards ``direction``, or None if it is off the map."""
+        """The neighbour of ``h`` towards ``direction``, or None if it is off the map.
+
+        Parameters
+        ----------
+        h : str, Hex or (int, int)
+        direction : Direction, str or int
+            As in :meth:`step`.
+
+        Returns
+        -------
+        Hex or None
+        """
         n = self.step(h, direction)
         return n if self.contains(n) else None
 
     def neighbours(self, h) -> list:
-        """The on-map neighbours of ``h`` in compass order N, NE, SE, S, SW, NW."""
+        """The on-map neighbours of ``h`` in compass order N, NE, SE, S, SW, NW.
+
+        Parameters
+        ----------
+        h : str, Hex or (int, int)
+
+        Returns
+        -------
+        list of Hex
+        """
         return [n for d in Direction if (n := self.neighbour(h, d)) is not None]
 
     def impact_hexes(self, center) -> list:
-        """The artillery's area: ``center`` and its six neighbours, those on the map, centre first."""
+        """The artillery's area: ``center`` and its six neighbours, those on the map, centre first.
+
+        Parameters
+        ----------
+        center : str, Hex or (int, int)
+            An on-map hex.
+
+        Returns
+        -------
+        list of Hex
+        """
         c = self.hex(center, "center")
         return [c] + self.neighbours(c)
 
     def line(self, a, b) -> tuple:
-        """The hex line from ``a`` to ``b`` inclusive (see the module docstring)."""
+        """The hex line from ``a`` to ``b`` inclusive (see the module docstring).
+
+        Parameters
+        ----------
+        a, b : str, Hex or (int, int)
+
+        Returns
+        -------
+        tuple of Hex
+        """
         a, b = parse_hex(a, "a"), parse_hex(b, "b")
         return tuple(Hex(c, r) for c, r in _hx.hex_line_scalar(a.col, a.row, b.col, b.row, self.parity))
 
     def hindrance_array(self, smoke=None) -> np.ndarray:
-        """Per-hex hindrance (int32, flat index): terrain plus ``smoke`` markers (hex -> value)."""
+        """Per-hex hindrance (int32, flat index): terrain plus ``smoke`` markers.
+
+        Parameters
+        ----------
+        smoke : mapping hex -> int, optional
+            Smoke markers per on-map hex, each value 0..1000.
+
+        Returns
+        -------
+        ndarray of int32, shape (size,)
+            Read-only when ``smoke`` is empty (the map's own array).
+        """
         if not smoke:
             return self._hindrance_array
         hv = self._hindrance_array.copy()
@@ -293,12 +484,32 @@ class HexMap:
         return hv
 
     def blocking_array(self) -> np.ndarray:
-        """Per-hex blocking flags (uint8, flat index)."""
+        """Per-hex blocking flags.
+
+        Returns
+        -------
+        ndarray of uint8, shape (size,)
+            1 for a blocking hex, by flat index (read-only).
+        """
         return self._blocking_array
 
     def line_of_sight(self, spotter, target, *, smoke=None, rules=None) -> LineOfSight:
         """Line of sight from ``spotter`` to ``target``: blocked by blocking hexes strictly between,
-        hindrance summed over the hexes strictly between (terrain and ``smoke`` markers)."""
+        hindrance summed over the hexes strictly between (terrain and ``smoke`` markers).
+
+        Parameters
+        ----------
+        spotter, target : str, Hex or (int, int)
+            On-map hexes.
+        smoke : mapping hex -> int, optional
+            Smoke markers adding hindrance.
+        rules : Rules, optional
+            ``artillery.hindrance_hexes``; the packaged defaults if omitted.
+
+        Returns
+        -------
+        LineOfSight
+        """
         rules = resolve_rules(rules)
         s, t = self.hex(spotter, "spotter"), self.hex(target, "target")
         count_target = rules.artillery.hindrance_hexes == "between_and_target"
@@ -311,7 +522,22 @@ class HexMap:
         return LineOfSight(True, int(k), None, line)
 
     def visibility(self, spotter, *, smoke=None, rules=None) -> np.ndarray:
-        """LOS from ``spotter`` to every hex as int32 ``(rows, columns)``: -1 blocked, else hindrance."""
+        """LOS from ``spotter`` to every hex.
+
+        Parameters
+        ----------
+        spotter : str, Hex or (int, int)
+            An on-map hex.
+        smoke : mapping hex -> int, optional
+            Smoke markers adding hindrance.
+        rules : Rules, optional
+            ``artillery.hindrance_hexes``; the packaged defaults if omitted.
+
+        Returns
+        -------
+        ndarray of int32, shape (rows, columns)
+            -1 where the line is blocked, else the hindrance.
+        """
         rules = resolve_rules(rules)
         s = self.hex(spotter, "spotter")
         out = np.empty(self.size, dtype=np.int32)

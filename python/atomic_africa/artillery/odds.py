@@ -24,7 +24,13 @@ __all__ = ["LandingOdds", "landing_distribution", "two_card_odds", "all_card_pai
 
 
 def all_card_pairs() -> np.ndarray:
-    """int32 (1296, 4): every (targeting white, coloured, drift white, coloured), row = 36*id1 + id2."""
+    """Every pair of cards as four faces.
+
+    Returns
+    -------
+    ndarray of int32, shape (1296, 4)
+        (targeting white, coloured, drift white, coloured); row ``36 * id1 + id2``.
+    """
     k = np.arange(N_PAIRS * N_PAIRS)
     a, b = k // N_PAIRS, k % N_PAIRS
     return np.ascontiguousarray(np.stack([a // 6 + 1, a % 6 + 1, b // 6 + 1, b % 6 + 1], axis=1),
@@ -48,7 +54,18 @@ def _next_card(draw: tuple, discard: tuple):
 def two_card_odds(deck=None) -> dict:
     """Exact distribution of the next two revealed cards: {(card id 1, card id 2): Fraction}.
 
-    ``deck`` None means independent 2d6 (each of the 1296 pairs 1/1296); otherwise a DeckState.
+    Parameters
+    ----------
+    deck : DeckState, optional
+        The deck state the two cards are drawn from, without replacement (the discard pile is
+        reshuffled in if the draw pile runs out); ``None`` means independent 2d6 (each of the 1296
+        pairs 1/1296).
+
+    Returns
+    -------
+    dict
+        ``{(card id 1, card id 2): Fraction}`` over the pairs with non-zero probability (card ids
+        0..35 as in :func:`~atomic_africa.artillery.fate.card_id`).
     """
     if deck is None:
         p = Fraction(1, N_PAIRS * N_PAIRS)
@@ -98,11 +115,31 @@ class LandingOdds:
         return p.reshape(self.hexmap.rows, self.hexmap.columns)
 
     def probability(self, h) -> Fraction:
-        """Exact probability of landing in hex ``h``."""
+        """Exact probability of landing in hex ``h``.
+
+        Parameters
+        ----------
+        h : str, Hex or (int, int)
+            An on-map hex.
+
+        Returns
+        -------
+        Fraction
+        """
         return self.exact.get(self.hexmap.hex(h), Fraction(0))
 
     def most_likely(self) -> tuple:
-        """(hex, probability) of the most likely landing hex (ties: lowest flat index)."""
+        """The most likely landing hex (ties: lowest flat index).
+
+        Returns
+        -------
+        (Hex, Fraction)
+
+        Raises
+        ------
+        ValueError
+            If every outcome is off the map (no landing hex).
+        """
         return max(self.exact.items(), key=lambda kv: (kv[1], -self.hexmap.index(kv[0])))
 
 
@@ -121,10 +158,17 @@ def landing_distribution(hexmap, spotter, target, *, hindrance=0, deck="independ
         Independent 2d6, or the two cards drawn without replacement from a full deck / a given state.
     smoke : mapping hex -> int, optional
         Smoke markers hindering the LOS.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
 
     Returns
     -------
     LandingOdds
+
+    Raises
+    ------
+    TypeError, ValueError
+        On an invalid argument, or if the target is not in the spotter's LOS.
     """
     rules = resolve_rules(rules)
     geo = request_geometry(hexmap, spotter, target, hindrance, smoke, rules)

@@ -127,7 +127,17 @@ class Battlefield:
         self.turn += 1
 
     def units_in(self, h) -> list:
-        """Units (not eliminated) in hex ``h``, in list order."""
+        """Units (not eliminated) in hex ``h``, in list order.
+
+        Parameters
+        ----------
+        h : str, Hex or (int, int)
+            An on-map hex.
+
+        Returns
+        -------
+        list of Unit
+        """
         h = self.map.hex(h)
         return [u for u in self.units if u.hex == h and not u.eliminated]
 
@@ -179,6 +189,23 @@ def legal_options(state: Battlefield, player: str) -> list:
 
     Contact Battery needs a broken Radio; Fire for Effect an intact Radio and an unbroken Leader not
     yet activated this turn.
+
+    Parameters
+    ----------
+    state : Battlefield
+        Read only.
+    player : str
+        The player (owner of radios and leaders).
+
+    Returns
+    -------
+    list of Option
+        Contact Battery first, then Fire for Effect, those possible.
+
+    Raises
+    ------
+    TypeError
+        If ``state`` is not a Battlefield.
     """
     if not isinstance(state, Battlefield):
         raise TypeError(f"state: expected a Battlefield, got {type(state).__name__}")
@@ -246,6 +273,8 @@ def artillery_request(state: Battlefield, player: str, option, *, radio: Radio |
         Extra hindrance for the Targeting roll on top of the LOS's (terrain and smoke markers).
     rng : Generator or seed, optional
         Draws the random smoke markers' values; default: the player's Fate deck's Generator.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
 
     Returns
     -------

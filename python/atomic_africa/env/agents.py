@@ -141,7 +141,28 @@ class GreedyAgent(_ScoringAgent):
 
     def fire_value(self, view, u, t, action, posture, origin=None) -> float:
         """Expected value of u's ``action`` in ``posture`` at enemy t, shooting from ``origin``
-        (default: where u stands) at t where it stands."""
+        (default: where u stands) at t where it stands.
+
+        Parameters
+        ----------
+        view : _View
+            The agent's per-decision view of the game (cached odds, LOS, cover).
+        u : Unit
+            The acting unit.
+        t : Unit
+            The enemy target.
+        action : Action or int
+            An attacking action.
+        posture : Posture or int
+        origin : (float, float), optional
+            Shooter position in cm.
+
+        Returns
+        -------
+        float
+            Weighted expected wounds and new markers; ``-inf`` for a Heavy Weapon without AP
+            against t's target type.
+        """
         origin = (u.x, u.y) if origin is None else origin
         ap = 0
         if action == Action.HEAVY_WEAPON:
@@ -162,7 +183,23 @@ class GreedyAgent(_ScoringAgent):
                                Cover(view.cover(t.x, t.y)), 0, view.vehicle(t))
 
     def split_value(self, view, u, t1, t2, posture) -> float:
-        """Split Fire: t1 (declared) faces the higher Attack, t2 the lower."""
+        """Split Fire: t1 (declared) faces the higher Attack, t2 the lower.
+
+        Parameters
+        ----------
+        view : _View
+            The agent's per-decision view of the game (cached odds, LOS, cover).
+        u : Unit
+            The acting unit.
+        t1, t2 : Unit
+            The declared and the other target.
+        posture : Posture or int
+
+        Returns
+        -------
+        float
+            Summed value of both targets' outcomes.
+        """
         origin = (u.x, u.y)
         out = odds.split_fire_outcomes(view.dice(u), self._fire_target(view, u, t1, origin),
                                        self._fire_target(view, u, t2, origin),
@@ -171,6 +208,23 @@ class GreedyAgent(_ScoringAgent):
                 + self._dist_value(out.other, view.cap_left(t2)))
 
     def rally_value_of(self, view, u, t, posture) -> float:
+        """Expected value of u rallying friend t (itself when ``t`` is ``u``) in ``posture``.
+
+        Parameters
+        ----------
+        view : _View
+            The agent's per-decision view of the game (cached odds, LOS, cover).
+        u : Unit
+            The acting unit.
+        t : Unit
+            The rallied unit.
+        posture : Posture or int
+
+        Returns
+        -------
+        float
+            P(success) x markers removed x ``rally_value``.
+        """
         rr = view.rules.rally
         if t.uid == u.uid:
             p = odds.rally_probability(view.dice(u), Posture(posture), None, t.markers,
@@ -182,7 +236,24 @@ class GreedyAgent(_ScoringAgent):
         return p * min(rr.markers_removed, t.markers) * self.rally_value
 
     def cff_value(self, view, u, t, asset_index, posture) -> float:
-        """Call for Fire at t: P(impact within blast radius of t) x value of the support's attack."""
+        """Call for Fire at t: P(impact within blast radius of t) x value of the support's attack.
+
+        Parameters
+        ----------
+        view : _View
+            The agent's per-decision view of the game (cached odds, LOS, cover).
+        u : Unit
+            The acting unit.
+        t : Unit
+            The enemy aimed at.
+        asset_index : int
+            Index of the side's fire-support asset.
+        posture : Posture or int
+
+        Returns
+        -------
+        float
+        """
         asset = view.g.assets[u.side][asset_index]
         cff = view.rules.call_for_fire
         sc = odds.call_for_fire_odds(view.dice(u), Posture(posture), rules=view.rules)
@@ -199,7 +270,22 @@ class GreedyAgent(_ScoringAgent):
         return p_in * self._dist_value(dist, view.cap_left(t))
 
     def action_value(self, view, u, action, posture) -> float:
-        """Best value of declaring (action, posture) with u over its possible targets."""
+        """Best value of declaring (action, posture) with u over its possible targets.
+
+        Parameters
+        ----------
+        view : _View
+            The agent's per-decision view of the game (cached odds, LOS, cover).
+        u : Unit
+            The acting unit.
+        action : Action or int
+        posture : Posture or int
+
+        Returns
+        -------
+        float
+            0.0 when there is no possible target (memoised in ``view``).
+        """
         action, key = Action(action), ("action", u.uid, int(action), int(posture))
         if key not in view.memo:
             view.memo[key] = self._action_value(view, u, action, posture)
@@ -222,7 +308,21 @@ class GreedyAgent(_ScoringAgent):
 
     def card_value(self, view, u, card) -> float:
         """Value of giving ``card`` to u: its best Basic fire in the card's posture, more for cards
-        that open special actions (face cards, Jokers) and for longer moves."""
+        that open special actions (face cards, Jokers) and for longer moves.
+
+        Parameters
+        ----------
+        view : _View
+            The agent's per-decision view of the game (cached odds, LOS, cover).
+        u : Unit
+            The acting unit.
+        card : int
+            Order card id.
+
+        Returns
+        -------
+        float
+        """
         deck = view.g.deck
         if deck.is_joker(card):
             postures = [Posture.DEFENSIVE] if u.markers > 0 else [Posture.OFFENSIVE, Posture.DEFENSIVE]
@@ -330,7 +430,19 @@ class DoctrineAgent(_ScoringAgent):
         self.standoff_cm = float(standoff_cm)
 
     def role(self, game, u) -> str:
-        """``"rally"`` (suppressed), ``"base"`` (base of fire) or ``"manoeuvre"``."""
+        """The unit's role this turn.
+
+        Parameters
+        ----------
+        game : Game
+        u : Unit
+
+        Returns
+        -------
+        str
+            ``"rally"`` (suppressed), ``"base"`` (base of fire) or ``"manoeuvre"`` (vehicles
+            always; infantry alternate by slot and turn).
+        """
         if u.markers > 0:
             return "rally"
         if u.kind == UnitKind.VEHICLE:
@@ -431,7 +543,26 @@ AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "doctrine": DoctrineAgen
 
 
 def make_agent(name: str, seed: int = 0):
-    """A built-in agent by name (``random``, ``greedy``, ``doctrine``, ``heuristic``)."""
+    """A built-in agent by name.
+
+    Parameters
+    ----------
+    name : str
+        ``"random"``, ``"greedy"``, ``"doctrine"`` or ``"heuristic"`` (case and surrounding spaces
+        ignored).
+    seed : int
+        Passed to the agent's constructor (only ``random`` uses it).
+
+    Returns
+    -------
+    agent
+        An instance of ``AGENTS[name]``, with an ``act(game) -> int`` method.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a built-in agent (or not a string).
+    """
     if not isinstance(name, str) or name.strip().lower() not in AGENTS:
         raise ValueError(f"agent: unknown agent {name!r}; allowed: {', '.join(sorted(AGENTS))}")
     return AGENTS[name.strip().lower()](seed)

@@ -41,9 +41,21 @@ class AtomicAfricaEnv(gym.Env):
     player : {0, 1}
         The learner's side.
     rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
     illegal_action : {"lose", "raise"}
+        On an illegal learner action: end the episode with ``illegal_reward`` (``"lose"``), or raise
+        :class:`~atomic_africa.game.IllegalActionError` (``"raise"``).
     illegal_reward : float
+        Reward of the step that ends the episode on an illegal action.
     render_mode : {None, "ansi"}
+        ``"ansi"``: :meth:`render` returns a text picture.
+
+    Raises
+    ------
+    ValueError
+        On an invalid ``player``, ``illegal_action``, ``render_mode`` or opponent name.
+    TypeError
+        If ``opponent`` is neither a name nor an object with ``act``.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
@@ -72,7 +84,13 @@ class AtomicAfricaEnv(gym.Env):
 
     # -- helpers --------------------------------------------------------------------------------
     def action_masks(self) -> np.ndarray:
-        """Bool mask of the learner's legal actions (all False once the episode is over)."""
+        """The learner's legal actions as a mask.
+
+        Returns
+        -------
+        ndarray of bool, shape (num_actions,)
+            All False before :meth:`reset` and once the episode is over.
+        """
         if self.game is None or self.game.is_over:
             return np.zeros(self._factory.num_actions, dtype=bool)
         return self.game.action_mask()
@@ -96,6 +114,21 @@ class AtomicAfricaEnv(gym.Env):
 
     # -- Gymnasium API --------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
+        """Start an episode; the opponent moves until it is the learner's turn.
+
+        Parameters
+        ----------
+        seed : int, optional
+            Game seed (non-negative); drawn from the environment's generator if omitted.
+        options : dict, optional
+            Ignored.
+
+        Returns
+        -------
+        (ndarray of float32, dict)
+            The learner's observation and info (``action_mask``, ``game_seed``, and ``winner``,
+            ``reason`` if the game is already over).
+        """
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
         self.game = self._factory.new(game_seed)
@@ -108,6 +141,26 @@ class AtomicAfricaEnv(gym.Env):
         return self.game.observation(self.player), self._info()
 
     def step(self, action):
+        """Apply the learner's action, then the opponent's until the learner decides again.
+
+        Parameters
+        ----------
+        action : int
+            Action id.
+
+        Returns
+        -------
+        (ndarray of float32, float, bool, bool, dict)
+            Observation, reward (+1/-1/0 at the end, ``illegal_reward`` for an illegal action),
+            terminated, truncated (always False) and info.
+
+        Raises
+        ------
+        RuntimeError
+            Before :meth:`reset` or after the episode has ended.
+        IllegalActionError
+            On an illegal action with ``illegal_action="raise"``.
+        """
         if self.game is None:
             raise RuntimeError("step() called before reset()")
         if self.game.is_over:
@@ -124,11 +177,13 @@ class AtomicAfricaEnv(gym.Env):
         return obs, self._reward(), self.game.is_over, False, self._info()
 
     def render(self):
+        """The text picture of the game (``render_mode="ansi"``), else ``None``."""
         if self.render_mode is None or self.game is None:
             return None
         return text_render(self.game)
 
     def close(self):
+        """Nothing to release."""
         pass
 
 

@@ -28,7 +28,18 @@ __all__ = ["env", "raw_env", "AtomicAfricaAEC"]
 def env(**kwargs):
     """The AEC environment wrapped as PettingZoo's classic games are: an illegal action ends the
     game with reward -1 for the agent that played it, out-of-range actions assert, and the call
-    order is enforced."""
+    order is enforced.
+
+    Parameters
+    ----------
+    **kwargs
+        Passed to :class:`AtomicAfricaAEC` (``scenario``, ``rules``, ``render_mode``).
+
+    Returns
+    -------
+    pettingzoo.utils.wrappers.OrderEnforcingWrapper
+        The wrapped environment.
+    """
     e = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
@@ -43,6 +54,7 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
     scenario : Scenario, path, dict or None
         The scenario (the packaged default if ``None``).
     rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
     render_mode : {None, "ansi", "human"}
         ``"ansi"``: :meth:`render` returns a text picture; ``"human"`` prints it.
     """
@@ -79,18 +91,24 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         self.infos = {a: {} for a in self.agents}
 
     def observation_space(self, agent):
+        """The Dict space (``observation``, ``action_mask``) of ``agent`` (``"player_0"``/``"player_1"``)."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent):
+        """The Discrete action space of ``agent``."""
         return self.action_spaces[agent]
 
     def reset(self, seed=None, options=None):
+        """Start a game: ``seed`` (non-negative int, optional) is the game seed, else the next seed of
+        the episode stream (see :class:`EpisodeSeeds`); ``options`` is ignored."""
         self.game = self._factory.new(self._seeds.next(seed))
         self.agents = self.possible_agents[:]
         self._reset_dicts()
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent):
+        """``{"observation": float32 vector, "action_mask": int8 vector}`` for ``agent`` (the mask is
+        all zeros unless ``agent`` is to act)."""
         p = self.possible_agents.index(agent)
         mask = np.zeros(self._factory.num_actions, dtype=np.int8)
         if not self.game.is_over and agent == self.agent_selection:
@@ -98,6 +116,8 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         return {"observation": self.game.observation(p), "action_mask": mask}
 
     def step(self, action):
+        """Apply ``action`` (int action id) of the selected agent; an illegal one raises
+        :class:`~atomic_africa.game.IllegalActionError` unwrapped (see :func:`env`)."""
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             return self._was_dead_step(action)
         agent = self.agent_selection
@@ -118,6 +138,7 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
             self.render()
 
     def render(self):
+        """The text picture of the game with ``"ansi"``; ``"human"`` prints it; otherwise ``None``."""
         if self.render_mode is None or self.game is None:
             return None
         text = text_render(self.game)
@@ -127,6 +148,7 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         return text
 
     def close(self):
+        """Nothing to release."""
         pass
 
 

@@ -35,7 +35,22 @@ _Z95 = 1.959963984540054
 
 
 def wilson_interval(k: int, n: int, z: float = _Z95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion ``k / n`` (95 % for the default ``z``)."""
+    """Wilson score interval of a binomial proportion ``k / n`` (95 % for the default ``z``).
+
+    Parameters
+    ----------
+    k : int
+        Successes, ``0 <= k <= n``.
+    n : int
+        Trials; ``n <= 0`` gives the uninformative ``(0.0, 1.0)``.
+    z : float
+        Standard-normal quantile of the confidence level (1.96 for 95 %).
+
+    Returns
+    -------
+    (float, float)
+        Lower and upper bound, clipped to [0, 1] (exactly 0 when ``k == 0``, 1 when ``k == n``).
+    """
     if n <= 0:
         return (0.0, 1.0)
     p = k / n
@@ -49,7 +64,19 @@ def wilson_interval(k: int, n: int, z: float = _Z95) -> tuple[float, float]:
 
 
 def game_seed_sequence(root_entropy, index: int) -> np.random.SeedSequence:
-    """``SeedSequence(seed).spawn(n)[index]`` without spawning the ``index`` earlier children."""
+    """``SeedSequence(seed).spawn(n)[index]`` without spawning the ``index`` earlier children.
+
+    Parameters
+    ----------
+    root_entropy : int or sequence of int
+        Entropy of the root SeedSequence.
+    index : int
+        Game index, ``>= 0``.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+    """
     return np.random.SeedSequence(root_entropy, spawn_key=(index,))
 
 
@@ -99,26 +126,43 @@ class SelfPlayResult:
 
     @property
     def n(self) -> int:
+        """Number of games played."""
         return len(self.records)
 
     def counts(self) -> dict:
-        """Wins, draws and losses of agent A."""
+        """Wins, draws and losses of agent A.
+
+        Returns
+        -------
+        dict
+            ``{"win": int, "draw": int, "loss": int}``.
+        """
         scores = [r["a_score"] for r in self.records]
         return {"win": scores.count(1), "draw": scores.count(0), "loss": scores.count(-1)}
 
     def rates(self) -> dict:
-        """``{outcome: (rate, low, high)}`` with 95 % Wilson intervals, outcomes of agent A."""
+        """Outcome rates of agent A with 95 % Wilson intervals.
+
+        Returns
+        -------
+        dict
+            ``{outcome: (rate, low, high)}`` for ``"win"``, ``"draw"``, ``"loss"`` (rate 0.0 when no
+            game was played).
+        """
         n = self.n
         return {k: (c / n if n else 0.0, *wilson_interval(c, n)) for k, c in self.counts().items()}
 
     @property
     def games_per_second(self) -> float:
+        """Games per second of wall time (``inf`` if no time was measured)."""
         return self.n / self.seconds if self.seconds > 0 else float("inf")
 
     def columns(self) -> dict:
+        """The records as ``{column: list}`` for every name of :data:`COLUMNS`."""
         return {c: [r[c] for r in self.records] for c in COLUMNS}
 
     def summary(self) -> str:
+        """Readable counts, rates with 95 % intervals and speed, one line each."""
         a, b = self.agents
         lines = [f"{self.n} games, {a} (A) vs {b} (B)"]
         for key, label in (("win", "A wins"), ("draw", "draws"), ("loss", "B wins")):
@@ -291,8 +335,20 @@ def _pyarrow():
 
 
 def write_results(result: SelfPlayResult, path) -> str:
-    """Write the per-game table: Parquet for ``*.parquet`` when pyarrow is installed, else CSV
-    (a ``.parquet`` path then becomes ``.csv``). Returns the path written."""
+    """Write the per-game table: Parquet when pyarrow is installed, else CSV.
+
+    Parameters
+    ----------
+    result : SelfPlayResult
+    path : str or PathLike
+        A path ending in ``.csv`` is always written as CSV; any other is written as Parquet when
+        pyarrow is installed, otherwise as CSV (a ``.parquet`` suffix then becomes ``.csv``).
+
+    Returns
+    -------
+    str
+        The path written.
+    """
     path = os.fspath(path)
     cols = result.columns()
     pa = _pyarrow() if not path.lower().endswith(".csv") else None
@@ -314,7 +370,18 @@ def write_results(result: SelfPlayResult, path) -> str:
 
 
 def read_results(path) -> list:
-    """Records (dicts) from a file written by :func:`write_results` (Parquet or CSV)."""
+    """Records (dicts) from a file written by :func:`write_results` (Parquet or CSV).
+
+    Parameters
+    ----------
+    path : str or PathLike
+        Read as Parquet if it ends in ``.parquet`` (needs pyarrow), else as CSV.
+
+    Returns
+    -------
+    list of dict
+        One record per game, keyed by :data:`COLUMNS` (integers restored for CSV).
+    """
     path = os.fspath(path)
     if path.lower().endswith(".parquet"):
         import pyarrow.parquet as pq
@@ -325,7 +392,19 @@ def read_results(path) -> list:
 
 
 def write_replays(result: SelfPlayResult, path) -> str:
-    """One ``Game.to_json()`` document per line, by game index."""
+    """One ``Game.to_json()`` document per line, by game index.
+
+    Parameters
+    ----------
+    result : SelfPlayResult
+        Its ``replays`` are written (empty unless replays were asked for).
+    path : str or PathLike
+
+    Returns
+    -------
+    str
+        The path written.
+    """
     path = os.fspath(path)
     with open(path, "w", encoding="utf-8") as fh:
         for text in result.replays:

@@ -29,7 +29,23 @@ SEGMENTS = ("ASSIGN", "END_ORDERS", "SELECT", "DECLARE", "TARGET", "NO_TARGET", 
 
 
 class ActionSpace:
-    """Encoding/decoding of the flat action ids for a given slot capacity and rules."""
+    """Encoding/decoding of the flat action ids for a given slot capacity and rules.
+
+    Parameters
+    ----------
+    n_cards : int
+        Cards in a player's deck (Jokers included).
+    slots : int
+        Unit slots per side (``C``).
+    n_assets : int
+        Most off-board assets of a side (at least one ASSET id is kept).
+    directions : int
+        Movement directions (``rules.movement.directions``).
+    n_fracs : int
+        Movement distance fractions (``len(rules.movement.distance_fractions)``).
+
+    The encoders take in-range indices and do not check them; :meth:`decode` checks its id.
+    """
 
     def __init__(self, n_cards: int, slots: int, n_assets: int, directions: int, n_fracs: int):
         self.n_cards, self.slots, self.n_assets = n_cards, slots, max(n_assets, 1)
@@ -50,45 +66,74 @@ class ActionSpace:
 
     # -- encoding -------------------------------------------------------------------------------
     def assign(self, card: int, local: int) -> int:
+        """Id of giving card id ``card`` to own unit slot ``local`` (0..slots-1)."""
         return self.base["ASSIGN"] + card * self.slots + local
 
     @property
     def end_orders(self) -> int:
+        """Id of finishing the assignment of orders."""
         return self.base["END_ORDERS"]
 
     def select(self, local: int) -> int:
+        """Id of activating / reacting with own unit slot ``local`` (0..slots-1)."""
         return self.base["SELECT"] + local
 
     def declare(self, action: int, posture: int) -> int:
+        """Id of declaring ``action`` (:class:`Action`) in ``posture`` (:class:`Posture`)."""
         return self.base["DECLARE"] + int(action) * len(Posture) + int(posture)
 
     def target(self, uid: int) -> int:
+        """Id of targeting the unit of global slot ``uid`` (0..2*slots-1)."""
         return self.base["TARGET"] + uid
 
     @property
     def no_target(self) -> int:
+        """Id of declaring no fire target."""
         return self.base["NO_TARGET"]
 
     def asset(self, k: int) -> int:
+        """Id of calling the side's off-board asset ``k`` (0..n_assets-1)."""
         return self.base["ASSET"] + k
 
     def move(self, direction: int, frac: int) -> int:
+        """Id of moving towards ``direction`` (0..directions-1) by fraction index ``frac``
+        (0..n_fracs-1)."""
         return self.base["MOVE"] + direction * self.n_fracs + frac
 
     @property
     def stay(self) -> int:
+        """Id of keeping the Destination at the Start."""
         return self.base["STAY"]
 
     def split(self, local: int) -> int:
+        """Id of splitting own unit slot ``local`` (0..slots-1) in Clean-up."""
         return self.base["SPLIT"] + local
 
     @property
     def end_splits(self) -> int:
+        """Id of ending the voluntary splits."""
         return self.base["END_SPLITS"]
 
     # -- decoding -------------------------------------------------------------------------------
     def decode(self, a: int) -> tuple:
-        """``(segment, *args)`` of an action id, e.g. ``("ASSIGN", card, local)``."""
+        """``(segment, *args)`` of an action id, e.g. ``("ASSIGN", card, local)``.
+
+        Parameters
+        ----------
+        a : int
+            Action id, ``0 <= a < n``.
+
+        Returns
+        -------
+        tuple
+            The segment name, then its indices (DECLARE gives an :class:`Action` and a
+            :class:`Posture`).
+
+        Raises
+        ------
+        ValueError
+            If ``a`` is out of range.
+        """
         if not 0 <= a < self.n:
             raise ValueError(f"action: {a} is out of range; allowed 0..{self.n - 1}")
         for name in reversed(SEGMENTS):

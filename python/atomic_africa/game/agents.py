@@ -17,9 +17,27 @@ class RandomAgent:
     name = "random"
 
     def __init__(self, seed: int = 0):
+        """
+        Parameters
+        ----------
+        seed : int
+            Seed of the agent's PCG64 stream, ``>= 0``.
+        """
         self._rng = np.random.Generator(np.random.PCG64(seed))
 
     def act(self, game) -> int:
+        """A uniformly random legal action.
+
+        Parameters
+        ----------
+        game : Game
+            A running game (not over).
+
+        Returns
+        -------
+        int
+            An action id of ``game.legal_actions()``.
+        """
         legal = game.legal_actions()
         return legal[int(self._rng.integers(len(legal)))]
 
@@ -38,9 +56,27 @@ class HeuristicAgent:
     name = "heuristic"
 
     def __init__(self, seed: int = 0):
+        """
+        Parameters
+        ----------
+        seed : int
+            Kept for a uniform agent interface; the agent is deterministic.
+        """
         self.seed = seed
 
     def act(self, game) -> int:
+        """The legal action with the best one-step score (ties: lowest id).
+
+        Parameters
+        ----------
+        game : Game
+            A running game (not over).
+
+        Returns
+        -------
+        int
+            An action id of ``game.legal_actions()``.
+        """
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -91,7 +127,29 @@ class HeuristicAgent:
 
 
 def play(game, agents, max_steps: int = 1_000_000):
-    """Play ``game`` to the end with ``agents[player].act(game)``; returns the game."""
+    """Play ``game`` to the end with ``agents[player].act(game)``.
+
+    Parameters
+    ----------
+    game : Game
+        Played in place.
+    agents : sequence or mapping of agents
+        ``agents[0]`` and ``agents[1]``, each with an ``act(game) -> int`` method.
+    max_steps : int
+        Most decisions to apply before giving up.
+
+    Returns
+    -------
+    Game
+        The same ``game``, now over.
+
+    Raises
+    ------
+    RuntimeError
+        If the game has not ended after ``max_steps`` decisions.
+    IllegalActionError
+        If an agent returns an illegal action.
+    """
     for _ in range(max_steps):
         if game.is_over:
             return game

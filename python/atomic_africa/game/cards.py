@@ -16,7 +16,15 @@ _OFFENSIVE_SUITS = (0, 1)
 
 
 class Deck:
-    """Card arithmetic for a rules set (no state: decks live in the game state as lists of ids)."""
+    """Card arithmetic for a rules set (no state: decks live in the game state as lists of ids).
+
+    Parameters
+    ----------
+    rules : Rules
+        ``rules.orders`` gives the deck size, Jokers and Basic values (required: no default).
+
+    The methods take a valid card id ``0 <= card < size`` and do not check it.
+    """
 
     def __init__(self, rules):
         o = rules.orders
@@ -27,6 +35,7 @@ class Deck:
         self.joker_basic_value = o.joker_basic_value
 
     def is_joker(self, card: int) -> bool:
+        """Whether card id ``card`` is a Joker."""
         return card >= self.suited
 
     def suit(self, card: int) -> int:
@@ -44,9 +53,11 @@ class Deck:
         return Posture.OFFENSIVE if self.suit(card) in _OFFENSIVE_SUITS else Posture.DEFENSIVE
 
     def is_face(self, card: int) -> bool:
+        """Whether ``card`` is a suited card ranked above ``basic_max_rank`` (a Joker is not)."""
         return card < self.suited and self.rank(card) > self.basic_max_rank
 
     def is_basic(self, card: int) -> bool:
+        """Whether ``card`` is a suited card ranked at most ``basic_max_rank`` (a Joker is not)."""
         return card < self.suited and self.rank(card) <= self.basic_max_rank
 
     def move_value(self, card: int) -> int:
@@ -54,17 +65,46 @@ class Deck:
         return self.joker_basic_value if card >= self.suited else min(self.rank(card), self.basic_max_rank)
 
     def legal_for(self, card: int, suppressed: bool) -> bool:
-        """Suppressed units take only defensive cards (Clubs, Spades) or a Joker (RULES.md section 2)."""
+        """Whether ``card`` may be given to a unit (RULES.md section 2).
+
+        Parameters
+        ----------
+        card : int
+            Card id.
+        suppressed : bool
+            The unit is suppressed: it takes only defensive cards (Clubs, Spades) or a Joker.
+
+        Returns
+        -------
+        bool
+        """
         return (not suppressed) or card >= self.suited or self.posture(card) == Posture.DEFENSIVE
 
     def name(self, card: int) -> str:
+        """Short name of ``card``, e.g. ``'10H'``, ``'QS'``, ``'Joker1'`` (inverse of :meth:`id_of`)."""
         if card >= self.suited:
             return f"Joker{card - self.suited + 1}"
         r = self.rank(card)
         return f"{RANK_NAMES.get(r, str(r))}{SUIT_NAMES[self.suit(card)]}"
 
     def id_of(self, name: str) -> int:
-        """Card id from a name like ``'10H'``, ``'QS'``, ``'AC'`` or ``'Joker1'`` (for tests)."""
+        """Card id from a name like ``'10H'``, ``'QS'``, ``'AC'`` or ``'Joker1'`` (for tests).
+
+        Parameters
+        ----------
+        name : str
+            Rank (A, 2..10, J, Q, K) then suit letter (H, D, C, S), or ``JokerN`` (``Joker`` alone
+            is Joker1); case-insensitive.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        ValueError
+            If the suit, rank or Joker number is not in this deck.
+        """
         name = name.strip()
         if name.lower().startswith("joker"):
             k = int(name[5:] or 1) - 1

@@ -144,7 +144,13 @@ class Game:
         self._begin_turn()
 
     def to_json(self) -> str:
-        """The whole game (scenario, rules, state, randomness state, events, history) as JSON."""
+        """The whole game (scenario, rules, state, randomness state, events, history) as JSON.
+
+        Returns
+        -------
+        str
+            Read back with :meth:`from_json`.
+        """
         return json.dumps({
             "format": _FORMAT, "scenario": self.scenario.to_dict(), "rules": self.rules.to_dict(),
             "seed": self.seed, "initial_figures": self.initial_figures, "state": self.s.to_dict(),
@@ -153,7 +159,23 @@ class Game:
 
     @classmethod
     def from_json(cls, text: str) -> "Game":
-        """Rebuild a game from :meth:`to_json`'s output (exact round trip)."""
+        """Rebuild a game from :meth:`to_json`'s output (exact round trip).
+
+        Parameters
+        ----------
+        text : str
+            JSON written by :meth:`to_json`.
+
+        Returns
+        -------
+        Game
+
+        Raises
+        ------
+        ValueError
+            If ``text`` is not a game of this format or lacks a field (``json.JSONDecodeError``, a
+            ValueError, if it is not JSON).
+        """
         d = json.loads(text)
         if not isinstance(d, dict) or d.get("format") != _FORMAT:
             raise ValueError(f"text: not an atomic-africa game (format {_FORMAT!r} expected)")
@@ -172,14 +194,36 @@ class Game:
 
     @classmethod
     def replay(cls, scenario=None, seed: int = 0, actions=(), rules=None, source=None) -> "Game":
-        """A new game with ``actions`` applied in order."""
+        """A new game with ``actions`` applied in order.
+
+        Parameters
+        ----------
+        scenario, seed, rules, source
+            As in :class:`Game`.
+        actions : iterable of int
+            Action ids, e.g. another game's ``history``.
+
+        Returns
+        -------
+        Game
+
+        Raises
+        ------
+        IllegalActionError
+            If an action is not legal when it is applied.
+        """
         g = cls(scenario, seed, rules, source)
         for a in actions:
             g.apply(int(a))
         return g
 
     def clone(self) -> "Game":
-        """An independent copy (rules, scenario and terrain are immutable and shared)."""
+        """An independent copy (rules, scenario and terrain are immutable and shared).
+
+        Returns
+        -------
+        Game
+        """
         memo = {id(self.rules): self.rules, id(self.scenario): self.scenario,
                 id(self.terrain): self.terrain, id(self.space): self.space, id(self.deck): self.deck}
         return copy.deepcopy(self, memo)
@@ -207,7 +251,13 @@ class Game:
             assert sum(u.commander for u in s.units if u.alive and u.side == p) <= 1
 
     def state_hash(self) -> str:
-        """SHA-256 of :meth:`to_json` (golden traces)."""
+        """SHA-256 of :meth:`to_json` (golden traces).
+
+        Returns
+        -------
+        str
+            64 hexadecimal digits.
+        """
         return hashlib.sha256(self.to_json().encode()).hexdigest()
 
     # ------------------------------------------------------------------ public decision API
@@ -218,25 +268,35 @@ class Game:
 
     @property
     def current_player(self) -> int:
+        """Player (0 or 1) to decide next; -1 once the game is over."""
         return -1 if self.s.stage == Stage.OVER else self.s.current_player
 
     @property
     def stage(self) -> str:
+        """Name of the current decision stage."""
         return Stage.NAMES[self.s.stage]
 
     @property
     def is_over(self) -> bool:
+        """Whether the game has ended."""
         return self.s.stage == Stage.OVER
 
     @property
     def result(self) -> GameResult | None:
+        """The :class:`GameResult` once the game is over, else ``None``."""
         if not self.is_over:
             return None
         return GameResult(None if self.s.winner < 0 else self.s.winner, self.s.reason,
                           tuple(self.figures(p) for p in range(2)))
 
     def returns(self) -> list:
-        """``[+1, -1]``, ``[-1, +1]`` or ``[0, 0]`` once over; zeros while running."""
+        """Per-player returns.
+
+        Returns
+        -------
+        list of int
+            ``[+1, -1]`` or ``[-1, +1]`` once won, ``[0, 0]`` for a draw or while running.
+        """
         if not self.is_over or self.s.winner < 0:
             return [0, 0]
         return [1 if p == self.s.winner else -1 for p in range(2)]
@@ -247,14 +307,37 @@ class Game:
         return self.s.units
 
     def figures(self, side: int) -> int:
+        """Figures remaining in the live units of one side.
+
+        Parameters
+        ----------
+        side : int
+            0 or 1 (any other value counts no unit: 0).
+
+        Returns
+        -------
+        int
+        """
         return sum(u.figures for u in self.s.units if u.alive and u.side == side)
 
     def legal_actions(self) -> list:
-        """Sorted legal action ids for the current player (empty once over)."""
+        """Sorted legal action ids for the current player.
+
+        Returns
+        -------
+        list of int
+            Empty once the game is over.
+        """
         return sorted(self._legal())
 
     def action_mask(self) -> np.ndarray:
-        """Bool array of length :attr:`num_actions`, True at the legal actions."""
+        """The legal actions as a mask.
+
+        Returns
+        -------
+        ndarray of bool, shape (num_actions,)
+            True at the legal action ids (all False once over).
+        """
         mask = np.zeros(self.space.n, dtype=bool)
         legal = self._legal()
         if legal:
@@ -262,7 +345,20 @@ class Game:
         return mask
 
     def apply(self, action) -> None:
-        """Apply one decision; an illegal one raises :class:`IllegalActionError` and changes nothing."""
+        """Apply one decision of the current player.
+
+        Parameters
+        ----------
+        action : int
+            An action id of :meth:`legal_actions`.
+
+        Raises
+        ------
+        TypeError
+            If ``action`` is not an integer.
+        IllegalActionError
+            If the action is out of range, not legal now or the game is over; nothing changes.
+        """
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise TypeError(f"action: expected an int action id, got {type(action).__name__} {action!r}")
         a = int(action)
@@ -277,7 +373,17 @@ class Game:
         self._dispatch(a)
 
     def describe_action(self, a: int) -> str:
-        """Readable form of an action id, e.g. ``'ASSIGN QS -> Blue:1st Squad'``."""
+        """Readable form of an action id, e.g. ``'ASSIGN QS -> Blue:1st Squad'``.
+
+        Parameters
+        ----------
+        a : int
+            An action id, ``0 <= a < num_actions``; unit names refer to the current state.
+
+        Returns
+        -------
+        str
+        """
         seg = self.space.decode(int(a))
         name = seg[0]
         if name == "ASSIGN":
@@ -297,7 +403,18 @@ class Game:
         return name
 
     def preview_destination(self, a: int):
-        """Where a MOVE/STAY (or sprint) action would put the deciding unit's Destination figure."""
+        """Where a MOVE/STAY (or sprint) action would put the deciding unit's Destination figure.
+
+        Parameters
+        ----------
+        a : int
+            An action id; meaningful during the move and sprint-move stages.
+
+        Returns
+        -------
+        (float, float)
+            The destination in cm (the unit's position for any other action).
+        """
         s, seg = self.s, self.space.decode(int(a))
         u = s.units[s.decl_uid]
         if s.stage == Stage.SPRINT_MOVE and seg[0] == "MOVE":
@@ -308,7 +425,25 @@ class Game:
         return (u.x, u.y)
 
     def observation(self, player: int) -> np.ndarray:
-        """What ``player`` may see, as a float32 vector (opponent's face-down cards hidden)."""
+        """What ``player`` may see (opponent's face-down cards hidden).
+
+        Parameters
+        ----------
+        player : int
+            0 or 1.
+
+        Returns
+        -------
+        ndarray of float32
+            Flat observation vector.
+
+        Raises
+        ------
+        TypeError
+            If ``player`` is not an integer.
+        ValueError
+            If ``player`` is not 0 or 1.
+        """
         from .observe import observe
         if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
             raise TypeError(f"player: expected 0 or 1, got {type(player).__name__} {player!r}")

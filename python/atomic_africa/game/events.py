@@ -19,6 +19,22 @@ class EventLog(list):
     """A list of event dicts with an ``add`` helper."""
 
     def add(self, type_: str, turn: int, **fields) -> dict:
+        """Append an event.
+
+        Parameters
+        ----------
+        type_ : str
+            Event type (one of :data:`EVENT_TYPES`; not checked).
+        turn : int
+            Turn number (0 for set-up).
+        **fields
+            Event-specific JSON-able values.
+
+        Returns
+        -------
+        dict
+            The appended event.
+        """
         ev = {"type": type_, "turn": turn}
         ev.update(fields)
         self.append(ev)
@@ -26,7 +42,21 @@ class EventLog(list):
 
 
 def summarize_turn(events, turn: int, names) -> list[str]:
-    """Human-readable lines for the events of one turn (``names[uid]`` = unit label)."""
+    """Human-readable lines for the events of one turn.
+
+    Parameters
+    ----------
+    events : iterable of dict
+        An event log (e.g. ``game.events``).
+    turn : int
+        The turn to summarise.
+    names : sequence or mapping
+        ``names[uid]`` is the label of unit slot ``uid``.
+
+    Returns
+    -------
+    list of str
+    """
     lines = []
     for e in events:
         if e["turn"] != turn:

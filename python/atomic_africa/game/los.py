@@ -34,6 +34,19 @@ class TerrainArrays:
 
     @classmethod
     def from_scenario(cls, scenario, rules=None) -> "TerrainArrays":
+        """Pack a scenario's terrain features.
+
+        Parameters
+        ----------
+        scenario : Scenario
+            A validated scenario (its ``terrain`` polygons and circles are used).
+        rules : Rules, optional
+            ``fire.los_edge_depth_cm``; the packaged defaults if omitted.
+
+        Returns
+        -------
+        TerrainArrays
+        """
         polys = [t for t in scenario.terrain if t.shape == "polygon"]
         circs = [t for t in scenario.terrain if t.shape == "circle"]
         off = np.zeros(len(polys) + 1, dtype=np.int64)
@@ -80,6 +93,24 @@ def los_blocked(ax, ay, bx, by, terrain: TerrainArrays) -> np.ndarray:
     (a unit inside a wood) blocks it only if more than ``terrain.edge_depth_cm`` per end inside lies
     within it: a unit at the edge of a wood sees out and is seen, a wood between units blocks them,
     and nobody sees through a wood from inside it.
+
+    Parameters
+    ----------
+    ax, ay, bx, by : array_like of float, shape (n,)
+        Segment ends in cm (1-D, equal lengths, finite).
+    terrain : TerrainArrays
+        The terrain, e.g. ``TerrainArrays.from_scenario(scenario)``.
+
+    Returns
+    -------
+    ndarray of bool, shape (n,)
+
+    Raises
+    ------
+    TypeError
+        If a coordinate array is not real-valued.
+    ValueError
+        If the arrays are not 1-D of the same length, or hold non-finite values.
     """
     ax, ay, bx, by = _coords(("ax", "ay", "bx", "by"), ax, ay, bx, by)
     out = np.empty(ax.shape[0], dtype=np.uint8)
@@ -88,7 +119,26 @@ def los_blocked(ax, ay, bx, by, terrain: TerrainArrays) -> np.ndarray:
 
 
 def cover_at(px, py, terrain: TerrainArrays) -> np.ndarray:
-    """Int8 array: best cover (0 No, 1 Light, 2 Heavy) of the terrain features containing each point."""
+    """Best cover of the terrain features containing each point.
+
+    Parameters
+    ----------
+    px, py : array_like of float, shape (n,)
+        Point coordinates in cm (1-D, equal lengths, finite).
+    terrain : TerrainArrays
+
+    Returns
+    -------
+    ndarray of int8, shape (n,)
+        0 No, 1 Light, 2 Heavy cover.
+
+    Raises
+    ------
+    TypeError
+        If a coordinate array is not real-valued.
+    ValueError
+        If the arrays are not 1-D of the same length, or hold non-finite values.
+    """
     px, py = _coords(("px", "py"), px, py)
     out = np.empty(px.shape[0], dtype=np.int8)
     _k.cover_at(px, py, *terrain._covers(), out)
@@ -96,10 +146,33 @@ def cover_at(px, py, terrain: TerrainArrays) -> np.ndarray:
 
 
 def has_los(a, b, terrain: TerrainArrays) -> bool:
-    """Scalar: is there line of sight between points a and b?"""
+    """Scalar: is there line of sight between points a and b?
+
+    Parameters
+    ----------
+    a, b : (float, float)
+        Points in cm.
+    terrain : TerrainArrays
+
+    Returns
+    -------
+    bool
+    """
     return not _k.los_blocked_scalar(float(a[0]), float(a[1]), float(b[0]), float(b[1]), *terrain._blocks())
 
 
 def cover_of_point(p, terrain: TerrainArrays) -> int:
-    """Scalar cover (0..2) at point p."""
+    """Scalar cover at point p.
+
+    Parameters
+    ----------
+    p : (float, float)
+        Point in cm.
+    terrain : TerrainArrays
+
+    Returns
+    -------
+    int
+        0 No, 1 Light, 2 Heavy cover.
+    """
     return int(_k.cover_at_scalar(float(p[0]), float(p[1]), *terrain._covers()))

@@ -16,6 +16,16 @@ UNIT_FEATURES = 42
 
 
 def observation_size(game) -> int:
+    """Length of :func:`observe`'s vector for ``game`` (fixed per scenario and rules).
+
+    Parameters
+    ----------
+    game : Game
+
+    Returns
+    -------
+    int
+    """
     return 1 + Stage.COUNT + 8 + game.deck.size + 2 * game.C * UNIT_FEATURES
 
 
@@ -49,6 +59,18 @@ def _unit_features(game, u, visible_card: bool, out: np.ndarray):
 
 
 def observe(game, player: int) -> np.ndarray:
+    """What ``player`` may see of ``game`` (use :meth:`Game.observation`, which checks ``player``).
+
+    Parameters
+    ----------
+    game : Game
+    player : int
+        0 or 1 (not checked).
+
+    Returns
+    -------
+    ndarray of float32, shape (observation_size(game),)
+    """
     s = game.s
     obs = np.zeros(observation_size(game), dtype=np.float32)
     me, op = s.players[player], s.players[1 - player]

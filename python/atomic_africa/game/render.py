@@ -25,7 +25,27 @@ def _plt():
 
 def load_replay(path, game: int = 0):
     """(scenario dict, rules dict, seed, actions) from a ``battle --log`` JSONL file, a game JSON, or
-    game number ``game`` of a ``selfplay --replays`` file (one game JSON per line)."""
+    game number ``game`` of a ``selfplay --replays`` file (one game JSON per line).
+
+    Parameters
+    ----------
+    path : str or PathLike
+        The file to read.
+    game : int
+        Index of the game in a replays file (ignored for a battle log).
+
+    Returns
+    -------
+    (dict, dict, int, list of int)
+        Scenario dict, rules dict, seed and action ids; :func:`game_at` takes them.
+
+    Raises
+    ------
+    ValueError
+        If the file is none of these formats or ``game`` is out of range.
+    OSError
+        If the file cannot be read.
+    """
     with open(path, encoding="utf-8") as fh:
         text = fh.read().strip()
     try:
@@ -50,7 +70,30 @@ def load_replay(path, game: int = 0):
 
 
 def game_at(scenario, rules, seed, actions, step=None) -> Game:
-    """The game after the first ``step`` actions (all when None)."""
+    """The game after the first ``step`` actions (all when None).
+
+    Parameters
+    ----------
+    scenario, rules : dict
+        Scenario and rules dicts, as returned by :func:`load_replay`.
+    seed : int
+        Game seed.
+    actions : sequence of int
+        Action ids.
+    step : int, optional
+        Number of actions to apply, ``0 <= step <= len(actions)``; all when None.
+
+    Returns
+    -------
+    Game
+
+    Raises
+    ------
+    ValueError
+        If ``step`` is out of range (or the scenario/rules are invalid).
+    IllegalActionError
+        If an action is not legal when applied.
+    """
     from ..rules import Rules
     from .scenario import Scenario
     g = Game(Scenario.from_dict(scenario), seed, Rules.from_dict(rules))
@@ -72,7 +115,21 @@ def _last_phase_events(game):
 
 
 def draw(game: Game, ax=None, title=None):
-    """Draw ``game``'s current state on a matplotlib axis; returns the figure."""
+    """Draw ``game``'s current state on a matplotlib axis.
+
+    Parameters
+    ----------
+    game : Game
+    ax : matplotlib Axes, optional
+        Axis to draw on; a new figure is made if omitted.
+    title : str, optional
+        Replaces the default title (scenario name and status).
+
+    Returns
+    -------
+    matplotlib Figure
+        The figure holding ``ax``.
+    """
     plt = _plt()
     from matplotlib.patches import Circle, Polygon, Rectangle
     sc = game.scenario
@@ -133,13 +190,45 @@ def draw(game: Game, ax=None, title=None):
 
 
 def save_png(game: Game, path, title=None) -> None:
+    """Draw ``game``'s current state (see :func:`draw`) and save it as an image.
+
+    Parameters
+    ----------
+    game : Game
+    path : str, PathLike or file object
+        Destination; matplotlib picks the format from the extension (PNG for ``.png``).
+    title : str, optional
+        As in :func:`draw`.
+    """
     fig = draw(game, title=title)
     fig.savefig(path, bbox_inches="tight")
     _plt().close(fig)
 
 
 def save_gif(scenario, rules, seed, actions, path, every: str = "phase", duration_ms: int = 400) -> int:
-    """Animate a replay: one frame per Activation phase (``every='phase'``) or per action. Returns frames."""
+    """Animate a replay as a GIF: the initial state, then one frame per phase or per action.
+
+    Parameters
+    ----------
+    scenario, rules : dict
+        Scenario and rules dicts, as returned by :func:`load_replay`.
+    seed : int
+        Game seed.
+    actions : iterable of int
+        Action ids.
+    path : str, PathLike or file object
+        Destination of the GIF.
+    every : {"phase", "action"}
+        ``"action"``: a frame after every action; any other value: a frame after each action that
+        completes a move, resolves fire, or ends a turn or the game.
+    duration_ms : int
+        Display time of each frame.
+
+    Returns
+    -------
+    int
+        Number of frames written.
+    """
     from PIL import Image
 
     from ..rules import Rules

@@ -21,6 +21,17 @@ class RandomSource:
     (``aa_core.rng.roll_faces`` via ``aa_core.dice.roll_dice``), so a native engine calling the same
     primitive on the same bit generator reproduces the game draw for draw: a unit's three dice are one
     batched draw, a shuffle is Fisher-Yates with one die of ``i + 1`` sides per position (top = last).
+
+    Parameters
+    ----------
+    seed : int
+        Non-negative seed. ``None``, a SeedSequence or a Generator are also accepted, but only an int
+        keeps :meth:`to_dict` JSON-able.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``seed`` is of another type or negative.
     """
 
     kind = "random"
@@ -30,18 +41,47 @@ class RandomSource:
         self._bitgen = np.random.PCG64(seed_sequence(seed))
 
     def roll_many(self, sides) -> list:
-        """Faces of several dice rolled together (one batched draw), uniform 1..sides[i]."""
+        """Faces of several dice rolled together (one batched draw), uniform 1..sides[i].
+
+        Parameters
+        ----------
+        sides : sequence of int
+            Sides of each die.
+
+        Returns
+        -------
+        list of int
+        """
         s = np.array([sides], dtype=np.int64)
         faces = np.empty(s.shape, dtype=np.uint8)
         _dice.roll_dice(self._bitgen, s, faces)
         return faces[0].tolist()
 
     def roll(self, sides: int) -> int:
-        """One die face, uniform 1..sides."""
+        """One die face, uniform 1..sides.
+
+        Parameters
+        ----------
+        sides : int
+
+        Returns
+        -------
+        int
+        """
         return self.roll_many([sides])[0]
 
     def shuffle(self, cards: list) -> list:
-        """A new list: the cards in random order (Fisher-Yates; index -1 is the top of the deck)."""
+        """A new list: the cards in random order (Fisher-Yates; index -1 is the top of the deck).
+
+        Parameters
+        ----------
+        cards : sequence
+            Not modified.
+
+        Returns
+        -------
+        list
+        """
         out = list(cards)
         n = len(out)
         if n < 2:
@@ -55,10 +95,12 @@ class RandomSource:
         return out
 
     def to_dict(self) -> dict:
+        """JSON-able seed and bit-generator state (:meth:`from_dict` restores it)."""
         return {"kind": self.kind, "seed": self.seed, "state": self._bitgen.state}
 
     @classmethod
     def from_dict(cls, d: dict) -> "RandomSource":
+        """The source saved by :meth:`to_dict` (``d`` holds ``seed`` and ``state``)."""
         src = cls(d["seed"])
         src._bitgen.state = d["state"]
         return src
@@ -88,6 +130,22 @@ class ScriptedSource:
         self.rolled = []
 
     def roll(self, sides: int) -> int:
+        """The next scripted face (or the fallback's roll once the script is exhausted).
+
+        Parameters
+        ----------
+        sides : int
+            Sides of the die rolled; the scripted face must be in 1..sides.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        RuntimeError
+            If the face does not fit the die, or the script is exhausted without a fallback.
+        """
         if not self.dice:
             if self.fallback is None:
                 raise RuntimeError(f"ScriptedSource: dice script exhausted (rolling a d{sides})")
@@ -100,9 +158,26 @@ class ScriptedSource:
         return face
 
     def roll_many(self, sides) -> list:
+        """:meth:`roll` for each entry of ``sides`` (sequence of int), in order; a list of faces."""
         return [self.roll(x) for x in sides]
 
     def shuffle(self, cards: list) -> list:
+        """The next scripted deck order, or ``cards`` in order once the script is exhausted.
+
+        Parameters
+        ----------
+        cards : sequence
+            Not modified.
+
+        Returns
+        -------
+        list
+
+        Raises
+        ------
+        RuntimeError
+            If the scripted order is not a permutation of ``cards``.
+        """
         if not self.decks:
             return list(cards)
         order = self.decks.pop(0)
@@ -111,12 +186,14 @@ class ScriptedSource:
         return list(order)
 
     def to_dict(self) -> dict:
+        """JSON-able remaining script, faces rolled so far and fallback state."""
         return {"kind": self.kind, "dice": list(self.dice), "decks": [list(d) for d in self.decks],
                 "rolled": [list(r) for r in self.rolled],
                 "fallback": None if self.fallback is None else self.fallback.to_dict()}
 
     @classmethod
     def from_dict(cls, d: dict) -> "ScriptedSource":
+        """The source saved by :meth:`to_dict`."""
         src = cls(d["dice"], d["decks"])
         src.rolled = [tuple(r) for r in d["rolled"]]
         if d["fallback"] is not None:
@@ -125,4 +202,16 @@ class ScriptedSource:
 
 
 def source_from_dict(d: dict):
+    """Restore a source saved by ``to_dict``.
+
+    Parameters
+    ----------
+    d : dict
+        Output of :meth:`RandomSource.to_dict` or :meth:`ScriptedSource.to_dict` (``kind`` selects
+        the class; anything but ``"random"`` is read as scripted).
+
+    Returns
+    -------
+    RandomSource or ScriptedSource
+    """
     return (RandomSource if d["kind"] == "random" else ScriptedSource).from_dict(d)

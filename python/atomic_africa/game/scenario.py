@@ -106,6 +106,7 @@ class Terrain:
     blocks_los: bool = False
 
     def to_dict(self):
+        """This table as in a scenario file (a dict)."""
         d = {"name": self.name, "shape": self.shape, "cover": Cover(self.cover).name.lower(),
              "blocks_los": self.blocks_los}
         if self.shape == "polygon":
@@ -134,6 +135,7 @@ class UnitSpec:
     wounds: int = 0            # wound counters at the start
 
     def to_dict(self):
+        """This table as in a scenario file (a dict)."""
         d = {"name": self.name, "kind": UnitKind(self.kind).name.lower(), "figures": self.figures,
              "markers": self.markers, "wounds": self.wounds,
              "dice": [f"d{s}" for s in self.dice], "armor": self.armor, "position": list(self.position),
@@ -153,18 +155,22 @@ class FireSupport:
     blast_radius_cm: float
 
     def to_dict(self):
+        """This table as in a scenario file (a dict)."""
         return {"name": self.name, "dice": [f"d{s}" for s in self.dice], "ap": self.ap,
                 "blast_radius_cm": self.blast_radius_cm}
 
 
 @dataclass(frozen=True)
 class SideSpec:
+    """One side of a scenario: its name, experience level, units and fire-support assets."""
+
     name: str
     experience: str
     units: tuple
     fire_support: tuple = ()
 
     def to_dict(self):
+        """This table as in a scenario file (a dict)."""
         return {"name": self.name, "experience": self.experience,
                 "units": [u.to_dict() for u in self.units],
                 "fire_support": [f.to_dict() for f in self.fire_support]}
@@ -184,10 +190,43 @@ class Scenario:
 
     @classmethod
     def from_toml(cls, path: str | PathLike) -> "Scenario":
+        """Read and validate a scenario TOML file.
+
+        Parameters
+        ----------
+        path : str or PathLike
+
+        Returns
+        -------
+        Scenario
+
+        Raises
+        ------
+        ScenarioError
+            If the file is not valid TOML or a field is malformed.
+        OSError
+            If the file cannot be read.
+        """
         return cls.from_dict(read_toml(path, ScenarioError, "scenario"))
 
     @classmethod
     def from_dict(cls, data: dict) -> "Scenario":
+        """Validate a scenario given as a dict in the TOML layout.
+
+        Parameters
+        ----------
+        data : dict
+            Tables ``table``, ``turns``, ``sides`` (exactly two) and optional ``name``, ``terrain``.
+
+        Returns
+        -------
+        Scenario
+
+        Raises
+        ------
+        ScenarioError
+            If a field is missing or malformed (the message names it).
+        """
         _table("", data, ("table", "turns", "sides"), ("name", "terrain"))
         name = _str("name", data.get("name", "scenario"))
         t = _table("table", data["table"], ("width_cm", "height_cm"))
@@ -231,6 +270,12 @@ class Scenario:
         return cls(name, w, h, turns, tuple(terrain), specs)
 
     def to_dict(self) -> dict:
+        """The scenario in the TOML layout (:meth:`from_dict` round-trips it).
+
+        Returns
+        -------
+        dict
+        """
         return {"name": self.name, "table": {"width_cm": self.width_cm, "height_cm": self.height_cm},
                 "turns": self.turns, "terrain": [t.to_dict() for t in self.terrain],
                 "sides": [s.to_dict() for s in self.sides]}
@@ -301,7 +346,27 @@ def _unit(path, u, w, h):
 
 
 def load_scenario(scenario) -> Scenario:
-    """A :class:`Scenario`, a path to a TOML file, a dict, or ``None`` for the packaged default."""
+    """A :class:`Scenario` from any accepted form.
+
+    Parameters
+    ----------
+    scenario : Scenario, str, PathLike, dict or None
+        A Scenario (returned as is), a path to a TOML file, a dict in the TOML layout, or ``None``
+        for the packaged default.
+
+    Returns
+    -------
+    Scenario
+
+    Raises
+    ------
+    ScenarioError
+        If the file or dict is malformed (the message names the field) or the file is not valid TOML.
+    OSError
+        If the file cannot be read.
+    TypeError
+        If ``scenario`` is of another type.
+    """
     if scenario is None:
         return default_scenario()
     if isinstance(scenario, Scenario):
@@ -315,6 +380,11 @@ def load_scenario(scenario) -> Scenario:
 
 
 def default_scenario() -> Scenario:
-    """The packaged default scenario (``data/scenarios/default.toml``)."""
+    """The packaged default scenario (``data/scenarios/default.toml``).
+
+    Returns
+    -------
+    Scenario
+    """
     text = resources.files("atomic_africa").joinpath("data/scenarios/default.toml").read_text("utf-8")
     return Scenario.from_dict(tomllib.loads(text))

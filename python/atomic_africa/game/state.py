@@ -76,9 +76,11 @@ class Unit:
 
     @property
     def has_orders(self) -> bool:
+        """Alive, holding an order card and not yet acted this turn."""
         return self.alive and self.card != NO_CARD and not self.acted
 
     def clear_scratch(self) -> None:
+        """Reset the Activation-phase scratch fields (Destination back to the unit's position)."""
         self.action = self.posture = self.target = self.target2 = self.asset = -1
         self.aim_x = self.aim_y = 0.0
         self.dest_x, self.dest_y = self.x, self.y
@@ -88,6 +90,8 @@ class Unit:
 
 @dataclass
 class PlayerState:
+    """One player's cards (draw pile, Reserve hand, discard pile) and figures lost."""
+
     deck: list = field(default_factory=list)      # top card = last element
     hand: list = field(default_factory=list)      # drawn, unassigned cards = the Reserve
     discard: list = field(default_factory=list)
@@ -96,6 +100,8 @@ class PlayerState:
 
 @dataclass
 class GameState:
+    """The whole mutable state of a game (plain data; JSON-able through :meth:`to_dict`)."""
+
     turn: int = 0
     stage: int = Stage.ORDERS
     current_player: int = 0
@@ -115,10 +121,12 @@ class GameState:
     players: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
+        """The state as nested dicts and lists (:meth:`from_dict` restores it)."""
         return asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict) -> "GameState":
+        """The state saved by :meth:`to_dict` (``d`` must hold every field)."""
         kw = {f.name: d[f.name] for f in fields(cls)}
         kw["units"] = [Unit(**u) for u in d["units"]]
         kw["players"] = [PlayerState(**p) for p in d["players"]]
