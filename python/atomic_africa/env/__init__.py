@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 
+from ._common import ENV_ID
 from .agents import AGENTS, DoctrineAgent, GreedyAgent, HeuristicAgent, RandomAgent, make_agent, play
 from .selfplay import SelfPlayResult, play_games, wilson_interval
 
@@ -31,9 +32,8 @@ def _register_gymnasium() -> None:
         import gymnasium
     except ImportError:  # the rl extra is not installed
         return
-    if "AtomicAfrica-v0" not in gymnasium.registry:
-        gymnasium.register(id="AtomicAfrica-v0",
-                           entry_point="atomic_africa.env.gymnasium_env:AtomicAfricaEnv")
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="atomic_africa.env.gymnasium_env:AtomicAfricaEnv")
 
 
 _register_gymnasium()

@@ -20,12 +20,11 @@ import numpy as np
 from gymnasium import spaces
 
 from .._seeding import seed_sequence
-from ._common import GameFactory, observation_box, text_render
+from ._common import ENV_ID, GameFactory, observation_box, text_render
 from .agents import make_agent
 
 __all__ = ["AtomicAfricaEnv", "ENV_ID"]
 
-ENV_ID = "AtomicAfrica-v0"
 
 
 class AtomicAfricaEnv(gym.Env):
@@ -186,11 +185,3 @@ class AtomicAfricaEnv(gym.Env):
         """Nothing to release."""
         pass
 
-
-def register() -> None:
-    """Register :data:`ENV_ID` with Gymnasium (``gymnasium.make("AtomicAfrica-v0")``)."""
-    if ENV_ID not in gym.registry:
-        gym.register(id=ENV_ID, entry_point="atomic_africa.env.gymnasium_env:AtomicAfricaEnv")
-
-
-register()
