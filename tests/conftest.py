@@ -1,7 +1,15 @@
-"""Shared fixtures."""
+"""Shared fixtures and the hypothesis profile."""
+import os
+
 import pytest
+from hypothesis import settings
 
 import atomic_africa as aa
+
+# Property tests explore new examples on every local run; in CI (CI=true) they are derandomized so
+# that a run is reproducible and CI never fails by luck.
+settings.register_profile("aa", max_examples=200, deadline=None, derandomize=bool(os.environ.get("CI")))
+settings.load_profile("aa")
 
 
 @pytest.fixture

@@ -2,15 +2,13 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import atomic_africa as aa
 from atomic_africa import reference as ref
 
-settings.register_profile("aa", max_examples=200, deadline=None)
-settings.load_profile("aa")
 
 attack = st.integers(0, 60)
 band = st.integers(1, 9)
