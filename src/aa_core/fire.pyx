@@ -1,7 +1,6 @@
 # cython: language_level=3
 """Fire kernels over arrays: single attacks, volleys with the per-turn cap, cover, scatter."""
 from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
-from libc.stdlib cimport calloc, free
 
 from aa_core.fire cimport FireRules, cap_markers, predominant_cover, resolve_fire, scatter
 

@@ -16,7 +16,7 @@ from numpy.random cimport bitgen_t
 
 import numpy as np
 
-from aa_core.fire cimport FireRules, cap_markers, resolve_fire
+from aa_core.fire cimport FireRules, resolve_fire
 from aa_core.rng cimport reject_threshold
 from aa_core.scores cimport Scores, action_scores
 
@@ -81,7 +81,7 @@ def simulate_fire(list bit_generators, Py_ssize_t chunk, const int64_t[::1] shoo
     t.p_shooter = <uint32_t>(shooter[0] * shooter[1] * shooter[2])
     t.p_target = <uint32_t>(target[0] * target[1] * target[2])
     t.threshold = reject_threshold(t.p_shooter * t.p_target)
-    t.cap = cap_markers(1 << 20, 0, vehicle, &rules)
+    t.cap = rules.turn_cap[vehicle]
     t.attacks = <int16_t*>malloc(2 * t.p_shooter * sizeof(int16_t))
     t.defense = <int16_t*>malloc(t.p_target * sizeof(int16_t))
     t.markers = NULL
