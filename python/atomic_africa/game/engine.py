@@ -570,16 +570,19 @@ class Game:
         n_any = sum(1 for c in hand if self.deck.legal_for(c, True))
         n_off = len(hand) - n_any
         best = _max_orders(n_sup, n_free, n_any, n_off)
+
+        def keeps_best(sup: bool, any_card: bool) -> bool:
+            return _max_orders(n_sup - sup, n_free - (not sup), n_any - any_card,
+                               n_off - (not any_card)) == best - 1
+
+        # Legality depends only on (unit suppressed?, card playable by suppressed units?).
+        ok = {(sup, any_card): (any_card or not sup) and keeps_best(sup, any_card)
+              for sup in (False, True) for any_card in (False, True)}
+        kinds = [(c, self.deck.legal_for(c, True)) for c in hand]
         out = []
         for u in needy:
             sup = self._suppressed(u)
-            for c in hand:
-                if not self.deck.legal_for(c, sup):
-                    continue
-                any_card = self.deck.legal_for(c, True)
-                after = _max_orders(n_sup - sup, n_free - (not sup), n_any - any_card, n_off - (not any_card))
-                if after == best - 1:
-                    out.append((c, u.uid))
+            out.extend((c, u.uid) for c, any_card in kinds if ok[sup, any_card])
         return out
 
     # ------------------------------------------------------------------ legal actions
