@@ -114,3 +114,15 @@ def test_errors_name_the_option_typed(capsys):
     with pytest.raises(SystemExit):
         main(["fire", "--seed", "-1"])
     assert "argument --seed: must be non-negative" in capsys.readouterr().err
+
+
+def test_top_level_help_lists_every_option_of_every_command():
+    from atomic_africa.cli import build_parser
+    parser = build_parser()
+    text = parser.format_help()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name, p in sub.choices.items():
+        assert f"atomic-africa {name}" in text
+        for action in p._actions:
+            for option in action.option_strings:
+                assert option in text, (name, option)

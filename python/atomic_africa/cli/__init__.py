@@ -20,8 +20,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in _COMMANDS:
-        importlib.import_module(f".{name}", __name__).register(sub)
+    subs = [importlib.import_module(f".{name}", __name__).register(sub) for name in _COMMANDS]
+    # The top-level help lists every option of every command; COMMAND --help explains each one.
+    parser.epilog = "every command and option (details: atomic-africa COMMAND --help):\n\n" + \
+        "\n".join(p.format_usage().replace("usage: ", "  ") for p in subs)
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
