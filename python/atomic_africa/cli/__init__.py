@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import textwrap
 
 __all__ = ["main", "build_parser"]
 
@@ -23,9 +24,24 @@ def build_parser() -> argparse.ArgumentParser:
     subs = [importlib.import_module(f".{name}", __name__).register(sub) for name in _COMMANDS]
     # The top-level help lists every option of every command; COMMAND --help explains each one.
     parser.epilog = "every command and option (details: atomic-africa COMMAND --help):\n\n" + \
-        "\n".join(p.format_usage().replace("usage: ", "  ") for p in subs)
+        "\n".join(_options_line(p) for p in subs)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
+
+
+def _options_line(p: argparse.ArgumentParser) -> str:
+    """``prog: -n/--engagements N, --shooter DICE, ...`` wrapped for the top-level help."""
+    items = []
+    for action in p._actions:
+        if not action.option_strings or isinstance(action, argparse._HelpAction):
+            continue
+        flags = "/".join(action.option_strings)
+        if action.nargs != 0:
+            flags += f" {action.metavar or action.dest.upper()}"
+        items.append(flags)
+    items += [a.metavar or a.dest for a in p._actions if not a.option_strings]
+    return textwrap.fill(f"{p.prog}: " + ", ".join(items), width=100, initial_indent="  ",
+                         subsequent_indent="      ", break_on_hyphens=False, break_long_words=False)
 
 
 def main(argv=None) -> int:
