@@ -106,10 +106,12 @@ def game_at(scenario, rules, seed, actions, step=None) -> Game:
 
 
 def _last_phase_events(game):
+    """Events of the last Activation phase so far (the whole phase, even after its Clean-up), so
+    that the final state of a game still shows the last moves and fire lines."""
     out = []
     for e in reversed(game.events):
         out.append(e)
-        if e["type"] in ("activate", "turn_end", "setup"):
+        if e["type"] in ("activate", "setup"):
             break
     return out[::-1]
 
