@@ -3,6 +3,8 @@
 - :mod:`.pettingzoo_env`: the PettingZoo AEC environment (``env()``, ``raw_env``) [pettingzoo].
 - :mod:`.gymnasium_env`: :class:`AtomicAfricaEnv`, one side against a built-in opponent, registered
   as ``"AtomicAfrica-v0"`` [gymnasium].
+- :mod:`.gymnasium_vector`: :class:`AtomicAfricaVectorEnv`, its batched twin over the native
+  ``VectorGame`` (``gymnasium.make_vec("AtomicAfrica-v0", num_envs=n)``) [gymnasium].
 - :mod:`.agents`: ``random``, ``greedy`` (exact odds), ``doctrine`` (fire and movement), ``heuristic``.
 - :mod:`.selfplay`: :func:`play_games`, many games on processes or Ray, seeded per game index.
 
@@ -18,11 +20,14 @@ from .selfplay import SelfPlayResult, play_games, wilson_interval
 
 __all__ = ["AGENTS", "RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "make_agent",
            "play", "play_games", "SelfPlayResult", "wilson_interval", "AtomicAfricaEnv",
-           "AtomicAfricaAEC", "pettingzoo_env", "gymnasium_env"]
+           "AtomicAfricaAEC", "pettingzoo_env", "gymnasium_env", "AtomicAfricaVectorEnv",
+           "gymnasium_vector"]
 
 _LAZY = {"AtomicAfricaEnv": ("gymnasium_env", "AtomicAfricaEnv"),
          "AtomicAfricaAEC": ("pettingzoo_env", "AtomicAfricaAEC"),
-         "pettingzoo_env": ("pettingzoo_env", None), "gymnasium_env": ("gymnasium_env", None)}
+         "pettingzoo_env": ("pettingzoo_env", None), "gymnasium_env": ("gymnasium_env", None),
+         "AtomicAfricaVectorEnv": ("gymnasium_vector", "AtomicAfricaVectorEnv"),
+         "gymnasium_vector": ("gymnasium_vector", None)}
 
 
 def _register_gymnasium() -> None:
@@ -33,7 +38,8 @@ def _register_gymnasium() -> None:
     except ImportError:  # the rl extra is not installed
         return
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="atomic_africa.env.gymnasium_env:AtomicAfricaEnv")
+        gymnasium.register(id=ENV_ID, entry_point="atomic_africa.env.gymnasium_env:AtomicAfricaEnv",
+                           vector_entry_point="atomic_africa.env.gymnasium_vector:AtomicAfricaVectorEnv")
 
 
 _register_gymnasium()

@@ -1,0 +1,294 @@
+"""Gymnasium vector environment over the native batched engine :class:`~atomic_africa.env.VectorGame`.
+
+The batched twin of :class:`~atomic_africa.env.gymnasium_env.AtomicAfricaEnv`: ``num_envs`` games,
+in each the learner plays side ``player`` against a built-in opponent whose decisions are made
+inside :meth:`~AtomicAfricaVectorEnv.reset` / :meth:`~AtomicAfricaVectorEnv.step` until it is the
+learner's turn again in every game. Per game the spaces, the observation (``observation(player)``,
+float32) and the reward (0 until the game ends, then +1 / -1 / 0 for a win / loss / draw of the
+learner) are those of the single-agent environment.
+
+- Opponent: ``"random"`` plays uniformly random legal actions drawn natively by
+  :meth:`VectorGame.random_actions` (reproducible from the seed); a callable
+  ``opponent(observations, action_masks) -> actions`` is a batched policy (e.g. a frozen network):
+  it sees the (num_envs, ...) observations and masks of the player to move and only the rows
+  where the opponent is to move are played.
+- Autoreset: :attr:`gymnasium.vector.AutoresetMode.SAME_STEP` (``metadata["autoreset_mode"]``). A
+  game that ends during a step is replaced by the env's next game in that same step: the returned
+  observation is the new game's first learner observation, and, as for Gymnasium's own vector envs,
+  ``info["final_obs"]`` (object array, the finished game's learner observation at the envs that
+  ended, ``None`` elsewhere; mask ``info["_final_obs"]``) and ``info["final_info"]`` (``winner``:
+  0/1, -1 for a draw; ``game_seed`` of the finished game; each with its ``_`` mask) describe the end.
+- Action masks: ``info["action_mask"]`` (num_envs, num_actions) bool and :meth:`action_masks` (the
+  convention of sb3-contrib's ``MaskablePPO``). Every info key ``k`` comes with the bool mask
+  ``info["_k"]``, as Gymnasium's :class:`~gymnasium.vector.SyncVectorEnv` builds them.
+- Seeds: env ``i``'s ``k``-th game after ``reset(seed=s)`` is
+  ``Game(scenario, VectorGame.episode_seed(s, i, k))`` (``info["game_seed"]``, so any game can be
+  replayed alone; ``info["game_index"]`` is ``k``); ``reset()`` starts every env's next game.
+  ``threads=k`` steps the games on ``k`` threads with the same results for every ``k``.
+- An illegal learner action raises :class:`~atomic_africa.game.IllegalActionError` naming the env and
+  the action, and changes nothing (a batch cannot end one game early and keep the others).
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .._seeding import seed_sequence
+from ._common import observation_box
+from .vector import VectorGame
+
+__all__ = ["AtomicAfricaVectorEnv"]
+
+
+class AtomicAfricaVectorEnv(VectorEnv):
+    """``num_envs`` games of the learner (``player``) against ``opponent`` (see the module notes).
+
+    Parameters
+    ----------
+    num_envs : int
+        Number of games stepped together (>= 1).
+    scenario : Scenario, path, dict or None
+        The scenario (the packaged default if ``None``).
+    player : {0, 1}
+        The learner's side in every game.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
+    opponent : "random" or callable
+        ``"random"``: native uniformly random legal actions; a callable
+        ``opponent(observations, action_masks) -> actions`` (arrays of shapes (num_envs, obs_size),
+        (num_envs, num_actions) and (num_envs,)) is a batched policy, used only where the opponent
+        is to move.
+    threads : int
+        Threads of the native engine (>= 1; results are the same for every value).
+    render_mode : None
+        No rendering (the text picture is per game: replay ``info["game_seed"]`` with a ``Game``).
+
+    Attributes
+    ----------
+    vector_game : VectorGame
+        The engine holding the games (its events, clones, ...).
+    single_observation_space, single_action_space : gymnasium.Space
+        One game's spaces (those of :class:`~atomic_africa.env.gymnasium_env.AtomicAfricaEnv`).
+    observation_space, action_space : gymnasium.Space
+        Batched: ``Box`` of shape (num_envs, obs_size) and ``MultiDiscrete([num_actions] * num_envs)``.
+
+    Raises
+    ------
+    ValueError
+        On an invalid ``num_envs``, ``player``, ``threads``, ``render_mode`` or opponent name.
+    TypeError
+        On a non-integer ``num_envs``/``threads`` or an opponent neither ``"random"`` nor callable.
+    """
+
+    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(self, num_envs: int = 1, scenario=None, player: int = 0, rules=None,
+                 opponent="random", threads: int = 1, render_mode=None):
+        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, numbers.Integral):
+            raise TypeError(f"num_envs: expected a positive int, got {type(num_envs).__name__} {num_envs!r}")
+        if num_envs < 1:
+            raise ValueError(f"num_envs: {num_envs} is out of range; allowed >= 1")
+        if isinstance(player, (bool, np.bool_)) or player not in (0, 1):
+            raise ValueError(f"player: {player!r} is not a player; allowed 0, 1")
+        if isinstance(opponent, str):
+            if opponent != "random":
+                raise ValueError(f"opponent: {opponent!r} is not a batched opponent; allowed 'random' "
+                                 f"or a callable (observations, action_masks) -> actions")
+        elif not callable(opponent):
+            raise TypeError(f"opponent: expected 'random' or a callable (observations, action_masks) "
+                            f"-> actions, got {type(opponent).__name__}")
+        if render_mode is not None:
+            raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None")
+        self.num_envs, self.player, self.opponent = int(num_envs), int(player), opponent
+        self.render_mode = None
+        # The engine's game seed until the first seeded reset comes from fresh entropy, as the
+        # single-agent env's does.
+        entropy = int(seed_sequence(None).generate_state(1, np.uint64)[0])
+        self.vector_game = VectorGame(scenario, self.num_envs, entropy, rules=rules, threads=threads)
+        vg = self.vector_game
+        self.single_observation_space = observation_box(vg.observation_size)
+        self.single_action_space = spaces.Discrete(vg.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._ones = np.ones(self.num_envs, dtype=bool)
+        self._masks = None      # learner's masks after the last reset/step; None before reset
+        self._seeds = None      # game seeds of the current games
+
+    # -- properties -----------------------------------------------------------------------------
+    @property
+    def threads(self) -> int:
+        """Threads of the native engine (settable; results do not depend on it)."""
+        return self.vector_game.threads
+
+    @threads.setter
+    def threads(self, k: int) -> None:
+        self.vector_game.threads = k
+
+    @property
+    def scenario(self):
+        """The scenario of every game."""
+        return self.vector_game.scenario
+
+    @property
+    def rules(self):
+        """The rules of every game."""
+        return self.vector_game.rules
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every game.
+
+        Returns
+        -------
+        ndarray of bool, shape (num_envs, num_actions)
+            All False before :meth:`reset`.
+        """
+        if self._masks is None:
+            return np.zeros((self.num_envs, self.vector_game.num_actions), dtype=bool)
+        return self._masks.copy()
+
+    # -- opponent -------------------------------------------------------------------------------
+    def _opponent_actions(self, need: np.ndarray) -> np.ndarray:
+        vg = self.vector_game
+        if isinstance(self.opponent, str):
+            return vg.random_actions()
+        acts = np.asarray(self.opponent(vg.observations(), vg.action_masks()))
+        if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
+            raise ValueError(f"opponent: returned {acts.dtype} array of shape {acts.shape}; expected "
+                             f"integer actions of shape ({self.num_envs},)")
+        return np.ascontiguousarray(acts, dtype=np.int64)
+
+    def _advance(self, obs, rew, term, info, strict_end: bool):
+        """Fold one engine step into the learner's view, then play the opponent until the learner
+        is to move in every game. ``strict_end``: no game may end (a reset's opening moves)."""
+        p, n = self.player, self.num_envs
+        obs = np.array(obs, dtype=np.float32, copy=True)   # the engine may reuse its buffers
+        reward = np.array(rew[:, p], dtype=np.float64)
+        ended = np.array(term, dtype=bool)
+        final_obs = np.full(n, None, dtype=object)
+        winners = np.full(n, -2, dtype=np.int8)
+        self._collect_end(term, info, final_obs, winners)
+        if strict_end and ended.any():
+            raise RuntimeError(self._no_decision_message(ended))
+        while True:
+            need = np.asarray(info["current_player"]) != p
+            if not need.any():
+                break
+            o, r, t, _, info = self.vector_game.step(self._opponent_actions(need), active=need)
+            obs[need] = o[need]
+            reward += r[:, p]
+            if t.any():
+                if strict_end or (ended & t).any():
+                    # the learner had no decision in a whole game: its episode would be empty
+                    raise RuntimeError(self._no_decision_message(t))
+                ended |= t
+                self._collect_end(t, info, final_obs, winners)
+        return obs, reward, ended, final_obs, winners
+
+    def _collect_end(self, term, info, final_obs, winners):
+        if not np.any(term):
+            return
+        fo = info["final_observation"]
+        for i in np.flatnonzero(term):
+            final_obs[i] = np.array(fo[i, self.player], dtype=np.float32)
+            winners[i] = info["winner"][i]
+
+    def _no_decision_message(self, envs) -> str:
+        idx = np.flatnonzero(envs).tolist()
+        return (f"env(s) {idx}: a game ended before player {self.player} had a decision; the learner "
+                f"must decide at least once per game")
+
+    def _info(self, ended=None, final_obs=None, winners=None, finished_seeds=None) -> dict:
+        vg = self.vector_game
+        n, ones = self.num_envs, self._ones
+        self._masks = np.asarray(vg.action_masks(), dtype=bool).copy()
+        self._seeds = np.asarray(vg.episode_seeds, dtype=np.uint64).copy()
+        info = {"action_mask": self._masks.copy(), "_action_mask": ones.copy(),
+                "game_seed": self._seeds.copy(), "_game_seed": ones.copy(),
+                "game_index": np.asarray(vg.episodes, dtype=np.int64).copy(), "_game_index": ones.copy()}
+        if ended is not None and ended.any():
+            zero_seeds = np.zeros(n, dtype=np.uint64)
+            zero_seeds[ended] = finished_seeds[ended]
+            info["final_obs"], info["_final_obs"] = final_obs, ended.copy()
+            info["final_info"] = {"winner": np.where(ended, winners, 0).astype(np.int8),
+                                  "_winner": ended.copy(),
+                                  "game_seed": zero_seeds, "_game_seed": ended.copy()}
+            info["_final_info"] = ended.copy()
+        return info
+
+    # -- Gymnasium API --------------------------------------------------------------------------
+    def reset(self, *, seed=None, options=None):
+        """Start a game in every env; the opponent moves until it is the learner's turn in each.
+
+        Parameters
+        ----------
+        seed : int, optional
+            With a seed, env ``i`` plays ``Game(scenario, VectorGame.episode_seed(seed, i, 0))`` and
+            the opponent's stream restarts from ``seed``; without, every env starts its next game.
+        options : dict, optional
+            Unused; a partial reset (``"reset_mask"``) is not supported.
+
+        Returns
+        -------
+        (ndarray of float32, dict)
+            Observations (num_envs, obs_size) and info (``action_mask``, ``game_seed``,
+            ``game_index`` (k: the env's k-th game since the last seeded reset), with their ``_`` masks).
+
+        Raises
+        ------
+        ValueError
+            On ``options["reset_mask"]`` or an invalid seed.
+        """
+        if options and "reset_mask" in options:
+            raise ValueError("options: 'reset_mask' (partial reset) is not supported; games are "
+                             "replaced automatically when they end (same-step autoreset)")
+        super().reset(seed=seed)
+        obs, info = self.vector_game.reset(seed=seed)
+        zeros = np.zeros((self.num_envs, 2), dtype=np.float32)
+        no_end = np.zeros(self.num_envs, dtype=bool)
+        obs, _, _, _, _ = self._advance(obs, zeros, no_end, info, strict_end=True)
+        return obs, self._info()
+
+    def step(self, actions):
+        """Apply the learner's action in every game, then the opponent's until the learner decides
+        again in each (games that end are replaced in the same step).
+
+        Parameters
+        ----------
+        actions : array-like of int, shape (num_envs,)
+            One legal action per game.
+
+        Returns
+        -------
+        (ndarray of float32, ndarray of float64, ndarray of bool, ndarray of bool, dict)
+            Observations (num_envs, obs_size), rewards (+1 / -1 / 0 at the end of a game, else 0),
+            terminated, truncated (always False) and info (see the module notes).
+
+        Raises
+        ------
+        RuntimeError
+            Before :meth:`reset`.
+        ValueError, TypeError
+            If ``actions`` has the wrong shape or is not integer.
+        IllegalActionError
+            If an action is illegal in its game (nothing changes in any game).
+        """
+        if self._masks is None:
+            raise RuntimeError("step() called before reset()")
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions: expected shape ({self.num_envs},), got {a.shape}")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
+        finished_seeds = self._seeds
+        obs, rew, term, _, info = self.vector_game.step(np.ascontiguousarray(a, dtype=np.int64))
+        obs, reward, ended, final_obs, winners = self._advance(obs, rew, term, info, strict_end=False)
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return obs, reward, ended, truncated, self._info(ended, final_obs, winners, finished_seeds)
+
+    def close_extras(self, **kwargs):
+        """Nothing to release."""
+        pass
