@@ -12,7 +12,7 @@ extensions = [
         [str(pyx.relative_to(HERE))],
         include_dirs=[np.get_include(), "src"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=["-O3", "-fopenmp"],
+        extra_compile_args=["-O3", "-fopenmp", "-ffp-contract=off"],
         extra_link_args=["-fopenmp"],
     )
     for pyx in sorted((HERE / "src" / "aa_core").glob("*.pyx"))

@@ -5,6 +5,7 @@
   as ``"AtomicAfrica-v0"`` [gymnasium].
 - :mod:`.gymnasium_vector`: :class:`AtomicAfricaVectorEnv`, its batched twin over the native
   ``VectorGame`` (``gymnasium.make_vec("AtomicAfrica-v0", num_envs=n)``) [gymnasium].
+- :mod:`.vector`: :class:`VectorGame`, many games stepped together by the native engine.
 - :mod:`.agents`: ``random``, ``greedy`` (exact odds), ``doctrine`` (fire and movement), ``heuristic``.
 - :mod:`.selfplay`: :func:`play_games`, many games on processes or Ray, seeded per game index.
 
@@ -17,8 +18,9 @@ import importlib
 from ._common import ENV_ID
 from .agents import AGENTS, DoctrineAgent, GreedyAgent, HeuristicAgent, RandomAgent, make_agent, play
 from .selfplay import SelfPlayResult, play_games, wilson_interval
+from .vector import VectorGame
 
-__all__ = ["AGENTS", "RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "make_agent",
+__all__ = ["VectorGame", "AGENTS", "RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "make_agent",
            "play", "play_games", "SelfPlayResult", "wilson_interval", "AtomicAfricaEnv",
            "AtomicAfricaAEC", "pettingzoo_env", "gymnasium_env", "AtomicAfricaVectorEnv",
            "gymnasium_vector"]

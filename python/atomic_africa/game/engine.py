@@ -45,6 +45,13 @@ class IllegalActionError(ValueError):
     """An action that is not legal in the current state; the state is left unchanged."""
 
 
+def _dist(ax: float, ay: float, bx: float, by: float) -> float:
+    # sqrt of the sum of squares, not math.hypot: IEEE sqrt is correctly rounded everywhere, so the
+    # native engine (aa_core.vgame, built with -ffp-contract=off) gets the same distances bit for bit.
+    dx, dy = ax - bx, ay - by
+    return math.sqrt(dx * dx + dy * dy)
+
+
 def _max_orders(n_suppressed: int, n_free: int, n_any: int, n_offensive: int) -> int:
     """Most units that can get a card: suppressed units need "any-unit" cards (defensive or Joker),
     the others take any card; offensive cards go only to unsuppressed units."""
@@ -1008,7 +1015,7 @@ class Game:
 
     def _band(self, a, b) -> int:
         pa, pb = self._points(a)[1], self._points(b)[1]
-        return range_band(math.hypot(pa[0] - pb[0], pa[1] - pb[1]), self.rules)
+        return range_band(_dist(pa[0], pa[1], pb[0], pb[1]), self.rules)
 
     def _call_for_fire(self, u, sc):
         s, cff = self.s, self.rules.call_for_fire
@@ -1025,11 +1032,11 @@ class Game:
         self._ev("support_roll", unit=u.uid, asset=asset.name, dice=list(asset.dice), faces=faces,
                  attack=attack)
         out = []
-        r2 = asset.blast_radius_cm ** 2
+        r2 = asset.blast_radius_cm * asset.blast_radius_cm
         for t in s.units:
             if not t.alive or (t.side == u.side and not cff.blast_hits_friends):
                 continue
-            if any((p[0] - ix) ** 2 + (p[1] - iy) ** 2 <= r2 for p in self._points(t)):
+            if any((p[0] - ix) * (p[0] - ix) + (p[1] - iy) * (p[1] - iy) <= r2 for p in self._points(t)):
                 out.append((-1 - u.asset, t.uid, attack, cff.support_range_band, asset.ap))
         return out
 
@@ -1040,7 +1047,7 @@ class Game:
             rng, los = rr.self_range, True
         else:
             pa, pb = self._points(u)[1], self._points(t)[1]
-            rng = range_band(math.hypot(pa[0] - pb[0], pa[1] - pb[1]), self.rules)
+            rng = range_band(_dist(pa[0], pa[1], pb[0], pb[1]), self.rules)
             los = not los_blocked([pa[0]], [pa[1]], [pb[0]], [pb[1]], self.terrain)[0]
             if not los and u.comms:
                 rng += rr.comms_range_penalty
@@ -1123,7 +1130,7 @@ class Game:
             for t in self._side_units(u.side):
                 if t.uid == u.uid or not self._may_merge(u, t):
                     continue
-                d = math.hypot(t.x - u.x, t.y - u.y)
+                d = _dist(t.x, t.y, u.x, u.y)
                 if d <= m.merge_contact_cm and (best_d is None or d < best_d):
                     best, best_d = t, d
             if best is not None:

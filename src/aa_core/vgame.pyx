@@ -1,0 +1,1990 @@
+# cython: language_level=3
+"""Native game engine: atomic_africa.game.engine.Game ported to C over struct-of-arrays storage.
+
+Every function below mirrors the Game method of the same name (without the underscore); the order of
+random draws, of events and of floating-point operations is the same, so the two engines agree bit
+for bit (tests/test_vector_parity.py). `Engine` steps many games at once with the GIL released.
+"""
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from cython.parallel cimport prange
+from libc.math cimport atan2, cos, sin, sqrt, M_PI
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+from numpy.random cimport bitgen_t
+
+from aa_core.banding cimport range_band
+from aa_core.dice cimport shift_die
+from aa_core.fire cimport FireRules, cap_markers, predominant_cover, resolve_fire, scatter
+from aa_core.geometry cimport (point_in_circle, point_in_polygon, segment_hits_circle,
+                               segment_hits_polygon)
+from aa_core.rng cimport reject_threshold, roll_faces
+from aa_core.scores cimport Scores, action_scores
+
+import numpy as np
+
+# Action / Posture / UnitKind values (atomic_africa.enums).
+cdef enum:
+    A_BASIC = 0
+    A_DIG_IN = 1
+    A_MASS_FIRE = 2
+    A_SPLIT_FIRE = 3
+    A_HEAVY_WEAPON = 4
+    A_RALLY = 5
+    A_CALL_FOR_FIRE = 6
+    A_SPRINT = 7
+    P_OFFENSIVE = 0
+    P_DEFENSIVE = 1
+    K_INFANTRY = 0
+    K_LIGHT_INFANTRY = 1
+    K_VEHICLE = 2
+    NO_CARD = -1
+    MAX_ATTACKS = 512
+
+ctypedef struct V:
+    const Params* P
+    Game* g
+    EventBuffer* ev
+    int32_t* s
+    int U, C, K
+    int8_t* alive
+    int8_t* kind
+    int8_t* hwd
+    int8_t* hwp
+    int8_t* spotter
+    int8_t* comms
+    int8_t* commander
+    int8_t* revealed
+    int8_t* acted
+    int8_t* split_done
+    int8_t* moves
+    int8_t* confused
+    int8_t* born
+    int32_t* name_base
+    int32_t* name_depth
+    int32_t* figures
+    int32_t* armor
+    int32_t* hwd_ap
+    int32_t* hwp_ap
+    int32_t* markers
+    int32_t* wounds
+    int32_t* turn_markers
+    int32_t* card
+    int32_t* action
+    int32_t* posture
+    int32_t* target
+    int32_t* target2
+    int32_t* asset
+    double* x
+    double* y
+    double* aim_x
+    double* aim_y
+    double* dest_x
+    double* dest_y
+
+
+cdef inline void make_view(const Params* P, Game* g, V* v) noexcept nogil:
+    cdef int U = P.U
+    v.P = P
+    v.g = g
+    v.ev = g.ev
+    v.s = g.s
+    v.U = U
+    v.C = P.C
+    v.K = P.K
+    v.alive = g.i8 + F_ALIVE * U
+    v.kind = g.i8 + F_KIND * U
+    v.hwd = g.i8 + F_HWD * U
+    v.hwp = g.i8 + F_HWP * U
+    v.spotter = g.i8 + F_SPOTTER * U
+    v.comms = g.i8 + F_COMMS * U
+    v.commander = g.i8 + F_COMMANDER * U
+    v.revealed = g.i8 + F_REVEALED * U
+    v.acted = g.i8 + F_ACTED * U
+    v.split_done = g.i8 + F_SPLIT_DONE * U
+    v.moves = g.i8 + F_MOVES * U
+    v.confused = g.i8 + F_CONFUSED * U
+    v.born = g.i8 + F_BORN * U
+    v.name_base = g.i32 + F_NAME_BASE * U
+    v.name_depth = g.i32 + F_NAME_DEPTH * U
+    v.figures = g.i32 + F_FIGURES * U
+    v.armor = g.i32 + F_ARMOR * U
+    v.hwd_ap = g.i32 + F_HWD_AP * U
+    v.hwp_ap = g.i32 + F_HWP_AP * U
+    v.markers = g.i32 + F_MARKERS * U
+    v.wounds = g.i32 + F_WOUNDS * U
+    v.turn_markers = g.i32 + F_TURN_MARKERS * U
+    v.card = g.i32 + F_CARD * U
+    v.action = g.i32 + F_ACTION * U
+    v.posture = g.i32 + F_POSTURE * U
+    v.target = g.i32 + F_TARGET * U
+    v.target2 = g.i32 + F_TARGET2 * U
+    v.asset = g.i32 + F_ASSET * U
+    v.x = g.f64 + F_X * U
+    v.y = g.f64 + F_Y * U
+    v.aim_x = g.f64 + F_AIM_X * U
+    v.aim_y = g.f64 + F_AIM_Y * U
+    v.dest_x = g.f64 + F_DEST_X * U
+    v.dest_y = g.f64 + F_DEST_Y * U
+
+
+# ---------------------------------------------------------------------------------------- helpers
+cdef inline double pmin(double a, double b) noexcept nogil:
+    """Python's min(a, b) (the first of equals)."""
+    return b if b < a else a
+
+
+cdef inline double pmax(double a, double b) noexcept nogil:
+    """Python's max(a, b) (the first of equals)."""
+    return b if b > a else a
+
+
+cdef inline int imin(int a, int b) noexcept nogil:
+    return b if b < a else a
+
+
+cdef inline int16_t* pile(V* v, int p, int which) noexcept nogil:
+    return v.g.piles + (p * 3 + which) * v.K
+
+
+cdef inline int32_t* cnt(V* v, int p) noexcept nogil:
+    return v.g.counts + p * NC
+
+
+cdef inline int die_of(V* v, int u, int k) noexcept nogil:
+    return v.g.i32[(F_DIE0 + k) * v.U + u]
+
+
+cdef inline bint is_vehicle(V* v, int u) noexcept nogil:
+    return v.kind[u] == K_VEHICLE
+
+
+cdef inline bint has_orders(V* v, int u) noexcept nogil:
+    return v.alive[u] and v.card[u] != NO_CARD and not v.acted[u]
+
+
+cdef inline bint is_fire(int a) noexcept nogil:
+    return a == A_BASIC or a == A_SPRINT or a == A_DIG_IN or a == A_MASS_FIRE or a == A_SPLIT_FIRE \
+        or a == A_HEAVY_WEAPON
+
+
+cdef inline bint optional_target(int a) noexcept nogil:
+    return a == A_BASIC or a == A_SPRINT or a == A_DIG_IN
+
+
+cdef inline bint legal_for(V* v, int c, bint suppressed) noexcept nogil:
+    return (not suppressed) or v.P.card_any[c]
+
+
+# ---------------------------------------------------------------------------------------- events
+cdef inline void ev_push(EventBuffer* e, double x) noexcept nogil:
+    cdef Py_ssize_t cap
+    cdef double* d
+    if e.size == e.cap:
+        cap = 2 * e.cap + 256
+        d = <double*>realloc(e.data, cap * sizeof(double))
+        if d == NULL:   # out of memory: the record is lost (decoding then fails loudly)
+            return
+        e.data = d
+        e.cap = cap
+    e.data[e.size] = x
+    e.size += 1
+
+
+cdef inline Py_ssize_t ev_open(V* v, int code) noexcept nogil:
+    ev_push(v.ev, code)
+    ev_push(v.ev, v.s[S_TURN])
+    ev_push(v.ev, 0)
+    return v.ev.size - 1
+
+
+cdef inline void ev_close(V* v, Py_ssize_t at) noexcept nogil:
+    v.ev.data[at] = <double>(v.ev.size - at - 1)
+
+
+cdef inline void ev2(V* v, int code, double a, double b) noexcept nogil:
+    cdef Py_ssize_t at
+    if v.ev != NULL:
+        at = ev_open(v, code)
+        ev_push(v.ev, a)
+        ev_push(v.ev, b)
+        ev_close(v, at)
+
+
+cdef inline void ev3(V* v, int code, double a, double b, double c) noexcept nogil:
+    cdef Py_ssize_t at
+    if v.ev != NULL:
+        at = ev_open(v, code)
+        ev_push(v.ev, a)
+        ev_push(v.ev, b)
+        ev_push(v.ev, c)
+        ev_close(v, at)
+
+
+cdef void evn(V* v, int code, int n, double a0=0, double a1=0, double a2=0, double a3=0,
+              double a4=0, double a5=0, double a6=0, double a7=0, double a8=0, double a9=0) noexcept nogil:
+    """One event record with the first n of the values a0..a9."""
+    cdef double vals[10]
+    cdef Py_ssize_t at
+    cdef int i
+    if v.ev == NULL:
+        return
+    vals[0] = a0; vals[1] = a1; vals[2] = a2; vals[3] = a3; vals[4] = a4
+    vals[5] = a5; vals[6] = a6; vals[7] = a7; vals[8] = a8; vals[9] = a9
+    at = ev_open(v, code)
+    for i in range(n):
+        ev_push(v.ev, vals[i])
+    ev_close(v, at)
+
+
+cdef inline void ev_list(V* v, int code, int p, const int16_t* cards, int n) noexcept nogil:
+    cdef Py_ssize_t at
+    cdef int i
+    if v.ev != NULL:
+        at = ev_open(v, code)
+        ev_push(v.ev, p)
+        for i in range(n):
+            ev_push(v.ev, cards[i])
+        ev_close(v, at)
+
+
+# ---------------------------------------------------------------------------------------- dice
+cdef inline void roll_many(V* v, const int* sides, int k, int* faces) noexcept nogil:
+    """RandomSource.roll_many: k dice in one batched draw."""
+    cdef uint32_t s[16]
+    cdef uint32_t product = 1
+    cdef int i
+    for i in range(k):
+        s[i] = <uint32_t>sides[i]
+        product *= s[i]
+    roll_faces(v.g.rng, s, k, reject_threshold(product), faces)
+
+
+cdef inline int roll(V* v, int sides) noexcept nogil:
+    cdef int face
+    roll_many(v, &sides, 1, &face)
+    return face
+
+
+cdef void shuffle(V* v, int16_t* cards, int n) noexcept nogil:
+    """RandomSource.shuffle in place: Fisher-Yates, one die of i + 1 sides per position."""
+    cdef int i, j
+    cdef int16_t t
+    for i in range(n - 1, 0, -1):
+        j = roll(v, i + 1) - 1
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+
+
+cdef void wounded_dice(V* v, int u, int* dice, bint* shattered) noexcept nogil:
+    cdef const Params* P = v.P
+    cdef int k, idx = P.shift_attr[is_vehicle(v, u)], d
+    for k in range(3):
+        dice[k] = die_of(v, u, k)
+    d = shift_die(dice[idx], v.wounds[u], P.ladder, P.n_ladder)
+    shattered[0] = d == 0
+    dice[idx] = P.shattered_die if d == 0 else d
+
+
+cdef inline void scores_of(const Params* P, const int* faces, int posture, int action, Scores* sc) noexcept nogil:
+    action_scores(faces[0], faces[1], faces[2], P.table5 + (action * 2 + posture) * 3,
+                  action == A_SPRINT, sc)
+
+
+# ---------------------------------------------------------------------------------------- geometry
+cdef bint blocked(const Params* P, double ax, double ay, double bx, double by) noexcept nogil:
+    cdef int k
+    cdef int64_t o
+    for k in range(P.n_poly):
+        o = P.poly_off[k]
+        if P.poly_blocks[k] and segment_hits_polygon(ax, ay, bx, by, P.vx + o, P.vy + o,
+                                                     P.poly_off[k + 1] - o, P.edge_depth):
+            return True
+    for k in range(P.n_circ):
+        if P.circ_blocks[k] and segment_hits_circle(ax, ay, bx, by, P.cx[k], P.cy[k], P.cr[k],
+                                                    P.edge_depth):
+            return True
+    return False
+
+
+cdef int cover_at(const Params* P, double px, double py) noexcept nogil:
+    cdef int k, best = 0
+    cdef int64_t o
+    for k in range(P.n_poly):
+        o = P.poly_off[k]
+        if P.poly_cover[k] > best and point_in_polygon(px, py, P.vx + o, P.vy + o, P.poly_off[k + 1] - o):
+            best = P.poly_cover[k]
+    for k in range(P.n_circ):
+        if P.circ_cover[k] > best and point_in_circle(px, py, P.cx[k], P.cy[k], P.cr[k]):
+            best = P.circ_cover[k]
+    return best
+
+
+cdef inline void invalidate_los(V* v) noexcept nogil:
+    memset(v.g.los, -1, v.U * v.U)
+
+
+cdef bint los(V* v, int a, int b) noexcept nogil:
+    """Game._los_matrix()[a, b]: Start to Start, the segment taken from the lower slot."""
+    cdef int lo = a if a < b else b, hi = b if a < b else a
+    cdef int8_t* c
+    if a == b:
+        return True
+    c = v.g.los + lo * v.U + hi
+    if c[0] < 0:
+        c[0] = 0 if blocked(v.P, v.x[lo], v.y[lo], v.x[hi], v.y[hi]) else 1
+    return c[0] == 1
+
+
+cdef inline void points(V* v, int u, double* px, double* py) noexcept nogil:
+    """Start, In-transit and Destination points of u in this Activation phase."""
+    if (u == v.s[S_ACT] or u == v.s[S_REACT]) and v.moves[u]:
+        px[0] = v.x[u]
+        py[0] = v.y[u]
+        px[1] = (v.x[u] + v.dest_x[u]) / 2
+        py[1] = (v.y[u] + v.dest_y[u]) / 2
+        px[2] = v.dest_x[u]
+        py[2] = v.dest_y[u]
+    else:
+        px[0] = px[1] = px[2] = v.x[u]
+        py[0] = py[1] = py[2] = v.y[u]
+
+
+cdef inline double dist(double ax, double ay, double bx, double by) noexcept nogil:
+    cdef double dx = ax - bx, dy = ay - by
+    return sqrt(dx * dx + dy * dy)
+
+
+cdef int band(V* v, int a, int b) noexcept nogil:
+    cdef double pax[3], pay[3], pbx[3], pby[3]
+    points(v, a, pax, pay)
+    points(v, b, pbx, pby)
+    return range_band(dist(pax[1], pay[1], pbx[1], pby[1]), v.P.band_edges, v.P.n_edges)
+
+
+cdef void clamp_step(V* v, double x, double y, double ang, double d, double* ox, double* oy) noexcept nogil:
+    """End of a straight move from (x, y), shortened so that it stays on the table."""
+    cdef double dx = d * sin(ang), dy = d * cos(ang), t = 1.0
+    cdef double W = v.P.W, H = v.P.H
+    if dx > 0 and x + dx > W:
+        t = pmin(t, (W - x) / dx)
+    elif dx < 0 and x + dx < 0:
+        t = pmin(t, -x / dx)
+    if dy > 0 and y + dy > H:
+        t = pmin(t, (H - y) / dy)
+    elif dy < 0 and y + dy < 0:
+        t = pmin(t, -y / dy)
+    t = pmax(t, 0.0)
+    ox[0] = pmin(pmax(x + t * dx, 0.0), W)
+    oy[0] = pmin(pmax(y + t * dy, 0.0), H)
+
+
+# ---------------------------------------------------------------------------------------- units
+cdef void clear_scratch(V* v, int u) noexcept nogil:
+    v.action[u] = v.posture[u] = v.target[u] = v.target2[u] = v.asset[u] = -1
+    v.aim_x[u] = v.aim_y[u] = 0.0
+    v.dest_x[u] = v.x[u]
+    v.dest_y[u] = v.y[u]
+    v.moves[u] = 0
+    v.confused[u] = 0
+
+
+cdef void free_slot(V* v, int u) noexcept nogil:
+    """Game._free_slot: the slot back to Unit(uid, side) defaults."""
+    cdef int f, U = v.U
+    for f in range(NI8):
+        v.g.i8[f * U + u] = 0
+    for f in range(NI32):
+        v.g.i32[f * U + u] = 0
+    for f in range(NF64):
+        v.g.f64[f * U + u] = 0.0
+    v.name_base[u] = -1
+    v.armor[u] = 1
+    v.card[u] = NO_CARD
+    v.action[u] = v.posture[u] = v.target[u] = v.target2[u] = v.asset[u] = -1
+    invalidate_los(v)
+
+
+cdef void copy_unit(V* v, int src, int dst) noexcept nogil:
+    cdef int f, U = v.U
+    for f in range(NI8):
+        v.g.i8[f * U + dst] = v.g.i8[f * U + src]
+    for f in range(NI32):
+        v.g.i32[f * U + dst] = v.g.i32[f * U + src]
+    for f in range(NF64):
+        v.g.f64[f * U + dst] = v.g.f64[f * U + src]
+
+
+cdef int side_count(V* v, int side) noexcept nogil:
+    cdef int u, n = 0
+    for u in range(side * v.C, (side + 1) * v.C):
+        n += v.alive[u]
+    return n
+
+
+cdef int side_figures(V* v, int side) noexcept nogil:
+    cdef int u, n = 0
+    for u in range(side * v.C, (side + 1) * v.C):
+        if v.alive[u]:
+            n += v.figures[u]
+    return n
+
+
+cdef bint own_ordered(V* v, int side) noexcept nogil:
+    cdef int u
+    for u in range(side * v.C, (side + 1) * v.C):
+        if has_orders(v, u):
+            return True
+    return False
+
+
+cdef inline double increment(V* v, int u) noexcept nogil:
+    return v.P.inc[is_vehicle(v, u)]
+
+
+cdef inline double max_move(V* v, int u) noexcept nogil:
+    cdef int value = v.P.sprint_card_value if v.action[u] == A_SPRINT else v.P.card_move[v.card[u]]
+    return <double>(value * v.P.per_value) * increment(v, u)
+
+
+# ---------------------------------------------------------------------------------------- targets
+cdef int fire_targets(V* v, int u, int* out) noexcept nogil:
+    cdef int t, n = 0, e = 1 - u // v.C
+    for t in range(e * v.C, (e + 1) * v.C):
+        if v.alive[t] and (not v.P.fire_needs_los or los(v, u, t)):
+            if out != NULL:
+                out[n] = t
+            n += 1
+    return n
+
+
+cdef inline bint hw_eligible(V* v, int u, int t) noexcept nogil:
+    return v.hwp[u] if is_vehicle(v, t) else v.hwd[u]
+
+
+cdef inline int hw_ap(V* v, int u, int t) noexcept nogil:
+    return v.hwp_ap[u] if is_vehicle(v, t) else v.hwd_ap[u]
+
+
+cdef int hw_targets(V* v, int u, int* out) noexcept nogil:
+    cdef int t, n = 0, e = 1 - u // v.C
+    for t in range(e * v.C, (e + 1) * v.C):
+        if v.alive[t] and (not v.P.fire_needs_los or los(v, u, t)) and hw_eligible(v, u, t):
+            if out != NULL:
+                out[n] = t
+            n += 1
+    return n
+
+
+cdef int rally_targets(V* v, int u, int* out) noexcept nogil:
+    cdef int t, n = 0, side = u // v.C
+    cdef bint ok
+    for t in range(side * v.C, (side + 1) * v.C):
+        if not v.alive[t] or v.markers[t] < 1:
+            continue
+        ok = t == u or ((v.markers[u] < v.markers[t] or v.commander[u]) and (v.comms[u] or los(v, u, t)))
+        if ok:
+            if out != NULL:
+                out[n] = t
+            n += 1
+    return n
+
+
+cdef int cff_targets(V* v, int u, int* out) noexcept nogil:
+    cdef int t, n = 0, e = 1 - u // v.C
+    for t in range(e * v.C, (e + 1) * v.C):
+        if v.alive[t] and los(v, u, t):
+            if out != NULL:
+                out[n] = t
+            n += 1
+    return n
+
+
+cdef bint special_ok(V* v, int u, int a) noexcept nogil:
+    cdef int k = v.kind[u]
+    if (a == A_DIG_IN or a == A_MASS_FIRE or a == A_SPLIT_FIRE or a == A_CALL_FOR_FIRE) \
+            and k != K_INFANTRY:
+        return False
+    if a == A_DIG_IN:
+        return True
+    if a == A_MASS_FIRE:
+        return fire_targets(v, u, NULL) > 0
+    if a == A_SPLIT_FIRE:
+        return fire_targets(v, u, NULL) >= 2
+    if a == A_HEAVY_WEAPON:
+        return (v.hwd[u] or v.hwp[u]) and hw_targets(v, u, NULL) > 0
+    if a == A_RALLY:
+        return rally_targets(v, u, NULL) > 0
+    if a == A_CALL_FOR_FIRE:
+        return v.spotter[u] and v.P.n_assets[u // v.C] > 0 and cff_targets(v, u, NULL) > 0
+    if a == A_SPRINT:
+        return k == K_LIGHT_INFANTRY or k == K_VEHICLE
+    return a == A_BASIC
+
+
+cdef int action_options(V* v, int u, int* acts, int* posts) noexcept nogil:
+    """Legal (action, posture) pairs for u's revealed card, in Game._action_options' order."""
+    cdef int c = v.card[u], a, p, n = 0, np_
+    cdef int ps[2]
+    if v.P.card_joker[c]:
+        if v.markers[u] > 0:
+            ps[0] = P_DEFENSIVE
+            np_ = 1
+        else:
+            ps[0] = P_OFFENSIVE
+            ps[1] = P_DEFENSIVE
+            np_ = 2
+        for a in range(N_ACTIONS):
+            if special_ok(v, u, a):
+                for p in range(np_):
+                    acts[n] = a
+                    posts[n] = ps[p]
+                    n += 1
+        return n
+    p = v.P.card_posture[c]
+    if v.P.card_face[c]:
+        if v.confused[u]:
+            acts[0] = A_DIG_IN if v.kind[u] == K_INFANTRY else A_SPRINT
+            posts[0] = p
+            return 1
+        for a in range(1, N_ACTIONS):
+            if special_ok(v, u, a):
+                acts[n] = a
+                posts[n] = p
+                n += 1
+        return n
+    acts[0] = A_BASIC
+    posts[0] = p
+    return 1
+
+
+cdef inline int max_orders(int n_sup, int n_free, int n_any, int n_off) noexcept nogil:
+    cdef int sup = imin(n_sup, n_any)
+    return sup + imin(n_free, n_off + n_any - sup)
+
+
+cdef int orders_pairs(V* v, int side, int* out) noexcept nogil:
+    """Game._orders_pairs as action ids (ASSIGN card x own slot); returns their number."""
+    cdef const Params* P = v.P
+    cdef int16_t* hand = pile(v, side, PILE_HAND)
+    cdef int nh = cnt(v, side)[C_HAND]
+    cdef int u, i, c, n = 0, n_sup = 0, n_needy = 0, n_any = 0, n_free, n_off, best, sp, an
+    cdef bint ok[2][2]
+    for u in range(side * v.C, (side + 1) * v.C):
+        if v.alive[u] and v.card[u] == NO_CARD and not v.acted[u]:
+            n_needy += 1
+            n_sup += v.markers[u] > 0
+    if n_needy == 0 or nh == 0:
+        return 0
+    n_free = n_needy - n_sup
+    for i in range(nh):
+        n_any += P.card_any[hand[i]]
+    n_off = nh - n_any
+    best = max_orders(n_sup, n_free, n_any, n_off)
+    for sp in range(2):
+        for an in range(2):
+            ok[sp][an] = (an or not sp) and max_orders(n_sup - sp, n_free - (1 - sp), n_any - an,
+                                                       n_off - (1 - an)) == best - 1
+    for u in range(side * v.C, (side + 1) * v.C):
+        if v.alive[u] and v.card[u] == NO_CARD and not v.acted[u]:
+            sp = v.markers[u] > 0
+            for i in range(nh):
+                c = hand[i]
+                if ok[sp][P.card_any[c]]:
+                    if out != NULL:
+                        out[n] = P.b_assign + c * v.C + (u - side * v.C)
+                    n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------- legal actions
+cdef int legal_v(V* v, int* out) noexcept nogil:
+    cdef const Params* P = v.P
+    cdef int st = v.s[S_STAGE], cur = v.s[S_CUR], C = v.C, n = 0, u, k, i, c, a, t
+    cdef int acts[2 * N_ACTIONS]
+    cdef int posts[2 * N_ACTIONS]
+    cdef int ts[1024]
+    cdef bint sup
+    cdef int16_t* hand
+    if st == ST_OVER:
+        return 0
+    if st == ST_ORDERS:
+        n = orders_pairs(v, cur, out)
+        if n == 0:
+            out[0] = P.b_end_orders
+            n = 1
+        return n
+    if st == ST_ACTIVATE or st == ST_REACT:
+        for u in range(cur * C, (cur + 1) * C):
+            if has_orders(v, u):
+                out[n] = P.b_select + u - cur * C
+                n += 1
+        return n
+    u = v.s[S_DECL]
+    if st == ST_RESERVE_PICK:
+        sup = v.markers[u] > 0
+        hand = pile(v, u // C, PILE_HAND)
+        for i in range(cnt(v, u // C)[C_HAND]):
+            c = hand[i]
+            if legal_for(v, c, sup):
+                out[n] = P.b_assign + c * C + u % C
+                n += 1
+        return n
+    if st == ST_DECLARE_ACTION:
+        k = action_options(v, u, acts, posts)
+        for i in range(k):
+            out[i] = P.b_declare + acts[i] * 2 + posts[i]
+        return k
+    if st == ST_DECLARE_ASSET:
+        for i in range(P.n_assets[u // C]):
+            out[i] = P.b_asset + i
+        return P.n_assets[u // C]
+    if st == ST_DECLARE_TARGET:
+        a = v.action[u]
+        if a == A_HEAVY_WEAPON:
+            k = hw_targets(v, u, ts)
+        elif a == A_RALLY:
+            k = rally_targets(v, u, ts)
+        elif a == A_CALL_FOR_FIRE:
+            k = cff_targets(v, u, ts)
+        else:
+            k = fire_targets(v, u, ts)
+        for i in range(k):
+            out[i] = P.b_target + ts[i]
+        if optional_target(a):
+            out[k] = P.b_no_target
+            k += 1
+        return k
+    if st == ST_DECLARE_TARGET2:
+        k = fire_targets(v, u, ts)
+        for i in range(k):
+            if ts[i] != v.target[u]:
+                out[n] = P.b_target + ts[i]
+                n += 1
+        return n
+    if st == ST_MOVE:
+        if max_move(v, u) <= 0:
+            out[0] = P.b_stay
+            return 1
+        for i in range(P.directions * P.n_fracs):
+            out[i] = P.b_move + i
+        out[P.directions * P.n_fracs] = P.b_stay
+        return P.directions * P.n_fracs + 1
+    if st == ST_SPRINT_MOVE:
+        for i in range(P.directions):
+            out[i] = P.b_move + i * P.n_fracs + P.n_fracs - 1
+        return P.directions
+    if st == ST_SPLIT:
+        for u in range(cur * C, (cur + 1) * C):
+            if v.alive[u] and v.figures[u] >= P.split_min and not v.split_done[u]:
+                out[n] = P.b_split + u - cur * C
+                n += 1
+        out[n] = P.b_end_splits
+        return n + 1
+    return 0
+
+
+cdef int legal_actions(const Params* P, Game* g, int* out) noexcept nogil:
+    """Legal action ids of the player to move (unsorted) into out (>= n_actions ints); their number."""
+    cdef V v
+    make_view(P, g, &v)
+    return legal_v(&v, out)
+
+
+cdef bint is_legal(const Params* P, Game* g, int a) noexcept nogil:
+    """Whether action id a is legal now."""
+    cdef int buf[MAX_LEGAL]
+    cdef int i, n = legal_actions(P, g, buf)
+    for i in range(n):
+        if buf[i] == a:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------- orders phase
+cdef int draw(V* v, int p) noexcept nogil:
+    cdef int32_t* c = cnt(v, p)
+    cdef int16_t* deck = pile(v, p, PILE_DECK)
+    if c[C_DECK] == 0:
+        if c[C_DISCARD] == 0:
+            return NO_CARD
+        memcpy(deck, pile(v, p, PILE_DISCARD), c[C_DISCARD] * sizeof(int16_t))
+        c[C_DECK] = c[C_DISCARD]
+        c[C_DISCARD] = 0
+        shuffle(v, deck, c[C_DECK])
+        ev_list(v, E_RESHUFFLE, p, deck, c[C_DECK])
+    c[C_DECK] -= 1
+    return deck[c[C_DECK]]
+
+
+cdef inline void discard(V* v, int p, int card) noexcept nogil:
+    cdef int32_t* c = cnt(v, p)
+    pile(v, p, PILE_DISCARD)[c[C_DISCARD]] = <int16_t>card
+    c[C_DISCARD] += 1
+
+
+cdef void hand_remove(V* v, int p, int card) noexcept nogil:
+    cdef int16_t* hand = pile(v, p, PILE_HAND)
+    cdef int32_t* c = cnt(v, p)
+    cdef int i, j
+    for i in range(c[C_HAND]):
+        if hand[i] == card:
+            for j in range(i, c[C_HAND] - 1):
+                hand[j] = hand[j + 1]
+            c[C_HAND] -= 1
+            return
+
+
+cdef void begin_turn(V* v) noexcept nogil:
+    cdef const Params* P = v.P
+    cdef int p, n, k, c, first
+    cdef int16_t* hand
+    cdef int32_t* cn
+    cdef Py_ssize_t at = 0
+    v.s[S_TURN] += 1
+    v.s[S_FIRST] = (v.s[S_TURN] - 1) % 2 if P.first_player_alternates else 0
+    v.s[S_NEXT_ACT] = v.s[S_FIRST]
+    for p in range(2):
+        n = side_count(v, p) + P.draw_bonus[p]
+        hand = pile(v, p, PILE_HAND)
+        cn = cnt(v, p)
+        first = cn[C_HAND]
+        for k in range(n):
+            c = draw(v, p)
+            if c == NO_CARD:
+                break
+            hand[cn[C_HAND]] = <int16_t>c
+            cn[C_HAND] += 1
+        ev_list(v, E_DRAW, p, hand + first, cn[C_HAND] - first)
+    v.s[S_STAGE] = ST_ORDERS
+    v.s[S_STEP] = 0
+    orders_next(v)
+
+
+cdef void orders_next(V* v) noexcept nogil:
+    cdef int p
+    while v.s[S_STEP] < 2:
+        p = v.s[S_FIRST] if v.s[S_STEP] == 0 else 1 - v.s[S_FIRST]
+        if orders_pairs(v, p, NULL) > 0:
+            v.s[S_STAGE] = ST_ORDERS
+            v.s[S_CUR] = p
+            return
+        ev2(v, E_ORDERS_DONE, p, cnt(v, p)[C_HAND])
+        v.s[S_STEP] += 1
+    next_activation(v)
+
+
+cdef void assign(V* v, int card, int u) noexcept nogil:
+    hand_remove(v, u // v.C, card)
+    v.card[u] = card
+    v.revealed[u] = 0
+    ev3(v, E_ASSIGN, u // v.C, u, card)
+
+
+# ---------------------------------------------------------------------------------------- activation
+cdef void next_activation(V* v) noexcept nogil:
+    cdef bint o0 = own_ordered(v, 0), o1 = own_ordered(v, 1)
+    cdef int p
+    if not o0 and not o1:
+        cleanup(v)
+        return
+    p = v.s[S_NEXT_ACT]
+    if not (o1 if p == 1 else (o0 if p == 0 else False)):
+        p = 0 if o0 else 1
+    v.s[S_ACTIVATING] = p
+    v.s[S_PHASE] += 1
+    v.s[S_ACT] = v.s[S_REACT] = v.s[S_DECL] = -1
+    v.s[S_STAGE] = ST_ACTIVATE
+    v.s[S_CUR] = p
+
+
+cdef void begin_declare(V* v, int u) noexcept nogil:
+    cdef int acts[2 * N_ACTIONS]
+    cdef int posts[2 * N_ACTIONS]
+    v.s[S_DECL] = u
+    if action_options(v, u, acts, posts) == 1:
+        set_action(v, u, acts[0], posts[0])
+    else:
+        v.s[S_STAGE] = ST_DECLARE_ACTION
+        v.s[S_CUR] = u // v.C
+
+
+cdef void set_action(V* v, int u, int a, int p) noexcept nogil:
+    cdef Py_ssize_t at
+    v.action[u] = a
+    v.posture[u] = p
+    if v.ev != NULL:
+        at = ev_open(v, E_DECLARE)
+        ev_push(v.ev, u)
+        ev_push(v.ev, a)
+        ev_push(v.ev, p)
+        ev_push(v.ev, v.confused[u])
+        ev_close(v, at)
+    v.s[S_CUR] = u // v.C
+    if optional_target(a) and fire_targets(v, u, NULL) == 0:
+        v.target[u] = -1
+        after_targets(v, u)
+    elif a == A_CALL_FOR_FIRE and v.P.n_assets[u // v.C] > 1:
+        v.s[S_STAGE] = ST_DECLARE_ASSET
+    else:
+        if a == A_CALL_FOR_FIRE:
+            v.asset[u] = 0
+        v.s[S_STAGE] = ST_DECLARE_TARGET
+
+
+cdef void after_targets(V* v, int u) noexcept nogil:
+    cdef Py_ssize_t at
+    if v.ev != NULL:
+        at = ev_open(v, E_TARGETS)
+        ev_push(v.ev, u)
+        ev_push(v.ev, v.target[u])
+        ev_push(v.ev, v.target2[u])
+        ev_push(v.ev, v.asset[u])
+        ev_close(v, at)
+    if u == v.s[S_ACT]:
+        begin_reaction(v)
+    else:
+        begin_movement(v)
+
+
+cdef void begin_reaction(V* v) noexcept nogil:
+    cdef int q = 1 - v.s[S_ACTIVATING], a = v.s[S_ACT], t = -1, i
+    cdef bint sup
+    cdef int16_t* hand
+    if own_ordered(v, q):
+        v.s[S_STAGE] = ST_REACT
+        v.s[S_CUR] = q
+        return
+    if is_fire(v.action[a]) and v.target[a] >= 0:
+        t = v.target[a]
+    if t < 0 or not v.alive[t] or v.card[t] != NO_CARD or v.acted[t]:
+        ev2(v, E_NO_REACTION, q, -1)
+        begin_movement(v)
+        return
+    sup = v.markers[t] > 0
+    hand = pile(v, q, PILE_HAND)
+    for i in range(cnt(v, q)[C_HAND]):
+        if legal_for(v, hand[i], sup):
+            v.s[S_DECL] = t
+            v.s[S_STAGE] = ST_RESERVE_PICK
+            v.s[S_CUR] = q
+            return
+    confused_draw(v, t)
+
+
+cdef void confused_draw(V* v, int t) noexcept nogil:
+    """RULES.md section 6: draw, show and discard illegal cards until a legal one comes."""
+    cdef int side = t // v.C, k, c
+    cdef bint sup = v.markers[t] > 0
+    cdef int limit = cnt(v, side)[C_DECK] + cnt(v, side)[C_DISCARD] + 1
+    for k in range(limit):
+        c = draw(v, side)
+        if c == NO_CARD:
+            break
+        if legal_for(v, c, sup):
+            v.card[t] = c
+            v.revealed[t] = 1
+            v.confused[t] = 1
+            v.s[S_REACT] = t
+            ev3(v, E_CONFUSED, side, t, c)
+            begin_declare(v, t)
+            return
+        discard(v, side, c)
+        ev3(v, E_CONFUSED_DRAW, side, t, c)
+    ev2(v, E_NO_REACTION, side, t)
+    begin_movement(v)
+
+
+# ---------------------------------------------------------------------------------------- movement
+cdef void place_destination(V* v, int u, double ang, double d) noexcept nogil:
+    cdef Py_ssize_t at
+    clamp_step(v, v.x[u], v.y[u], ang, d, &v.dest_x[u], &v.dest_y[u])
+    v.moves[u] = 1
+    if v.ev != NULL:
+        at = ev_open(v, E_MOVE)
+        ev_push(v.ev, u)
+        ev_push(v.ev, v.x[u])
+        ev_push(v.ev, v.y[u])
+        ev_push(v.ev, v.dest_x[u])
+        ev_push(v.ev, v.dest_y[u])
+        ev_push(v.ev, (v.x[u] + v.dest_x[u]) / 2)
+        ev_push(v.ev, (v.y[u] + v.dest_y[u]) / 2)
+        ev_close(v, at)
+
+
+cdef inline void pending_pop(V* v) noexcept nogil:
+    v.s[S_PEND0] = v.s[S_PEND1]
+    v.g.bonus[0] = v.g.bonus[1]
+    v.s[S_NPEND] -= 1
+
+
+cdef void begin_movement(V* v) noexcept nogil:
+    cdef int k, u
+    v.s[S_NPEND] = 0
+    for k in range(2):
+        u = v.s[S_ACT] if k == 0 else v.s[S_REACT]
+        if u < 0:
+            continue
+        v.dest_x[u] = v.x[u]
+        v.dest_y[u] = v.y[u]
+        v.moves[u] = 0
+        if v.action[u] == A_BASIC or v.action[u] == A_SPRINT:
+            v.s[S_PEND0 + v.s[S_NPEND]] = u
+            v.s[S_NPEND] += 1
+    next_move(v)
+
+
+cdef void next_move(V* v) noexcept nogil:
+    cdef int u, face
+    while v.s[S_NPEND] > 0:
+        u = v.s[S_PEND0]
+        if v.confused[u]:
+            face = roll(v, v.P.scatter_die)
+            ev3(v, E_CONFUSED_DIRECTION, u, face, 0)
+            place_destination(v, u, v.P.clock_angle[face], max_move(v, u))
+            pending_pop(v)
+            continue
+        v.s[S_DECL] = u
+        v.s[S_STAGE] = ST_MOVE
+        v.s[S_CUR] = u // v.C
+        return
+    resolve(v)
+
+
+# ---------------------------------------------------------------------------------------- resolution
+ctypedef struct Attacks:
+    int n
+    int src[MAX_ATTACKS]
+    int tgt[MAX_ATTACKS]
+    int att[MAX_ATTACKS]
+    int band[MAX_ATTACKS]
+    int ap[MAX_ATTACKS]
+
+
+cdef inline void push_attack(Attacks* A, int src, int tgt, int att, int b, int ap) noexcept nogil:
+    if A.n < MAX_ATTACKS:
+        A.src[A.n] = src
+        A.tgt[A.n] = tgt
+        A.att[A.n] = att
+        A.band[A.n] = b
+        A.ap[A.n] = ap
+        A.n += 1
+
+
+cdef void push_scores(V* v, const Scores* sc) noexcept nogil:
+    ev_push(v.ev, sc.n_attacks)
+    ev_push(v.ev, sc.attack[0])
+    ev_push(v.ev, sc.attack[1])
+    ev_push(v.ev, sc.defense)
+    ev_push(v.ev, sc.rally)
+    ev_push(v.ev, sc.spotting)
+    ev_push(v.ev, sc.sprint_bonus)
+
+
+cdef void roll_unit(V* v, int u, int posture, int action, int code, Scores* sc) noexcept nogil:
+    cdef int dice[3]
+    cdef int faces[3]
+    cdef bint shattered
+    cdef int k
+    cdef Py_ssize_t at
+    wounded_dice(v, u, dice, &shattered)
+    roll_many(v, dice, 3, faces)
+    scores_of(v.P, faces, posture, action, sc)
+    if v.ev != NULL:
+        at = ev_open(v, code)
+        ev_push(v.ev, u)
+        for k in range(3):
+            ev_push(v.ev, dice[k])
+        for k in range(3):
+            ev_push(v.ev, faces[k])
+        ev_push(v.ev, shattered)
+        ev_push(v.ev, action)
+        ev_push(v.ev, posture)
+        push_scores(v, sc)
+        ev_close(v, at)
+
+
+cdef void call_for_fire(V* v, int u, const Scores* sc, Attacks* A) noexcept nogil:
+    cdef const Params* P = v.P
+    cdef int side = u // v.C, k = v.asset[u], t, j
+    cdef int sd[2]
+    cdef int cf[2]
+    cdef int faces[3]
+    cdef double dx, dy, ix, iy, r2 = P.asset_r2[side][k]
+    cdef double px[3], py[3]
+    cdef Scores ssc
+    cdef Py_ssize_t at
+    sd[0] = sd[1] = P.scatter_die
+    roll_many(v, sd, 2, cf)
+    scatter(cf[0], cf[1], sc.spotting, P.scatter_inc, P.zero_rad, P.clockwise, &dx, &dy)
+    ix = v.aim_x[u] + dx
+    iy = v.aim_y[u] + dy
+    if v.ev != NULL:
+        evn(v, E_SCATTER, 10, u, k, v.aim_x[u], v.aim_y[u], cf[0], cf[1], sc.spotting, cf[1] - sc.spotting < 0, ix, iy)
+    roll_many(v, P.asset_dice[side][k], 3, faces)
+    scores_of(P, faces, P.support_posture, P.support_action, &ssc)
+    if v.ev != NULL:
+        evn(v, E_SUPPORT_ROLL, 6, u, k, faces[0], faces[1], faces[2], ssc.attack[ssc.n_attacks - 1])
+    for t in range(v.U):
+        if not v.alive[t] or (t // v.C == side and not P.blast_hits_friends):
+            continue
+        points(v, t, px, py)
+        for j in range(3):
+            if (px[j] - ix) * (px[j] - ix) + (py[j] - iy) * (py[j] - iy) <= r2:
+                push_attack(A, -1 - k, t, ssc.attack[ssc.n_attacks - 1], P.support_band, P.asset_ap[side][k])
+                break
+
+
+cdef bint rally(V* v, int u, const Scores* sc, int* target) noexcept nogil:
+    cdef const Params* P = v.P
+    cdef int t = v.target[u], rng
+    cdef bint clear, ok
+    cdef double pax[3], pay[3], pbx[3], pby[3]
+    cdef Py_ssize_t at
+    if t == u:
+        rng = P.rally_self_range
+        clear = True
+    else:
+        points(v, u, pax, pay)
+        points(v, t, pbx, pby)
+        rng = range_band(dist(pax[1], pay[1], pbx[1], pby[1]), P.band_edges, P.n_edges)
+        clear = not blocked(P, pax[1], pay[1], pbx[1], pby[1])
+        if not clear and v.comms[u]:
+            rng += P.rally_comms_penalty
+    ok = (clear or v.comms[u]) and sc.rally > rng + v.markers[t]
+    if v.ev != NULL:
+        evn(v, E_RALLY, 7, u, t, sc.rally, rng, v.markers[t], clear, ok)
+    target[0] = t
+    return ok
+
+
+cdef void fire(V* v, Attacks* A, const int* parts, const Scores* scores, int n_parts) noexcept nogil:
+    cdef const Params* P = v.P
+    cdef int targets[MAX_ATTACKS]
+    cdef int defense[MAX_ATTACKS]
+    cdef int cover[MAX_ATTACKS]
+    cdef int mk[MAX_ATTACKS]
+    cdef int wd[MAX_ATTACKS]
+    cdef int nt = 0, i, j, t, k, m, w, c0, c1, c2
+    cdef int index[1024]
+    cdef double px[3], py[3]
+    cdef Scores sc
+    cdef bint found, veh
+    cdef Py_ssize_t at
+    if A.n == 0:
+        return
+    for t in range(v.U):
+        index[t] = -1
+    for i in range(A.n):
+        index[A.tgt[i]] = 0
+    for t in range(v.U):
+        if index[t] == 0:
+            index[t] = nt
+            targets[nt] = t
+            nt += 1
+    for i in range(nt):
+        t = targets[i]
+        found = False
+        for k in range(n_parts):
+            if parts[k] == t:
+                defense[i] = scores[k].defense
+                found = True
+        if not found:
+            roll_unit(v, t, P.bystander_posture, A_BASIC, E_BYSTANDER_ROLL, &sc)
+            defense[i] = sc.defense
+    for i in range(nt):
+        points(v, targets[i], px, py)
+        c0 = cover_at(P, px[0], py[0])
+        c1 = cover_at(P, px[1], py[1])
+        c2 = cover_at(P, px[2], py[2])
+        cover[i] = predominant_cover(c0, c1, c2)
+        mk[i] = 0
+        wd[i] = 0
+    for j in range(A.n):
+        i = index[A.tgt[j]]
+        t = targets[i]
+        veh = is_vehicle(v, t)
+        m = resolve_fire(A.att[j], A.band[j], defense[i], v.armor[t], cover[i], A.ap[j], veh, &P.fire, &w)
+        mk[i] += m
+        wd[i] += w
+        if v.ev != NULL:
+            evn(v, E_FIRE, 10, A.src[j], t, A.att[j], A.band[j], defense[i], v.armor[t], cover[i], A.ap[j], m, w)
+    for i in range(nt):
+        t = targets[i]
+        m = cap_markers(mk[i], v.turn_markers[t], is_vehicle(v, t), &P.fire)
+        v.markers[t] += m
+        v.turn_markers[t] += m
+        v.wounds[t] += wd[i]
+        if v.ev != NULL:
+            evn(v, E_FIRE_RESULT, 6, t, m, wd[i], v.markers[t], v.wounds[t], cover[i])
+
+
+cdef void resolve(V* v) noexcept nogil:
+    cdef const Params* P = v.P
+    cdef int parts[2]
+    cdef Scores scores[2]
+    cdef int np_ = 0, k, u, a, t, b, i
+    cdef bint ok[2]
+    cdef int rtarget[2]
+    cdef bint is_rally[2]
+    cdef Attacks A
+    A.n = 0
+    if v.s[S_ACT] >= 0:
+        parts[np_] = v.s[S_ACT]
+        np_ += 1
+    if v.s[S_REACT] >= 0:
+        parts[np_] = v.s[S_REACT]
+        np_ += 1
+    for k in range(np_):
+        u = parts[k]
+        roll_unit(v, u, v.posture[u], v.action[u], E_ROLL, &scores[k])
+    for k in range(np_):
+        u = parts[k]
+        a = v.action[u]
+        t = v.target[u]
+        if is_fire(a) and t >= 0:
+            b = band(v, u, t)
+            if a == A_MASS_FIRE:
+                for i in range(scores[k].n_attacks):
+                    push_attack(&A, u, t, scores[k].attack[i], b, 0)
+            elif a == A_SPLIT_FIRE:
+                push_attack(&A, u, t, scores[k].attack[scores[k].n_attacks - 1], b, 0)
+                push_attack(&A, u, v.target2[u], scores[k].attack[0], band(v, u, v.target2[u]), 0)
+            elif a == A_HEAVY_WEAPON:
+                push_attack(&A, u, t, scores[k].attack[0], b, hw_ap(v, u, t))
+            else:
+                push_attack(&A, u, t, scores[k].attack[0], b, 0)
+        elif a == A_CALL_FOR_FIRE:
+            call_for_fire(v, u, &scores[k], &A)
+    # Rally is judged against the markers before this phase's fire (simultaneous resolution).
+    for k in range(np_):
+        is_rally[k] = v.action[parts[k]] == A_RALLY
+        if is_rally[k]:
+            ok[k] = rally(v, parts[k], &scores[k], &rtarget[k])
+    fire(v, &A, parts, scores, np_)
+    for k in range(np_):
+        if is_rally[k] and ok[k]:
+            t = rtarget[k]
+            v.markers[t] = v.markers[t] - P.rally_removed if v.markers[t] - P.rally_removed > 0 else 0
+    # Sprint displacement comes after all fire (RULES.md section 4).
+    v.s[S_NPEND] = 0
+    for k in range(np_):
+        u = parts[k]
+        if v.action[u] == A_SPRINT:
+            v.s[S_PEND0 + v.s[S_NPEND]] = u
+            v.g.bonus[v.s[S_NPEND]] = scores[k].sprint_bonus * P.sprint_inc[is_vehicle(v, u)]
+            v.s[S_NPEND] += 1
+    next_sprint(v)
+
+
+cdef void sprint_displace(V* v, int u, double ang, double d) noexcept nogil:
+    cdef Py_ssize_t at
+    clamp_step(v, v.dest_x[u], v.dest_y[u], ang, d, &v.dest_x[u], &v.dest_y[u])
+    v.moves[u] = 1
+    if v.ev != NULL:
+        at = ev_open(v, E_SPRINT)
+        ev_push(v.ev, u)
+        ev_push(v.ev, d)
+        ev_push(v.ev, v.dest_x[u])
+        ev_push(v.ev, v.dest_y[u])
+        ev_close(v, at)
+
+
+cdef void next_sprint(V* v) noexcept nogil:
+    cdef int u, face
+    while v.s[S_NPEND] > 0:
+        u = v.s[S_PEND0]
+        if v.confused[u]:
+            face = roll(v, v.P.scatter_die)
+            ev3(v, E_CONFUSED_DIRECTION, u, face, 1)
+            sprint_displace(v, u, v.P.clock_angle[face], v.g.bonus[0])
+            pending_pop(v)
+            continue
+        v.s[S_DECL] = u
+        v.s[S_STAGE] = ST_SPRINT_MOVE
+        v.s[S_CUR] = u // v.C
+        return
+    finish_phase(v)
+
+
+cdef inline bint may_merge(V* v, int u, int t) noexcept nogil:
+    if (is_vehicle(v, u) or is_vehicle(v, t)) and not v.P.vehicles_merge:
+        return False
+    return v.kind[t] == v.kind[u] or not v.P.merge_same_kind_only
+
+
+cdef void merge(V* v, int u, int t) noexcept nogil:
+    """u joins t: figures, markers and wounds add up; u's played card goes to the discard."""
+    cdef Py_ssize_t at
+    if v.ev != NULL:
+        evn(v, E_MERGE, 10, u, v.name_base[u], v.name_depth[u], t, v.figures[u], v.figures[t], v.markers[u], v.markers[t], v.wounds[u], v.wounds[t])
+    v.figures[t] += v.figures[u]
+    v.markers[t] += v.markers[u]
+    v.wounds[t] += v.wounds[u]
+    v.turn_markers[t] += v.turn_markers[u]
+    v.commander[t] = v.commander[t] or v.commander[u]
+    if v.card[u] != NO_CARD:
+        discard(v, u // v.C, v.card[u])
+    free_slot(v, u)
+
+
+cdef void finish_phase(V* v) noexcept nogil:
+    cdef const Params* P = v.P
+    cdef int parts[2]
+    cdef int cards[2]
+    cdef int np_ = 0, k, u, t, best, side, joker_sides = 0, jside = -1
+    cdef double d, best_d
+    cdef Py_ssize_t at
+    if v.s[S_ACT] >= 0:
+        parts[np_] = v.s[S_ACT]
+        np_ += 1
+    if v.s[S_REACT] >= 0:
+        parts[np_] = v.s[S_REACT]
+        np_ += 1
+    for k in range(np_):
+        u = parts[k]
+        cards[k] = v.card[u]
+        if v.moves[u]:
+            if v.ev != NULL:
+                evn(v, E_COMPLETE_MOVE, 5, u, v.x[u], v.y[u], v.dest_x[u], v.dest_y[u])
+            v.x[u] = v.dest_x[u]
+            v.y[u] = v.dest_y[u]
+            invalidate_los(v)
+    # Merging (RULES.md section 5): a moved unit whose Destination touches a friendly unit.
+    for k in range(np_):
+        u = parts[k]
+        if not (v.alive[u] and v.moves[u]):
+            continue
+        best = -1
+        best_d = 0.0
+        side = u // v.C
+        for t in range(side * v.C, (side + 1) * v.C):
+            if not v.alive[t] or t == u or not may_merge(v, u, t):
+                continue
+            d = dist(v.x[t], v.y[t], v.x[u], v.y[u])
+            if d <= P.merge_contact and (best < 0 or d < best_d):
+                best = t
+                best_d = d
+        if best >= 0:
+            merge(v, u, best)
+            parts[k] = -1 - u       # the slot is free now: later steps skip it (Game keeps the old object)
+    # Joker: its player seizes the initiative for the next Activation phase.
+    for k in range(np_):
+        if cards[k] != NO_CARD and P.card_joker[cards[k]]:
+            u = parts[k] if parts[k] >= 0 else -1 - parts[k]
+            side = u // v.C
+            if jside != side:
+                joker_sides += 1
+                jside = side
+    if P.joker_takes_initiative and joker_sides == 1:
+        v.s[S_NEXT_ACT] = jside
+        if v.ev != NULL:
+            at = ev_open(v, E_INITIATIVE)
+            ev_push(v.ev, jside)
+            ev_close(v, at)
+    else:
+        v.s[S_NEXT_ACT] = 1 - v.s[S_ACTIVATING]
+    for k in range(np_):
+        if parts[k] >= 0:
+            v.acted[parts[k]] = 1
+            clear_scratch(v, parts[k])
+    v.s[S_NPEND] = 0
+    next_activation(v)
+
+
+# ---------------------------------------------------------------------------------------- clean-up
+cdef bint shattered_unit(V* v, int u) noexcept nogil:
+    cdef int dice[3]
+    cdef bint sh
+    if v.P.shattered_if_morale_only and v.P.shift_attr[is_vehicle(v, u)] != 2:
+        return False
+    wounded_dice(v, u, dice, &sh)
+    return sh
+
+
+cdef bint has_splittable(V* v, int side) noexcept nogil:
+    cdef int u
+    for u in range(side * v.C, (side + 1) * v.C):
+        if v.alive[u] and v.figures[u] >= v.P.split_min and not v.split_done[u]:
+            return True
+    return False
+
+
+cdef void remove_unit(V* v, int u) noexcept nogil:
+    cdef int side = u // v.C
+    cdef Py_ssize_t at
+    cnt(v, side)[C_REMOVED] += v.figures[u]
+    if v.card[u] != NO_CARD:
+        discard(v, side, v.card[u])
+    if v.ev != NULL:
+        evn(v, E_REMOVED, 5, u, v.name_base[u], v.name_depth[u], side, v.figures[u])
+    free_slot(v, u)
+
+
+cdef inline void halves(int n, bint odd_big, int* big, int* small) noexcept nogil:
+    big[0] = (n + 1) // 2 if odd_big else n // 2
+    small[0] = n - big[0]
+
+
+cdef int split_unit(V* v, int u, bint voluntary) noexcept nogil:
+    """Clean-up splitting: halves as equal as possible, markers and wounds divided evenly."""
+    cdef const Params* P = v.P
+    cdef int side = u // v.C, nw = -1, t, mb, ms, wb, ws, tb, ts_, fb, fs
+    cdef double ang
+    cdef Py_ssize_t at
+    for t in range(side * v.C, (side + 1) * v.C):
+        if not v.alive[t]:
+            nw = t
+            break
+    if nw < 0:      # the slot capacity bound rules this out
+        return -1
+    fb = (v.figures[u] + 1) // 2
+    fs = v.figures[u] // 2
+    halves(v.markers[u], P.odd_to_larger, &mb, &ms)
+    halves(v.wounds[u], P.odd_to_larger, &wb, &ws)
+    halves(v.turn_markers[u], P.odd_to_larger, &tb, &ts_)
+    copy_unit(v, u, nw)
+    v.name_depth[nw] += 1
+    v.commander[nw] = 0
+    v.card[nw] = NO_CARD
+    v.revealed[nw] = 0
+    v.figures[nw] = fs
+    v.markers[nw] = ms
+    v.wounds[nw] = ws
+    v.turn_markers[nw] = ts_
+    v.figures[u] = fb
+    v.markers[u] = mb
+    v.wounds[u] = wb
+    v.turn_markers[u] = tb
+    if P.cx_mid != v.x[u] or P.cy_mid != v.y[u]:
+        ang = atan2(P.cx_mid - v.x[u], P.cy_mid - v.y[u])
+    else:
+        ang = M_PI / 2
+    clamp_step(v, v.x[u], v.y[u], ang, P.split_offset, &v.x[nw], &v.y[nw])
+    v.split_done[u] = v.split_done[nw] = 1
+    clear_scratch(v, nw)
+    invalidate_los(v)
+    if v.ev != NULL:
+        evn(v, E_SPLIT, 9, u, nw, voluntary, v.figures[u], v.figures[nw], v.markers[u], v.markers[nw], v.wounds[u], v.wounds[nw])
+    return nw
+
+
+cdef void cleanup(V* v) noexcept nogil:
+    cdef int u, nw
+    v.s[S_ACT] = v.s[S_REACT] = v.s[S_DECL] = -1
+    for u in range(v.U):
+        v.born[u] = 0
+    for u in range(v.U):
+        # Game iterates over a snapshot of the slots: units split off in this loop are not visited.
+        if v.alive[u] and not v.born[u] and shattered_unit(v, u):
+            if v.figures[u] < v.P.split_min:
+                remove_unit(v, u)
+            else:
+                nw = split_unit(v, u, False)
+                if nw >= 0:
+                    v.born[nw] = 1
+    for u in range(v.U):
+        v.born[u] = 0
+    v.s[S_STEP] = 0
+    splits_next(v)
+
+
+cdef void splits_next(V* v) noexcept nogil:
+    cdef int p
+    while v.s[S_STEP] < 2:
+        p = v.s[S_FIRST] if v.s[S_STEP] == 0 else 1 - v.s[S_FIRST]
+        if has_splittable(v, p):
+            v.s[S_STAGE] = ST_SPLIT
+            v.s[S_CUR] = p
+            return
+        v.s[S_STEP] += 1
+    cleanup_rest(v)
+
+
+cdef void cleanup_rest(V* v) noexcept nogil:
+    cdef const Params* P = v.P
+    cdef int u, p, face, die, i, winner, a0, a1, f0, f1
+    cdef int dice[3]
+    cdef bint sh, ok
+    cdef int32_t* c
+    cdef int16_t* hand
+    cdef Py_ssize_t at
+    # Morale: a roll of the (shifted) Morale die above the number of markers removes one.
+    for u in range(v.U):
+        if v.alive[u] and v.markers[u] > 0:
+            wounded_dice(v, u, dice, &sh)
+            die = dice[2]
+            face = roll(v, die)
+            ok = face > v.markers[u]
+            if v.ev != NULL:
+                evn(v, E_MORALE, 5, u, die, face, v.markers[u], ok)
+            if ok:
+                v.markers[u] = v.markers[u] - P.morale_removed if v.markers[u] - P.morale_removed > 0 else 0
+    # Unused (and played) order cards go to the discard pile.
+    for p in range(2):
+        c = cnt(v, p)
+        ev2(v, E_DISCARD, p, c[C_HAND])
+        hand = pile(v, p, PILE_HAND)
+        for i in range(c[C_HAND]):
+            discard(v, p, hand[i])
+        c[C_HAND] = 0
+    for u in range(v.U):
+        if v.alive[u]:
+            if v.card[u] != NO_CARD:
+                discard(v, u // v.C, v.card[u])
+            v.card[u] = NO_CARD
+            v.revealed[u] = v.acted[u] = v.split_done[u] = 0
+            v.turn_markers[u] = 0
+            clear_scratch(v, u)
+    f0 = side_figures(v, 0)
+    f1 = side_figures(v, 1)
+    a0 = side_count(v, 0)
+    a1 = side_count(v, 1)
+    if v.ev != NULL:
+        evn(v, E_TURN_END, 4, f0, f1, a0, a1)
+    # Victory.
+    if a0 == 0 or a1 == 0:
+        winner = -1 if a0 == a1 else (0 if a1 == 0 else 1)
+        game_over(v, winner, 0)
+    elif v.s[S_TURN] >= P.turns:
+        winner = -1 if f0 == f1 else (0 if f0 > f1 else 1)
+        game_over(v, winner, 1 if winner >= 0 else 2)
+    else:
+        begin_turn(v)
+
+
+cdef void game_over(V* v, int winner, int reason) noexcept nogil:
+    cdef Py_ssize_t at
+    v.s[S_WINNER] = winner
+    v.s[S_REASON] = reason
+    v.s[S_STAGE] = ST_OVER
+    v.s[S_CUR] = -1
+    if v.ev != NULL:
+        evn(v, E_GAME_OVER, 4, winner, reason, side_figures(v, 0), side_figures(v, 1))
+
+
+# ---------------------------------------------------------------------------------------- start / apply
+cdef void start_game(const Params* P, Game* g) noexcept nogil:
+    """Game._start: units from the scenario, both decks shuffled, turn 1 begun."""
+    cdef V v
+    cdef int p, i, U = P.U, K = P.K
+    cdef int16_t* deck
+    make_view(P, g, &v)
+    memcpy(g.i8, P.tmpl_i8, NI8 * U * sizeof(int8_t))
+    memcpy(g.i32, P.tmpl_i32, NI32 * U * sizeof(int32_t))
+    memcpy(g.f64, P.tmpl_f64, NF64 * U * sizeof(double))
+    memset(g.s, 0, NS * sizeof(int32_t))
+    memset(g.counts, 0, 2 * NC * sizeof(int32_t))
+    memset(g.piles, 0, 2 * 3 * K * sizeof(int16_t))
+    g.bonus[0] = g.bonus[1] = 0.0
+    g.s[S_STAGE] = ST_ORDERS
+    g.s[S_ACT] = g.s[S_REACT] = g.s[S_DECL] = -1
+    g.s[S_WINNER] = -2
+    g.s[S_LAST] = -1
+    invalidate_los(&v)
+    if v.ev != NULL:
+        ev_close(&v, ev_open(&v, E_SETUP))
+    for p in range(2):
+        deck = pile(&v, p, PILE_DECK)
+        for i in range(K):
+            deck[i] = <int16_t>i
+        shuffle(&v, deck, K)
+        cnt(&v, p)[C_DECK] = K
+        ev_list(&v, E_SHUFFLE, p, deck, K)
+    begin_turn(&v)
+
+
+cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil:
+    """Game._dispatch: apply a legal action id (not checked: see is_legal) and run to the next decision."""
+    cdef V v
+    cdef int st, cur, k, u, C = P.C, d, f
+    make_view(P, g, &v)
+    st = g.s[S_STAGE]
+    cur = g.s[S_CUR]
+    g.s[S_LAST] = cur
+    if st == ST_ORDERS:
+        if a == P.b_end_orders:
+            ev2(&v, E_ORDERS_DONE, cur, cnt(&v, cur)[C_HAND])
+            g.s[S_STEP] += 1
+            orders_next(&v)
+        else:
+            k = a - P.b_assign
+            assign(&v, k // C, cur * C + k % C)
+            if orders_pairs(&v, cur, NULL) == 0:
+                ev2(&v, E_ORDERS_DONE, cur, cnt(&v, cur)[C_HAND])
+                g.s[S_STEP] += 1
+                orders_next(&v)
+    elif st == ST_ACTIVATE or st == ST_REACT:
+        u = cur * C + a - P.b_select
+        if st == ST_ACTIVATE:
+            g.s[S_ACT] = u
+        else:
+            g.s[S_REACT] = u
+        v.revealed[u] = 1
+        ev3(&v, E_ACTIVATE if st == ST_ACTIVATE else E_REACT, u // C, u, v.card[u])
+        begin_declare(&v, u)
+    elif st == ST_RESERVE_PICK:
+        u = g.s[S_DECL]
+        k = (a - P.b_assign) // C
+        hand_remove(&v, u // C, k)
+        v.card[u] = k
+        v.revealed[u] = 1
+        g.s[S_REACT] = u
+        ev3(&v, E_RESERVE_CARD, u // C, u, k)
+        begin_declare(&v, u)
+    elif st == ST_DECLARE_ACTION:
+        k = a - P.b_declare
+        set_action(&v, g.s[S_DECL], k // 2, k % 2)
+    elif st == ST_DECLARE_ASSET:
+        v.asset[g.s[S_DECL]] = a - P.b_asset
+        g.s[S_STAGE] = ST_DECLARE_TARGET
+    elif st == ST_DECLARE_TARGET:
+        u = g.s[S_DECL]
+        v.target[u] = -1 if a == P.b_no_target else a - P.b_target
+        if v.action[u] == A_CALL_FOR_FIRE:
+            v.aim_x[u] = v.x[v.target[u]]
+            v.aim_y[u] = v.y[v.target[u]]
+        if v.action[u] == A_SPLIT_FIRE:
+            g.s[S_STAGE] = ST_DECLARE_TARGET2
+        else:
+            after_targets(&v, u)
+    elif st == ST_DECLARE_TARGET2:
+        u = g.s[S_DECL]
+        v.target2[u] = a - P.b_target
+        after_targets(&v, u)
+    elif st == ST_MOVE:
+        u = g.s[S_DECL]
+        if a == P.b_stay:
+            v.dest_x[u] = v.x[u]
+            v.dest_y[u] = v.y[u]
+        else:
+            d = (a - P.b_move) // P.n_fracs
+            f = (a - P.b_move) % P.n_fracs
+            place_destination(&v, u, P.dir_angle[d], P.fracs[f] * max_move(&v, u))
+        pending_pop(&v)
+        next_move(&v)
+    elif st == ST_SPRINT_MOVE:
+        u = g.s[S_DECL]
+        d = (a - P.b_move) // P.n_fracs
+        sprint_displace(&v, u, P.dir_angle[d], g.bonus[0])
+        pending_pop(&v)
+        next_sprint(&v)
+    elif st == ST_SPLIT:
+        if a == P.b_end_splits:
+            g.s[S_STEP] += 1
+            splits_next(&v)
+        else:
+            split_unit(&v, cur * C + a - P.b_split, True)
+            if not has_splittable(&v, cur):
+                g.s[S_STEP] += 1
+                splits_next(&v)
+
+
+# ---------------------------------------------------------------------------------------- observation
+cdef void unit_features(V* v, int u, bint visible, float* f) noexcept nogil:
+    cdef const Params* P = v.P
+    cdef int c = v.card[u], k
+    cdef bint has = c != NO_CARD
+    cdef bint known = has and (visible or v.revealed[u])
+    f[0] = 1.0
+    f[1] = <float>(v.x[u] / P.W)
+    f[2] = <float>(v.y[u] / P.H)
+    f[3] = <float>(v.figures[u] / 20.0)
+    f[4] = <float>(v.markers[u] / 5.0)
+    f[5] = <float>(v.wounds[u] / 5.0)
+    f[6] = <float>(v.turn_markers[u] / 2.0)
+    f[7 + v.kind[u]] = 1.0
+    f[10] = <float>(v.armor[u] / 5.0)
+    for k in range(3):
+        f[11 + k] = <float>(die_of(v, u, k) / 12.0)
+    f[14] = v.hwd[u]
+    f[15] = v.hwp[u]
+    f[16] = v.spotter[u]
+    f[17] = v.comms[u]
+    f[18] = v.commander[u]
+    f[19] = has
+    f[20] = known
+    if known:
+        if P.card_joker[c]:
+            f[21] = 1.0
+        else:
+            f[22 + P.card_suit[c]] = 1.0
+            f[26] = <float>(P.card_rank[c] / <double>P.ranks)
+    f[27] = v.acted[u]
+    f[28] = u == v.s[S_ACT]
+    f[29] = u == v.s[S_REACT]
+    f[30] = u == v.s[S_DECL]
+    if v.action[u] >= 0:
+        f[31 + v.action[u]] = 1.0
+    f[39] = <float>(v.dest_x[u] / P.W)
+    f[40] = <float>(v.dest_y[u] / P.H)
+    f[41] = v.moves[u]
+
+
+cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nogil:
+    """atomic_africa.game.observe.observe: what `player` may see, into out (obs_size floats)."""
+    cdef V v
+    cdef int K = P.K, pos, k, uid, i, q = 1 - player, cur
+    cdef double n = K
+    cdef int32_t* me
+    cdef int32_t* op
+    cdef int16_t* hand
+    make_view(P, g, &v)
+    memset(out, 0, P.obs_size * sizeof(float))
+    me = cnt(&v, player)
+    op = cnt(&v, q)
+    out[0] = <float>(g.s[S_TURN] / <double>P.turns)
+    out[1 + g.s[S_STAGE]] = 1.0
+    cur = -1 if g.s[S_STAGE] == ST_OVER else g.s[S_CUR]
+    pos = 1 + N_STAGES
+    out[pos] = cur == player
+    out[pos + 1] = g.s[S_ACTIVATING] == player
+    out[pos + 2] = <float>(me[C_DECK] / n)
+    out[pos + 3] = <float>(me[C_DISCARD] / n)
+    out[pos + 4] = <float>(me[C_HAND] / n)
+    out[pos + 5] = <float>(op[C_DECK] / n)
+    out[pos + 6] = <float>(op[C_DISCARD] / n)
+    out[pos + 7] = <float>(op[C_HAND] / n)
+    pos += 8
+    hand = pile(&v, player, PILE_HAND)
+    for i in range(me[C_HAND]):
+        out[pos + hand[i]] = 1.0
+    pos += K
+    for k in range(2 * P.C):
+        uid = player * P.C + k if k < P.C else q * P.C + k - P.C
+        if v.alive[uid]:
+            unit_features(&v, uid, uid // P.C == player, out + pos + k * UNIT_FEATURES)
+
+
+# ---------------------------------------------------------------------------------------- the batch
+cdef class Engine:
+    """Many games stepped together; state lives in the numpy arrays of `arrays` (batch first).
+
+    Built by atomic_africa.env.vector.VectorGame, which validates every argument and owns the
+    per-env bit generators; the methods here trust their inputs.
+    """
+    cdef Params P
+    cdef Game* games
+    cdef EventBuffer* evs
+    cdef readonly int n
+    cdef readonly bint record_events
+    cdef readonly dict arrays
+    cdef list _keep
+    cdef object _rngs
+
+    def __cinit__(self, dict params, dict tables, int n, bint record_events):
+        self.games = NULL
+        self.evs = NULL
+
+    def __init__(self, dict params, dict tables, int n, bint record_events):
+        cdef Params* P = &self.P
+        cdef int i, U, K
+        self.n = n
+        self.record_events = record_events
+        self._keep = []
+        for name in ("C", "U", "K", "obs_size", "n_actions", "b_assign", "b_end_orders", "b_select",
+                     "b_declare", "b_target", "b_no_target", "b_asset", "b_move", "b_stay", "b_split",
+                     "b_end_splits", "ranks", "directions", "n_fracs", "per_value", "sprint_card_value",
+                     "bystander_posture", "rally_self_range", "rally_comms_penalty", "rally_removed",
+                     "scatter_die", "support_band", "support_action", "support_posture", "split_min",
+                     "morale_removed", "n_ladder", "shattered_die", "n_edges", "n_poly", "n_circ", "turns"):
+            _set_int(P, name, params[name])
+        P.merge_contact = params["merge_contact"]
+        P.merge_same_kind_only = params["merge_same_kind_only"]
+        P.vehicles_merge = params["vehicles_merge"]
+        P.joker_takes_initiative = params["joker_takes_initiative"]
+        P.fire_needs_los = params["fire_needs_los"]
+        P.first_player_alternates = params["first_player_alternates"]
+        P.scatter_inc = params["scatter_inc"]
+        P.zero_rad = params["zero_rad"]
+        P.clockwise = params["clockwise"]
+        P.blast_hits_friends = params["blast_hits_friends"]
+        P.odd_to_larger = params["odd_to_larger"]
+        P.shattered_if_morale_only = params["shattered_if_morale_only"]
+        P.split_offset = params["split_offset"]
+        P.edge_depth = params["edge_depth"]
+        P.W = params["W"]
+        P.H = params["H"]
+        P.cx_mid = params["cx_mid"]
+        P.cy_mid = params["cy_mid"]
+        for i in range(2):
+            P.inc[i] = params["inc"][i]
+            P.sprint_inc[i] = params["sprint_inc"][i]
+            P.draw_bonus[i] = params["draw_bonus"][i]
+            P.shift_attr[i] = params["shift_attr"][i]
+            P.n_assets[i] = len(params["assets"][i])
+            for k, (dice, ap, r2) in enumerate(params["assets"][i]):
+                P.asset_dice[i][k][0], P.asset_dice[i][k][1], P.asset_dice[i][k][2] = dice
+                P.asset_ap[i][k] = ap
+                P.asset_r2[i][k] = r2
+        for i, x in enumerate(params["fracs"]):
+            P.fracs[i] = x
+        for i, x in enumerate(params["dir_angle"]):
+            P.dir_angle[i] = x
+        for i, x in enumerate(params["clock_angle"]):
+            P.clock_angle[i] = x
+        for i, x in enumerate(params["ladder"]):
+            P.ladder[i] = x
+        for i, x in enumerate(params["band_edges"]):
+            P.band_edges[i] = x
+        P.fire = params["fire"]
+        cdef const int8_t[::1] i8v
+        cdef const int32_t[::1] i32v
+        cdef const double[::1] f64v
+        cdef const int64_t[::1] i64v
+        cdef const uint8_t[::1] u8v
+        cdef const signed char[::1] scv
+        self._keep.append(tables)
+        i8v = tables["card_joker"]; P.card_joker = &i8v[0]
+        i8v = tables["card_suit"]; P.card_suit = &i8v[0]
+        i8v = tables["card_rank"]; P.card_rank = &i8v[0]
+        i8v = tables["card_posture"]; P.card_posture = &i8v[0]
+        i8v = tables["card_face"]; P.card_face = &i8v[0]
+        i8v = tables["card_any"]; P.card_any = &i8v[0]
+        i32v = tables["card_move"]; P.card_move = &i32v[0]
+        scv = tables["table5"]; P.table5 = &scv[0]
+        f64v = tables["vx"]; P.vx = &f64v[0]
+        f64v = tables["vy"]; P.vy = &f64v[0]
+        i64v = tables["poly_off"]; P.poly_off = &i64v[0]
+        u8v = tables["poly_blocks"]; P.poly_blocks = &u8v[0]
+        i8v = tables["poly_cover"]; P.poly_cover = &i8v[0]
+        f64v = tables["cx"]; P.cx = &f64v[0]
+        f64v = tables["cy"]; P.cy = &f64v[0]
+        f64v = tables["cr"]; P.cr = &f64v[0]
+        u8v = tables["circ_blocks"]; P.circ_blocks = &u8v[0]
+        i8v = tables["circ_cover"]; P.circ_cover = &i8v[0]
+        i8v = tables["tmpl_i8"]; P.tmpl_i8 = &i8v[0]
+        i32v = tables["tmpl_i32"]; P.tmpl_i32 = &i32v[0]
+        f64v = tables["tmpl_f64"]; P.tmpl_f64 = &f64v[0]
+        U, K = P.U, P.K
+        self.arrays = {
+            "scalars": np.zeros((n, NS), dtype=np.int32),
+            "unit_i8": np.zeros((n, NI8, U), dtype=np.int8),
+            "unit_i32": np.zeros((n, NI32, U), dtype=np.int32),
+            "unit_f64": np.zeros((n, NF64, U), dtype=np.float64),
+            "piles": np.zeros((n, 2, 3, K), dtype=np.int16),
+            "counts": np.zeros((n, 2, NC), dtype=np.int32),
+            "sprint_bonus": np.zeros((n, 2), dtype=np.float64),
+            "los": np.full((n, U * U), -1, dtype=np.int8),
+        }
+        self.games = <Game*>malloc(n * sizeof(Game))
+        if self.games == NULL:
+            raise MemoryError("num_envs: cannot allocate the game views")
+        if record_events:
+            self.evs = <EventBuffer*>malloc(n * sizeof(EventBuffer))
+            if self.evs == NULL:
+                raise MemoryError("num_envs: cannot allocate the event buffers")
+            for i in range(n):
+                self.evs[i].data = NULL
+                self.evs[i].size = self.evs[i].cap = 0
+        self._bind()
+        self._rngs = [None] * n
+
+    cdef _bind(self):
+        cdef int32_t[:, ::1] s = self.arrays["scalars"]
+        cdef int8_t[:, :, ::1] i8 = self.arrays["unit_i8"]
+        cdef int32_t[:, :, ::1] i32 = self.arrays["unit_i32"]
+        cdef double[:, :, ::1] f64 = self.arrays["unit_f64"]
+        cdef int16_t[:, :, :, ::1] piles = self.arrays["piles"]
+        cdef int32_t[:, :, ::1] counts = self.arrays["counts"]
+        cdef double[:, ::1] bonus = self.arrays["sprint_bonus"]
+        cdef int8_t[:, ::1] lv = self.arrays["los"]
+        cdef int i
+        for i in range(self.n):
+            self.games[i].s = &s[i, 0]
+            self.games[i].i8 = &i8[i, 0, 0]
+            self.games[i].i32 = &i32[i, 0, 0]
+            self.games[i].f64 = &f64[i, 0, 0]
+            self.games[i].piles = &piles[i, 0, 0, 0]
+            self.games[i].counts = &counts[i, 0, 0]
+            self.games[i].bonus = &bonus[i, 0]
+            self.games[i].los = &lv[i, 0]
+            self.games[i].rng = NULL
+            self.games[i].ev = &self.evs[i] if self.evs != NULL else NULL
+
+    def __dealloc__(self):
+        cdef int i
+        if self.evs != NULL:
+            for i in range(self.n):
+                free(self.evs[i].data)
+            free(self.evs)
+        free(self.games)
+
+    def set_rng(self, int i, object bit_generator):
+        """Env i draws its game randomness from this numpy BitGenerator (kept alive here)."""
+        self._rngs[i] = bit_generator
+        self.games[i].rng = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+
+    def load(self, dict arrays):
+        """Copy a state snapshot (the `arrays` of an Engine of the same shape) into this one."""
+        for k, a in arrays.items():
+            np.copyto(self.arrays[k], a)
+        self.arrays["los"].fill(-1)
+
+    def start(self, const int64_t[::1] envs, int threads, bint clear_events):
+        """Start a new game in each listed env (their bit generators must be set); the set-up events
+        replace the env's event records, or follow them (automatic reset) if not clear_events."""
+        cdef Py_ssize_t j, m = envs.shape[0]
+        cdef Game* g
+        for j in range(m):
+            if self.games[envs[j]].rng == NULL:
+                raise ValueError(f"env {envs[j]}: no bit generator set")
+        with nogil:
+            for j in prange(m, num_threads=threads, schedule="static"):
+                g = &self.games[envs[j]]
+                if g.ev != NULL and clear_events:
+                    g.ev.size = 0
+                start_game(&self.P, g)
+
+    def check(self, const int64_t[::1] actions, const uint8_t[::1] active, int threads):
+        """Index of the first active env whose action is illegal, or -1."""
+        cdef Py_ssize_t i, n = self.n
+        cdef int bad = -1
+        cdef uint8_t[::1] ok = np.ones(n, dtype=np.uint8)
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="static"):
+                if active[i]:
+                    ok[i] = actions[i] >= 0 and actions[i] < self.P.n_actions and \
+                        is_legal(&self.P, &self.games[i], <int>actions[i])
+        for i in range(n):
+            if not ok[i]:
+                return i
+        return -1
+
+    def step(self, const int64_t[::1] actions, const uint8_t[::1] active, float[:, ::1] obs,
+             float[:, ::1] rewards, uint8_t[::1] terminated, int8_t[::1] winner, int threads):
+        """Apply legal actions to the active envs; write the observations of the player to move
+        (the last mover's for finished games), rewards and termination flags."""
+        cdef Py_ssize_t i, n = self.n
+        cdef Game* g
+        cdef int w, cur
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="static"):
+                g = &self.games[i]
+                rewards[i, 0] = 0.0
+                rewards[i, 1] = 0.0
+                terminated[i] = 0
+                winner[i] = -2
+                if active[i]:
+                    if g.ev != NULL:
+                        g.ev.size = 0
+                    apply_action(&self.P, g, <int>actions[i])
+                    if g.s[S_STAGE] == ST_OVER:
+                        terminated[i] = 1
+                        w = g.s[S_WINNER]
+                        winner[i] = <int8_t>w
+                        if w >= 0:
+                            rewards[i, w] = 1.0
+                            rewards[i, 1 - w] = -1.0
+                cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
+                observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
+
+    def observe(self, const int64_t[::1] envs, const int32_t[::1] players, float[:, ::1] out, int threads):
+        """out[j] = env envs[j]'s observation for players[j] (-1: the player to move)."""
+        cdef Py_ssize_t j, m = envs.shape[0]
+        cdef Game* g
+        cdef int p
+        with nogil:
+            for j in prange(m, num_threads=threads, schedule="static"):
+                g = &self.games[envs[j]]
+                p = players[j]
+                if p < 0:
+                    p = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
+                    if p < 0:
+                        p = 0
+                observe(&self.P, g, p, &out[j, 0])
+
+    def masks(self, uint8_t[:, ::1] out, int threads):
+        """out[i, a] = 1 where action a is legal in env i."""
+        cdef Py_ssize_t i, n = self.n
+        cdef int k, m
+        cdef int* buf
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="static"):
+                buf = <int*>malloc(MAX_LEGAL * sizeof(int))
+                memset(&out[i, 0], 0, self.P.n_actions)
+                m = legal_actions(&self.P, &self.games[i], buf)
+                for k in range(m):
+                    out[i, buf[k]] = 1
+                free(buf)
+
+    def random_actions(self, list agent_rngs, int64_t[::1] out, int threads):
+        """A uniformly random legal action per env: legal action k of the engine's enumeration, k drawn
+        from the env's agent bit generator (one die of n sides; no draw when one action is legal)."""
+        cdef Py_ssize_t i, n = self.n
+        cdef int m, k, j, t
+        cdef int* buf
+        cdef uint32_t sides
+        cdef int face
+        cdef bitgen_t** bgs = <bitgen_t**>malloc(n * sizeof(bitgen_t*))
+        for i in range(n):
+            bgs[i] = <bitgen_t*>PyCapsule_GetPointer(agent_rngs[i].capsule, "BitGenerator")
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="static"):
+                buf = <int*>malloc(MAX_LEGAL * sizeof(int))
+                m = legal_actions(&self.P, &self.games[i], buf)
+                if m == 0:
+                    out[i] = -1
+                else:
+                    face = 1
+                    if m > 1:
+                        sides = <uint32_t>m
+                        roll_faces(bgs[i], &sides, 1, reject_threshold(sides), &face)
+                    out[i] = buf[face - 1]
+                free(buf)
+        free(bgs)
+
+    def events(self, int i):
+        """Env i's event records since its last step/start (float64 array)."""
+        if self.evs == NULL:
+            raise ValueError("record_events: this VectorGame was built with record_events=False")
+        cdef EventBuffer* e = &self.evs[i]
+        out = np.empty(e.size, dtype=np.float64)
+        cdef double[::1] o = out
+        if e.size:
+            memcpy(&o[0], e.data, e.size * sizeof(double))
+        return out
+
+
+cdef _set_int(Params* P, str name, object value):
+    cdef int x = value
+    if name == "C": P.C = x
+    elif name == "U": P.U = x
+    elif name == "K": P.K = x
+    elif name == "obs_size": P.obs_size = x
+    elif name == "n_actions": P.n_actions = x
+    elif name == "b_assign": P.b_assign = x
+    elif name == "b_end_orders": P.b_end_orders = x
+    elif name == "b_select": P.b_select = x
+    elif name == "b_declare": P.b_declare = x
+    elif name == "b_target": P.b_target = x
+    elif name == "b_no_target": P.b_no_target = x
+    elif name == "b_asset": P.b_asset = x
+    elif name == "b_move": P.b_move = x
+    elif name == "b_stay": P.b_stay = x
+    elif name == "b_split": P.b_split = x
+    elif name == "b_end_splits": P.b_end_splits = x
+    elif name == "ranks": P.ranks = x
+    elif name == "directions": P.directions = x
+    elif name == "n_fracs": P.n_fracs = x
+    elif name == "per_value": P.per_value = x
+    elif name == "sprint_card_value": P.sprint_card_value = x
+    elif name == "bystander_posture": P.bystander_posture = x
+    elif name == "rally_self_range": P.rally_self_range = x
+    elif name == "rally_comms_penalty": P.rally_comms_penalty = x
+    elif name == "rally_removed": P.rally_removed = x
+    elif name == "scatter_die": P.scatter_die = x
+    elif name == "support_band": P.support_band = x
+    elif name == "support_action": P.support_action = x
+    elif name == "support_posture": P.support_posture = x
+    elif name == "split_min": P.split_min = x
+    elif name == "morale_removed": P.morale_removed = x
+    elif name == "n_ladder": P.n_ladder = x
+    elif name == "shattered_die": P.shattered_die = x
+    elif name == "n_edges": P.n_edges = x
+    elif name == "n_poly": P.n_poly = x
+    elif name == "n_circ": P.n_circ = x
+    elif name == "turns": P.turns = x
+    else:
+        raise KeyError(name)
