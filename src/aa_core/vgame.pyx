@@ -1582,22 +1582,42 @@ cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------- observation
+cdef float SCALE_TABLE[4][256]    # k / 20, k / 5, k / 2, k / 12 as observe() rounds them (float32 of a double)
+cdef double SCALE_DIV[4]
+SCALE_DIV[0] = 20.0
+SCALE_DIV[1] = 5.0
+SCALE_DIV[2] = 2.0
+SCALE_DIV[3] = 12.0
+for _t in range(4):
+    for _k in range(256):
+        SCALE_TABLE[_t][_k] = <float>(_k / SCALE_DIV[_t])
+
+
+cdef inline float scaled(int k, int which) noexcept nogil:
+    """<float>(k / divisor) without a division for the common small counts."""
+    if 0 <= k < 256:
+        return SCALE_TABLE[which][k]
+    return <float>(k / SCALE_DIV[which])
+
+
 cdef void unit_features(V* v, int u, bint visible, float* f) noexcept nogil:
+    """observe._unit_features: every one of the UNIT_FEATURES values of a live unit."""
     cdef const Params* P = v.P
     cdef int c = v.card[u], k
     cdef bint has = c != NO_CARD
     cdef bint known = has and (visible or v.revealed[u])
+    memset(f, 0, UNIT_FEATURES * sizeof(float))
     f[0] = 1.0
     f[1] = <float>(v.x[u] / P.W)
     f[2] = <float>(v.y[u] / P.H)
-    f[3] = <float>(v.figures[u] / 20.0)
-    f[4] = <float>(v.markers[u] / 5.0)
-    f[5] = <float>(v.wounds[u] / 5.0)
-    f[6] = <float>(v.turn_markers[u] / 2.0)
+    f[3] = scaled(v.figures[u], 0)
+    f[4] = scaled(v.markers[u], 1)
+    f[5] = scaled(v.wounds[u], 1)
+    f[6] = scaled(v.turn_markers[u], 2)
     f[7 + v.kind[u]] = 1.0
-    f[10] = <float>(v.armor[u] / 5.0)
+    f[10] = scaled(v.armor[u], 1)
     for k in range(3):
-        f[11 + k] = <float>(die_of(v, u, k) / 12.0)
+        f[11 + k] = scaled(die_of(v, u, k), 3)
     f[14] = v.hwd[u]
     f[15] = v.hwp[u]
     f[16] = v.spotter[u]
@@ -1631,7 +1651,8 @@ cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nog
     cdef int32_t* op
     cdef int16_t* hand
     make_view(P, g, &v)
-    memset(out, 0, P.obs_size * sizeof(float))
+    pos = 1 + N_STAGES + 8
+    memset(out, 0, (pos + K) * sizeof(float))
     me = cnt(&v, player)
     op = cnt(&v, q)
     out[0] = <float>(g.s[S_TURN] / <double>P.turns)
@@ -1655,6 +1676,8 @@ cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nog
         uid = player * P.C + k if k < P.C else q * P.C + k - P.C
         if v.alive[uid]:
             unit_features(&v, uid, uid // P.C == player, out + pos + k * UNIT_FEATURES)
+        else:
+            memset(out + pos + k * UNIT_FEATURES, 0, UNIT_FEATURES * sizeof(float))
 
 
 # ---------------------------------------------------------------------------------------- the batch
