@@ -1,0 +1,351 @@
+"""Helpers of the VectorGame tests: Python ``Game``s played env by env next to a ``VectorGame``, and
+exact comparisons whose failure message names the scenario, env, episode seed, step and first
+difference (enough to write a reproducer)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from atomic_africa.game import Game
+from test_game_fuzz import random_scenario  # noqa: F401  (re-exported: one generator of random scenarios)
+
+__all__ = ["episode_seed", "random_scenario", "Mirror", "check_step", "check_reset", "check_same_outputs",
+           "first_event_difference", "legal_random_actions", "play_parity"]
+
+
+def episode_seed(seed: int, env: int, episode: int) -> int:
+    """The game seed of env ``env``'s episode ``episode``, written from the contract (not from the
+    implementation): ``SeedSequence(seed, spawn_key=(env, episode))``'s first 64-bit word."""
+    return int(np.random.SeedSequence(seed, spawn_key=(env, episode)).generate_state(1, np.uint64)[0])
+
+
+def _diff_value(a, b, path="") -> str | None:
+    """First difference between two JSON-like values; types count (1 != 1.0 != True, [1] != (1,))."""
+    here = path or "value"
+    if isinstance(b, dict):
+        if not isinstance(a, dict):
+            return f"{here}: vector {a!r} ({type(a).__name__}) != game dict {b!r}"
+        if set(a) != set(b):
+            return f"{here} keys: vector {sorted(a)} != game {sorted(b)}"
+        for k in b:
+            d = _diff_value(a[k], b[k], f"{path}[{k!r}]")
+            if d:
+                return d
+        return None
+    if isinstance(b, (list, tuple)):
+        if type(a) is not type(b):
+            return f"{here}: vector {a!r} ({type(a).__name__}) != game {b!r} ({type(b).__name__})"
+        if len(a) != len(b):
+            return f"{here} length: vector {len(a)} {a!r} != game {len(b)} {b!r}"
+        for j, (x, y) in enumerate(zip(a, b)):
+            d = _diff_value(x, y, f"{path}[{j}]")
+            if d:
+                return d
+        return None
+    if type(a) is not type(b) or a != b:
+        return f"{here}: vector {a!r} ({type(a).__name__}) != game {b!r} ({type(b).__name__})"
+    return None
+
+
+def first_event_difference(got, exp) -> str | None:
+    """None if the two event lists are identical (equal and the same JSON text), else a description
+    of the first differing event and field."""
+    if not isinstance(got, list):
+        return f"events: expected a list, got {type(got).__name__}"
+    if got == exp:
+        try:
+            if json.dumps(got, sort_keys=True) == json.dumps(exp, sort_keys=True):
+                return None
+        except TypeError as e:  # numpy scalars or other non-JSON values in the vector's events
+            return f"events are not JSON-able: {e}; vector {got!r}"
+    for j, (a, b) in enumerate(zip(got, exp)):
+        d = _diff_value(a, b)
+        if d:
+            return f"event {j} of {len(exp)} (type {b.get('type')!r}): {d}\n  vector event: {a!r}\n  game event:   {b!r}"
+    if len(got) != len(exp):
+        j = min(len(got), len(exp))
+        extra = got[j:] if len(got) > len(exp) else exp[j:]
+        return (f"event count: vector {len(got)} != game {len(exp)}; first unmatched "
+                f"{'vector' if len(got) > len(exp) else 'game'} event {j}: {extra[0]!r}")
+    return "events differ in their JSON text"
+
+
+class Mirror:
+    """One Python :class:`Game` per env, advanced as the VectorGame contract says.
+
+    Parameters
+    ----------
+    scenario, rules
+        As for ``Game``.
+    num_envs : int
+    label : str
+        Names the scenario in failure messages.
+    """
+
+    def __init__(self, scenario, num_envs, rules=None, label="default"):
+        self.scenario, self.rules, self.n, self.label = scenario, rules, num_envs, label
+        self.seed = None
+        self.games = [None] * num_envs
+        self.finished = [None] * num_envs
+        self.episodes = np.zeros(num_envs, dtype=np.int64)
+        self.step_index = 0  # VectorGame.step calls since the last reset
+        self.size = None
+
+    def _new(self, i: int, k: int) -> list:
+        self.episodes[i] = k
+        g = Game(self.scenario, episode_seed(self.seed, i, k), self.rules)
+        self.games[i] = g
+        return list(g.events)
+
+    def context(self, i: int, finished: bool = False) -> str:
+        """Where env ``i`` is: scenario, env, episode, episode seed, step, decision and its actions."""
+        g = self.finished[i] if finished and self.finished[i] is not None else self.games[i]
+        k = int(self.episodes[i]) - (1 if g is self.finished[i] else 0)
+        which = "finished game" if g is self.finished[i] else "game"
+        return (f"scenario {self.label}, env {i}, {which} episode {k} (episode seed {g.seed}, vector seed "
+                f"{self.seed}), step {self.step_index} since reset, decision {len(g.history)} of the game, "
+                f"stage {g.stage!r}; Game({self.label}, {g.seed}) actions so far: {g.history}")
+
+    def _expected(self, events, terminated=None, rewards=None, winner=None, final=None) -> dict:
+        games = self.games
+        masks = np.stack([g.action_mask() for g in games])
+        obs = np.stack([g.observation(g.current_player) for g in games])
+        self.size = obs.shape[1]
+        return {"obs": obs, "masks": masks, "events": events, "terminated": terminated, "rewards": rewards,
+                "winner": winner, "final": final,
+                "current_player": np.array([g.current_player for g in games], dtype=np.int8),
+                "turn": np.array([g.s.turn for g in games], dtype=np.int32),
+                "episode": self.episodes.copy(),
+                "episode_seeds": np.array([g.seed for g in games], dtype=np.uint64)}
+
+    def reset(self, seed=None) -> dict:
+        """``VectorGame.reset(seed)``: episode 0 of ``seed``, or every env's next episode."""
+        if seed is not None:
+            self.seed = seed
+            ks = [0] * self.n
+        else:
+            ks = [int(k) + 1 for k in self.episodes]
+        self.step_index = 0
+        self.finished = [None] * self.n
+        events = [self._new(i, k) for i, k in enumerate(ks)]
+        return self._expected(events)
+
+    def views(self, player: int) -> np.ndarray:
+        return np.stack([g.observation(player) for g in self.games])
+
+    def step(self, actions, active=None) -> dict:
+        """``VectorGame.step(actions, active)``: apply, auto-reset finished games."""
+        n = self.n
+        self.step_index += 1
+        self.finished = [None] * n
+        rewards = np.zeros((n, 2), dtype=np.float32)
+        term = np.zeros(n, dtype=bool)
+        winner = np.full(n, -2, dtype=np.int8)
+        final = np.zeros((n, 2, self.size), dtype=np.float32)
+        events = [[] for _ in range(n)]
+        for i in range(n):
+            if active is not None and not active[i]:
+                continue
+            g = self.games[i]
+            start = len(g.events)
+            g.apply(int(actions[i]))
+            ev = g.events[start:]
+            if g.is_over:
+                term[i] = True
+                rewards[i] = g.returns()
+                winner[i] = -1 if g.result.winner is None else g.result.winner
+                final[i, 0] = g.observation(0)
+                final[i, 1] = g.observation(1)
+                ev = ev + self._new(i, int(self.episodes[i]) + 1)
+                self.finished[i] = g
+            events[i] = ev
+        return self._expected(events, term, rewards, winner, final)
+
+
+def _fail(msg: str):
+    raise AssertionError(msg)
+
+
+def _check_array(name, got, exp, mirror: Mirror, finished=False):
+    """Exact equality of a batch-first array (dtype, shape, values); the message names the env."""
+    if not isinstance(got, np.ndarray):
+        _fail(f"{name}: expected a numpy array, got {type(got).__name__} ({mirror.label})")
+    if got.dtype != exp.dtype:
+        _fail(f"{name}: dtype {got.dtype} != {exp.dtype} ({mirror.label})")
+    if got.shape != exp.shape:
+        _fail(f"{name}: shape {got.shape} != {exp.shape} ({mirror.label})")
+    if np.array_equal(got, exp):
+        return
+    bad = np.argwhere(~(got == exp))[0]
+    i = int(bad[0])
+    idx = tuple(int(x) for x in bad)
+    rows = f"\n  vector row: {got[i].tolist()!r}\n  game row:   {exp[i].tolist()!r}" if got[i].size <= 16 else ""
+    _fail(f"{name}{list(idx)}: vector {got[idx]!r} != game {exp[idx]!r} "
+          f"({int((~(got[i] == exp[i])).sum())} entries of this env differ)\n  at {mirror.context(i, finished)}{rows}")
+
+
+def _check_events(vg, mirror: Mirror, exp: dict):
+    if not vg.record_events:
+        return
+    for i in range(mirror.n):
+        d = first_event_difference(vg.events(i), exp["events"][i])
+        if d:
+            fin = exp["terminated"] is not None and exp["terminated"][i]
+            _fail(f"events({i}) {'(terminated: finished game tail + new game start) ' if fin else ''}"
+                  f"differ: {d}\n  at {mirror.context(i, finished=fin)}"
+                  + (f"\n  new game: {mirror.context(i)}" if fin else ""))
+
+
+def _check_common(vg, mirror: Mirror, exp: dict, *, views: bool):
+    _check_array("action_masks()", vg.action_masks(), exp["masks"], mirror)
+    _check_array("current_player", np.asarray(vg.current_player), exp["current_player"], mirror)
+    _check_array("episodes", np.asarray(vg.episodes), exp["episode"], mirror)
+    _check_array("episode_seeds", np.asarray(vg.episode_seeds), exp["episode_seeds"], mirror)
+    if views:
+        _check_array("observations(None)", vg.observations(None), exp["obs"], mirror)
+        for p in (0, 1):
+            _check_array(f"observations({p})", vg.observations(p), mirror.views(p), mirror)
+
+
+def check_reset(vg, mirror: Mirror, out, exp: dict, *, views: bool = True):
+    """Exact comparison of ``vg.reset(...)``'s output and state with the mirror's."""
+    assert isinstance(out, tuple) and len(out) == 2, f"reset must return (obs, info), got {type(out)}"
+    obs, info = out
+    assert isinstance(info, dict), f"reset info: expected a dict, got {type(info).__name__}"
+    _check_events(vg, mirror, exp)
+    _check_array("reset obs", obs, exp["obs"], mirror)
+    for key in ("current_player", "turn", "episode"):
+        if key in info:
+            _check_array(f"reset info[{key!r}]", info[key], exp[key], mirror)
+    _check_common(vg, mirror, exp, views=views)
+
+
+def check_step(vg, mirror: Mirror, out, exp: dict, *, views: bool = False):
+    """Exact comparison of ``vg.step(...)``'s output and state with the mirror's."""
+    assert isinstance(out, tuple) and len(out) == 5, "step must return (obs, rewards, terminated, truncated, info)"
+    obs, rewards, term, trunc, info = out
+    n = mirror.n
+    # Events first: they show the earliest divergence (a roll, a card) in readable form.
+    _check_events(vg, mirror, exp)
+    _check_array("terminated", term, exp["terminated"], mirror, finished=True)
+    _check_array("rewards", rewards, exp["rewards"], mirror, finished=True)
+    _check_array("info['winner']", info["winner"], exp["winner"], mirror, finished=True)
+    _check_array("truncated", trunc, np.zeros(n, dtype=bool), mirror)
+    _check_array("obs", obs, exp["obs"], mirror)
+    for key in ("current_player", "turn", "episode"):
+        _check_array(f"info[{key!r}]", info[key], exp[key], mirror)
+    if exp["terminated"].any():
+        assert "final_observation" in info and "_final_observation" in info, \
+            f"info lacks final_observation at step {mirror.step_index} ({mirror.label}) though envs terminated"
+        _check_array("info['_final_observation']", info["_final_observation"], exp["terminated"], mirror, True)
+        _check_array("info['final_observation']", info["final_observation"], exp["final"], mirror, True)
+    else:
+        assert "final_observation" not in info and "_final_observation" not in info, \
+            f"final_observation in info at step {mirror.step_index} ({mirror.label}) with no terminated env"
+    _check_common(vg, mirror, exp, views=views)
+
+
+def check_same_outputs(a, b, what: str):
+    """Two VectorGame outputs (tuples of arrays and info dicts) are bit-identical."""
+    assert len(a) == len(b), what
+    for j, (x, y) in enumerate(zip(a, b)):
+        if isinstance(x, dict):
+            assert sorted(x) == sorted(y), f"{what}: info keys {sorted(x)} != {sorted(y)}"
+            for k in x:
+                assert x[k].dtype == y[k].dtype and np.array_equal(x[k], y[k]), f"{what}: info[{k!r}] differs"
+        else:
+            assert x.dtype == y.dtype and x.shape == y.shape, f"{what}: output {j} dtype/shape differ"
+            if not np.array_equal(x, y):
+                i = int(np.argwhere(~(x == y))[0][0])
+                raise AssertionError(f"{what}: output {j} differs first at env {i}")
+
+
+def check_same_state(a, b, what: str, events: bool = True):
+    """Two VectorGames hold the same state: masks, views, players, episodes (and the last events)."""
+    for name in ("action_masks",):
+        assert np.array_equal(getattr(a, name)(), getattr(b, name)()), f"{what}: {name}() differ"
+    for p in (None, 0, 1):
+        assert np.array_equal(a.observations(p), b.observations(p)), f"{what}: observations({p}) differ"
+    for name in ("current_player", "episodes", "episode_seeds"):
+        assert np.array_equal(np.asarray(getattr(a, name)), np.asarray(getattr(b, name))), f"{what}: {name} differ"
+    if events and a.record_events and b.record_events:
+        for i in range(a.num_envs):
+            assert a.events(i) == b.events(i), f"{what}: events({i}) differ"
+
+
+def legal_random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """One uniformly random legal action per row of ``masks``."""
+    counts = masks.sum(axis=1)
+    assert (counts > 0).all(), "an env has no legal action"
+    picks = (rng.random(len(masks)) * counts).astype(np.int64)
+    out = np.empty(len(masks), dtype=np.int64)
+    for i in range(len(masks)):
+        out[i] = np.flatnonzero(masks[i])[picks[i]]
+    return out
+
+
+def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=None, threads=1,
+                twin_threads=None, active_p=None, views=False, resets=(), vector_actions=False,
+                max_steps=200_000):
+    """Play a VectorGame (record_events=True) and its Python mirror with the same random legal actions
+    until at least ``min_games`` games finished, comparing every output of every step exactly.
+
+    ``twin_threads``: a second VectorGame with that thread count steps the same actions and must give
+    bit-identical outputs. ``active_p``: each env is stepped with this probability per step.
+    ``resets``: step numbers at which ``reset()`` (None) or ``reset(seed)`` is called on both sides.
+    ``vector_actions``: actions come from ``vg.random_actions()`` (checked legal on the Python masks).
+
+    Returns
+    -------
+    (int, int)
+        Games finished (by termination) and steps played.
+    """
+    from atomic_africa.env import VectorGame
+
+    vg = VectorGame(scenario, num_envs, seed, rules=rules, threads=threads, record_events=True)
+    twin = None
+    if twin_threads is not None:
+        twin = VectorGame(scenario, num_envs, seed, rules=rules, threads=twin_threads, record_events=True)
+    mirror = Mirror(scenario, num_envs, rules, label)
+    rng = np.random.default_rng(rng_seed)
+    resets = dict(resets)
+
+    def do_reset(s):
+        exp = mirror.reset(s)
+        out = vg.reset(seed=s) if s is not None else vg.reset()
+        check_reset(vg, mirror, out, exp, views=views)
+        if twin is not None:
+            out2 = twin.reset(seed=s) if s is not None else twin.reset()
+            check_same_outputs(out, out2, f"{label}: reset on threads={threads} vs threads={twin_threads}")
+        return exp
+
+    exp = do_reset(seed)
+    done = steps = 0
+    while done < min_games:
+        assert steps < max_steps, f"{label}: {done} games after {steps} steps"
+        if steps in resets:
+            exp = do_reset(resets[steps])
+        if vector_actions:
+            actions = vg.random_actions()
+            if twin is not None:
+                assert np.array_equal(actions, twin.random_actions()), \
+                    f"{label}: random_actions() differ between threads={threads} and {twin_threads} at step {steps}"
+            ok = exp["masks"][np.arange(num_envs), actions]
+            assert ok.all(), (f"random_actions() gave illegal action {actions[~ok][0]} at "
+                              f"{mirror.context(int(np.flatnonzero(~ok)[0]))}")
+        else:
+            actions = legal_random_actions(rng, exp["masks"])
+        active = None if active_p is None else rng.random(num_envs) < active_p
+        exp = mirror.step(actions, active)
+        out = vg.step(actions) if active is None else vg.step(actions, active=active)
+        check_step(vg, mirror, out, exp, views=views)
+        if twin is not None:
+            out2 = twin.step(actions) if active is None else twin.step(actions, active=active)
+            check_same_outputs(out, out2, f"{label}: step {steps} on threads={threads} vs threads={twin_threads}")
+            for i in range(num_envs):
+                assert twin.events(i) == vg.events(i), \
+                    f"{label}: events({i}) at step {steps} differ between threads={threads} and {twin_threads}"
+        done += int(exp["terminated"].sum())
+        steps += 1
+    return done, steps
