@@ -165,7 +165,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         """Fold one engine step into the learner's view, then play the opponent until the learner
         is to move in every game. ``strict_end``: no game may end (a reset's opening moves)."""
         p, n = self.player, self.num_envs
-        obs = np.array(obs, dtype=np.float32, copy=True)   # the engine may reuse its buffers
+        obs = np.asarray(obs, dtype=np.float32)   # a fresh array per engine step: ours to update
         reward = np.array(rew[:, p], dtype=np.float64)
         ended = np.array(term, dtype=bool)
         final_obs = np.full(n, None, dtype=object)

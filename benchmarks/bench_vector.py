@@ -1,0 +1,128 @@
+"""The native batched engine: environment steps (decisions) per second and complete games per second
+with random masked actions, ``VectorGame`` on 1 and 2 threads and the Gymnasium vector env over it,
+against the Python ``Game`` and its PettingZoo / Gymnasium adapters (the entries of
+``bench_env.py``, run again here so every ratio comes from one run).
+
+Entries (both groups run each; ``vector_steps`` counts decisions, ``vector_games`` finished games):
+
+- ``game_mask`` / ``game_mask_obs``: Python ``Game``, a random legal action (``action_mask()`` +
+  ``apply()``), without / with ``observation(player)`` each decision; ``game_mask_obs`` is the
+  baseline, since every native step hands out observations too;
+- ``pettingzoo_raw`` / ``pettingzoo_wrapped`` / ``gymnasium``: the Python adapters (``bench_env.py``);
+  their ratio to ``game_mask_obs`` is the PettingZoo wrapper's overhead;
+- ``vector_t1`` / ``vector_t2``: ``VectorGame`` with ``NUM_ENVS`` games on 1 / 2 threads; one
+  ``random_actions()`` + ``step()`` is ``NUM_ENVS`` decisions (observations of every env included);
+  played from a fresh reset until ``VECTOR_GAMES`` games have finished (unfinished games' work
+  counts against the games/s figure);
+- ``gym_vector_t1`` / ``gym_vector_t2``: :class:`AtomicAfricaVectorEnv` over the same engine, the
+  learner's actions from ``random_actions()`` too, the native random opponent in between; decisions
+  counted are both sides'.
+
+The issue's targets read off one run: ``vector_t1`` at least 100x ``game_mask_obs`` per decision and
+per game, ``vector_t2`` at least 1.7x ``vector_t1``. Sizes scale with ``AA_BENCH_SCALE``.
+"""
+import numpy as np
+import pytest
+from bench_env import GAMES, STEPS, game_loop, gymnasium_loop, pettingzoo_loop
+from conftest import scaled
+
+from atomic_africa.env import VectorGame
+from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
+from atomic_africa.game import default_scenario
+
+SCENARIO = default_scenario()
+NUM_ENVS = scaled(256, minimum=2)
+VECTOR_GAMES = scaled(2048, minimum=2)   # 8 games per env: the start-up and tail cost little
+
+
+class _Counting:
+    """The engine as the Gymnasium vector env sees it, counting the decisions it plays."""
+
+    def __init__(self, vg):
+        self.vg, self.decisions = vg, 0
+
+    def __getattr__(self, name):
+        return getattr(self.vg, name)
+
+    def step(self, actions, active=None):
+        self.decisions += self.vg.num_envs if active is None else int(np.count_nonzero(active))
+        return self.vg.step(actions, active=active)
+
+
+def new_vector(threads):
+    vg = VectorGame(SCENARIO, NUM_ENVS, 0, threads=threads)
+    vg.reset(seed=0)
+    return vg
+
+
+def vector_loop(vg, games=VECTOR_GAMES):
+    """Random masked decisions in every env until ``games`` games have finished:
+    (decisions, games finished, sum of player 0's returns)."""
+    n, done, steps, ret = vg.num_envs, 0, 0, 0.0
+    while done < games:
+        _, rew, term, _, _ = vg.step(vg.random_actions())
+        steps += n
+        if term.any():
+            done += int(np.count_nonzero(term))
+            ret += float(rew[:, 0].sum())
+    return steps, done, ret
+
+
+def new_gym_vector(threads):
+    env = AtomicAfricaVectorEnv(num_envs=NUM_ENVS, scenario=SCENARIO, threads=threads)
+    env.vector_game = _Counting(env.vector_game)
+    env.reset(seed=0)
+    return env
+
+
+def gym_vector_loop(env, games=VECTOR_GAMES):
+    """The learner's decisions from the engine's random stream until ``games`` games have finished:
+    (decisions of both sides, games finished, sum of the learner's rewards)."""
+    counter = env.vector_game
+    start, done, ret = counter.decisions, 0, 0.0
+    while done < games:
+        _, rew, term, _, _ = env.step(counter.random_actions())
+        if term.any():
+            done += int(np.count_nonzero(term))
+            ret += float(rew.sum())
+    return counter.decisions - start, done, ret
+
+
+def test_vector_entries_agree_across_threads():
+    games = min(VECTOR_GAMES, 2 * NUM_ENVS)
+    r1 = vector_loop(new_vector(1), games)
+    assert r1 == vector_loop(new_vector(2), games)
+    assert r1[1] >= games and r1[0] > 0
+    g1 = gym_vector_loop(new_gym_vector(1), games)
+    assert g1 == gym_vector_loop(new_gym_vector(2), games)
+    assert g1[1] >= games
+
+
+PYTHON = {"game_mask": lambda: game_loop(GAMES), "game_mask_obs": lambda: game_loop(GAMES, True),
+          "pettingzoo_raw": lambda: pettingzoo_loop(GAMES),
+          "pettingzoo_wrapped": lambda: pettingzoo_loop(GAMES, True),
+          "gymnasium": lambda: gymnasium_loop(GAMES)}
+
+
+@pytest.mark.parametrize("group", ["vector_steps", "vector_games"])
+@pytest.mark.parametrize("entry", list(PYTHON))
+def test_python_throughput(benchmark, items, group, entry):
+    benchmark.group = group
+    items(STEPS if group == "vector_steps" else GAMES)
+    steps = benchmark.pedantic(PYTHON[entry], rounds=5, iterations=1)
+    assert steps == STEPS
+
+
+@pytest.mark.parametrize("group", ["vector_steps", "vector_games"])
+@pytest.mark.parametrize("entry,threads", [("vector_t1", 1), ("vector_t2", 2),
+                                           ("gym_vector_t1", 1), ("gym_vector_t2", 2)])
+def test_vector_throughput(benchmark, items, group, entry, threads):
+    benchmark.group = group
+    make, loop = (new_vector, vector_loop) if entry.startswith("vector") else (new_gym_vector, gym_vector_loop)
+    out = []
+    benchmark.pedantic(lambda env: out.append(loop(env)), setup=lambda: ((make(threads),), {}),
+                       rounds=5, iterations=1)
+    assert all(o == out[0] for o in out)          # every round plays the same games
+    decisions, games, _ = out[0]
+    items(decisions if group == "vector_steps" else games)
+    benchmark.extra_info.update(num_envs=NUM_ENVS, threads=threads, decisions=decisions, games=games)
