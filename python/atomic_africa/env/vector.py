@@ -103,7 +103,7 @@ class VectorGame:
         self._episodes = np.zeros(self.num_envs, dtype=np.int64)
         self._game_seeds = [0] * self.num_envs
         self._rngs = [None] * self.num_envs
-        self._agent_rngs = []
+        self._seed_agents()
         self._start_all()
 
     # ------------------------------------------------------------------ seeding
@@ -156,9 +156,11 @@ class VectorGame:
         self._rngs[i] = bg
         self._engine.set_rng(i, bg)
 
-    def _start_all(self):
+    def _seed_agents(self):
         self._agent_rngs = [np.random.PCG64(np.random.SeedSequence(self._seed, spawn_key=(i,)))
                             for i in range(self.num_envs)]
+
+    def _start_all(self):
         for i in range(self.num_envs):
             self._set_game(i)
         self._engine.start(np.arange(self.num_envs, dtype=np.int64), self._threads, True)
@@ -170,8 +172,8 @@ class VectorGame:
         Parameters
         ----------
         seed : int, optional
-            Restart every env at episode 0 of this seed (and re-seed :meth:`random_actions`);
-            without it every env starts its next episode.
+            Restart every env at episode 0 of this seed and re-seed :meth:`random_actions`;
+            without it every env starts its next episode (the agent streams go on).
 
         Returns
         -------
@@ -181,6 +183,7 @@ class VectorGame:
         if seed is not None:
             self._seed = _int_seed(seed)
             self._episodes[:] = 0
+            self._seed_agents()
         else:
             self._episodes += 1
         self._start_all()
