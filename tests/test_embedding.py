@@ -33,7 +33,7 @@ def my_sim(tmp_path_factory):
 
 def test_pxd_files_are_installed():
     root = Path(aa_core.get_include()) / "aa_core"
-    for family in ("rng", "dice", "scores", "banding", "fire"):
+    for family in ("rng", "dice", "scores", "banding", "fire", "geometry", "vgame"):
         assert (root / f"{family}.pxd").is_file()
 
 
@@ -62,3 +62,21 @@ def test_embedded_scalars(my_sim):
         for steps in range(6):
             got = my_sim.shifted(int(die), steps, ladder)
             assert (got or None) == (aa.shift_die(die, steps) and int(aa.shift_die(die, steps)))
+
+
+def test_embedded_game_loop_matches_python_game(my_sim):
+    """A foreign Cython loop drives VectorGame's C-level game; the Python Game agrees step for step."""
+    from atomic_africa.env import VectorGame
+    from atomic_africa.game import Game
+
+    vg = VectorGame(None, num_envs=2, seed=3)
+    made = my_sim.play_lowest_legal(vg, 1, 250)
+    assert made == 250
+    g = Game(None, int(vg.episode_seeds[1]))
+    for _ in range(made):
+        g.apply(g.legal_actions()[0])
+    np.testing.assert_array_equal(vg.observations()[1], g.observation(g.current_player))
+    np.testing.assert_array_equal(vg.action_masks()[1], g.action_mask())
+    # env 0 was not touched: still the first decision of its game
+    g0 = Game(None, int(vg.episode_seeds[0]))
+    np.testing.assert_array_equal(vg.observations()[0], g0.observation(g0.current_player))

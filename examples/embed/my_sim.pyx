@@ -4,12 +4,14 @@
 Build (see build.py): cythonize with include path [aa_core.get_include(), numpy.get_include()].
 Everything below runs without the GIL and without Python objects in the loop.
 """
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int64_t
 
 from aa_core.banding cimport range_band
 from aa_core.dice cimport shift_die
 from aa_core.fire cimport FireRules, cap_markers, predominant_cover, resolve_fire
 from aa_core.scores cimport Scores, action_scores
+from aa_core.vgame cimport MAX_LEGAL, S_STAGE, ST_OVER, Game, Params, apply_action, legal_actions
 
 
 def duel(const int64_t[:, ::1] shooter_faces, const int64_t[:, ::1] target_faces,
@@ -39,3 +41,24 @@ def median_cover(int a, int b, int c):
 
 def shifted(int sides, int steps, const int64_t[::1] ladder):
     return shift_die(sides, steps, &ladder[0], <int>ladder.shape[0])
+
+
+def play_lowest_legal(object vector_game, int env, int max_decisions):
+    """Drive one game of a VectorGame from C: always take the lowest legal action id.
+
+    The Params and Game views come from the engine's capsules; returns the decisions made.
+    """
+    cdef const Params* P = <const Params*>PyCapsule_GetPointer(vector_game.c_params(), "aa_core.vgame.Params")
+    cdef Game* g = <Game*>PyCapsule_GetPointer(vector_game.c_game(env), "aa_core.vgame.Game")
+    cdef int buf[MAX_LEGAL]
+    cdef int k = 0, n, j, best
+    with nogil:
+        while k < max_decisions and g.s[S_STAGE] != ST_OVER:
+            n = legal_actions(P, g, buf)
+            best = buf[0]
+            for j in range(1, n):
+                if buf[j] < best:
+                    best = buf[j]
+            apply_action(P, g, best)
+            k += 1
+    return k

@@ -5,7 +5,7 @@ Every function below mirrors the Game method of the same name (without the under
 random draws, of events and of floating-point operations is the same, so the two engines agree bit
 for bit (tests/test_vector_parity.py). `Engine` steps many games at once with the GIL released.
 """
-from cpython.pycapsule cimport PyCapsule_GetPointer
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
 from cython.parallel cimport prange
 from libc.math cimport atan2, cos, sin, sqrt, M_PI
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -1833,6 +1833,16 @@ cdef class Engine:
                 free(self.evs[i].data)
             free(self.evs)
         free(self.games)
+
+    def c_params(self):
+        """PyCapsule "aa_core.vgame.Params" holding a const Params* (valid while this Engine lives)."""
+        return PyCapsule_New(&self.P, "aa_core.vgame.Params", NULL)
+
+    def c_game(self, int i):
+        """PyCapsule "aa_core.vgame.Game" holding env i's Game* (valid while this Engine lives)."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"i: {i} is not an env index; allowed 0..{self.n - 1}")
+        return PyCapsule_New(&self.games[i], "aa_core.vgame.Game", NULL)
 
     def set_rng(self, int i, object bit_generator):
         """Env i draws its game randomness from this numpy BitGenerator (kept alive here)."""

@@ -372,6 +372,35 @@ class VectorGame:
             raise ValueError("record_events: events() needs VectorGame(..., record_events=True)")
         return _decode(self._engine.events(i), self, i)
 
+    # ------------------------------------------------------------------ C-level access
+    def c_params(self):
+        """The kernel's rules and scenario constants for Cython code (``aa_core.vgame.Params``).
+
+        Returns
+        -------
+        PyCapsule
+            Named ``"aa_core.vgame.Params"``, holding a ``const Params*`` valid while this
+            VectorGame lives. See ``examples/embed/my_sim.pyx``.
+        """
+        return self._engine.c_params()
+
+    def c_game(self, i: int):
+        """Env ``i``'s game view for Cython code (``aa_core.vgame.Game``).
+
+        Parameters
+        ----------
+        i : int
+            Env index.
+
+        Returns
+        -------
+        PyCapsule
+            Named ``"aa_core.vgame.Game"``, holding a ``Game*`` valid while this VectorGame lives.
+            Code that advances it with ``apply_action`` must only apply legal actions.
+        """
+        i = v.as_int(i, "i", lo=0, hi=self.num_envs - 1)
+        return self._engine.c_game(i)
+
     # ------------------------------------------------------------------ snapshots
     def __getstate__(self):
         return {"scenario": self.scenario, "rules": self.rules, "num_envs": self.num_envs,
