@@ -248,7 +248,6 @@ def test_random_actions_are_always_legal(scenario):
 def test_random_actions_are_reproducible_and_separate_from_the_game():
     def actions(seed, steps=400):
         vg = VectorGame(_small(), 6, seed)
-        vg.reset(seed=1)
         out = []
         for _ in range(steps):
             a = vg.random_actions()
@@ -297,7 +296,7 @@ def test_clone_and_pickle_are_snapshots_that_step_identically(how):
     for name in ("num_envs", "num_actions", "observation_size", "threads", "record_events"):
         assert getattr(snap, name) == getattr(vg, name), name
     assert snap.rules == vg.rules and snap.scenario.to_dict() == vg.scenario.to_dict()
-    check_same_state(vg, snap, how)
+    check_same_state(vg, snap, how, events=False)  # the last step's event log is an output, not state
     rng = np.random.default_rng(2)
     finished = 0
     for t in range(400):
@@ -312,7 +311,7 @@ def test_clone_and_pickle_are_snapshots_that_step_identically(how):
     # Independent: stepping the snapshot leaves the original as it was.
     keep = vg.clone()
     snap.step(snap.random_actions())
-    check_same_state(vg, keep, "original after stepping the snapshot")
+    check_same_state(vg, keep, "original after stepping the snapshot", events=False)
 
 
 @pytest.mark.parametrize("how", ["clone", "pickle"])
@@ -339,6 +338,7 @@ def test_illegal_action_raises_naming_the_env_and_changes_nothing(bad_env):
     vg.reset(seed=1)
     _advance(vg, 40, rng_seed=bad_env)
     snap = vg.clone()
+    last_events = [vg.events(i) for i in range(6)]
     masks = vg.action_masks()
     rng = np.random.default_rng(9)
     acts = legal_random_actions(rng, masks)
@@ -351,7 +351,8 @@ def test_illegal_action_raises_naming_the_env_and_changes_nothing(bad_env):
         msg = str(exc.value)
         assert _env_named(msg, bad_env), f"message does not name env {bad_env}: {msg!r}"
         assert str(bad) in msg, f"message does not name action {bad}: {msg!r}"
-        check_same_state(vg, snap, f"after rejected action {bad} in env {bad_env}")
+        check_same_state(vg, snap, f"after rejected action {bad} in env {bad_env}", events=False)
+        assert [vg.events(i) for i in range(6)] == last_events
     # Nothing hidden changed either (game RNGs, agent streams): both step identically afterwards.
     for t in range(100):
         a = legal_random_actions(rng, vg.action_masks())
@@ -383,6 +384,7 @@ def test_bad_call_arguments_name_the_argument_and_change_nothing():
     _advance(vg, 10)
     good = vg.random_actions()
     snap = vg.clone()
+    last_events = [vg.events(i) for i in range(n)]
     bad_steps = [
         (dict(actions=good[:-1]), ValueError, "actions"),
         (dict(actions=np.concatenate([good, good[:1]])), ValueError, "actions"),
@@ -396,14 +398,21 @@ def test_bad_call_arguments_name_the_argument_and_change_nothing():
     for kw, exc, name in bad_steps:
         with pytest.raises(exc, match=name):
             vg.step(**kw)
-        check_same_state(vg, snap, f"after rejected step({kw})")
+        check_same_state(vg, snap, f"after rejected step({kw})", events=False)
+        assert [vg.events(i) for i in range(n)] == last_events
     for player, exc in ((2, ValueError), (-1, ValueError), (1.0, TypeError), ("0", TypeError)):
         with pytest.raises(exc, match="player"):
             vg.observations(player)
     for seed, exc in ((-1, ValueError), (2.5, TypeError)):
         with pytest.raises(exc, match="seed"):
             vg.reset(seed=seed)
-        check_same_state(vg, snap, f"after rejected reset(seed={seed!r})")
+        check_same_state(vg, snap, f"after rejected reset(seed={seed!r})", events=False)
+        assert [vg.events(i) for i in range(n)] == last_events
+    for i, exc in ((n, ValueError), (-1, ValueError), (1.0, TypeError)):
+        with pytest.raises(exc, match=r"\bi\b"):
+            vg.events(i)
+    with pytest.raises(ValueError, match="record_events"):
+        VectorGame(_small(), 2, 0).events(0)
     for threads, exc in ((0, ValueError), (-1, ValueError), (2.0, TypeError)):
         with pytest.raises(exc, match="threads"):
             vg.threads = threads
@@ -424,7 +433,7 @@ def test_results_are_identical_for_1_2_and_4_threads():
     check_same_outputs(outs[0], outs[1], "reset 1 vs 2")
     check_same_outputs(outs[0], outs[2], "reset 1 vs 4")
     finished = 0
-    for t in range(600):
+    for t in range(300):
         acts = [v.random_actions() for v in vgs]
         assert np.array_equal(acts[0], acts[1]) and np.array_equal(acts[0], acts[2]), f"random actions, step {t}"
         outs = [v.step(acts[0]) for v in vgs]

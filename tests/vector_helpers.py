@@ -286,13 +286,15 @@ def legal_random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndar
 
 
 def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=None, threads=1,
-                twin_threads=None, active_p=None, views=False, resets=(), vector_actions=False,
+                twin_threads=None, active_p=None, views=0, resets=(), vector_actions=False,
                 max_steps=200_000):
     """Play a VectorGame (record_events=True) and its Python mirror with the same random legal actions
     until at least ``min_games`` games finished, comparing every output of every step exactly.
 
     ``twin_threads``: a second VectorGame with that thread count steps the same actions and must give
-    bit-identical outputs. ``active_p``: each env is stepped with this probability per step.
+    bit-identical outputs. ``views``: every ``views`` steps (0: never; always at resets) also compare
+    ``observations(None/0/1)`` with both players' views of the Python games.
+    ``active_p``: each env is stepped with this probability per step.
     ``resets``: step numbers at which ``reset()`` (None) or ``reset(seed)`` is called on both sides.
     ``vector_actions``: actions come from ``vg.random_actions()`` (checked legal on the Python masks).
 
@@ -314,7 +316,7 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
     def do_reset(s):
         exp = mirror.reset(s)
         out = vg.reset(seed=s) if s is not None else vg.reset()
-        check_reset(vg, mirror, out, exp, views=views)
+        check_reset(vg, mirror, out, exp, views=True)
         if twin is not None:
             out2 = twin.reset(seed=s) if s is not None else twin.reset()
             check_same_outputs(out, out2, f"{label}: reset on threads={threads} vs threads={twin_threads}")
@@ -339,7 +341,7 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
         active = None if active_p is None else rng.random(num_envs) < active_p
         exp = mirror.step(actions, active)
         out = vg.step(actions) if active is None else vg.step(actions, active=active)
-        check_step(vg, mirror, out, exp, views=views)
+        check_step(vg, mirror, out, exp, views=bool(views) and steps % views == 0)
         if twin is not None:
             out2 = twin.step(actions) if active is None else twin.step(actions, active=active)
             check_same_outputs(out, out2, f"{label}: step {steps} on threads={threads} vs threads={twin_threads}")
