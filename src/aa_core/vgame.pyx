@@ -1695,10 +1695,13 @@ cdef class Engine:
     cdef readonly dict arrays
     cdef list _keep
     cdef object _rngs
+    cdef object _agent_rngs
+    cdef bitgen_t** agent_bg
 
     def __cinit__(self, dict params, dict tables, int n, bint record_events):
         self.games = NULL
         self.evs = NULL
+        self.agent_bg = NULL
 
     def __init__(self, dict params, dict tables, int n, bint record_events):
         cdef Params* P = &self.P
@@ -1801,8 +1804,14 @@ cdef class Engine:
             for i in range(n):
                 self.evs[i].data = NULL
                 self.evs[i].size = self.evs[i].cap = 0
+        self.agent_bg = <bitgen_t**>malloc(n * sizeof(bitgen_t*))
+        if self.agent_bg == NULL:
+            raise MemoryError("num_envs: cannot allocate the agent streams")
+        for i in range(n):
+            self.agent_bg[i] = NULL
         self._bind()
         self._rngs = [None] * n
+        self._agent_rngs = [None] * n
 
     cdef _bind(self):
         cdef int32_t[:, ::1] s = self.arrays["scalars"]
@@ -1833,6 +1842,7 @@ cdef class Engine:
                 free(self.evs[i].data)
             free(self.evs)
         free(self.games)
+        free(self.agent_bg)
 
     def c_params(self):
         """PyCapsule "aa_core.vgame.Params" holding a const Params* (valid while this Engine lives)."""
@@ -1942,7 +1952,12 @@ cdef class Engine:
                     out[i, buf[k]] = 1
                 free(buf)
 
-    def random_actions(self, list agent_rngs, int64_t[::1] out, int threads):
+    def set_agent_rng(self, int i, object bit_generator):
+        """Env i's random_actions draw from this numpy BitGenerator (kept alive here)."""
+        self._agent_rngs[i] = bit_generator
+        self.agent_bg[i] = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+
+    def random_actions(self, int64_t[::1] out, int threads):
         """A uniformly random legal action per env: legal action k of the engine's enumeration, k drawn
         from the env's agent bit generator (one die of n sides; no draw when one action is legal)."""
         cdef Py_ssize_t i, n = self.n
@@ -1950,9 +1965,10 @@ cdef class Engine:
         cdef int* buf
         cdef uint32_t sides
         cdef int face
-        cdef bitgen_t** bgs = <bitgen_t**>malloc(n * sizeof(bitgen_t*))
+        cdef bitgen_t** bgs = self.agent_bg
         for i in range(n):
-            bgs[i] = <bitgen_t*>PyCapsule_GetPointer(agent_rngs[i].capsule, "BitGenerator")
+            if bgs[i] == NULL:
+                raise ValueError(f"env {i}: no agent bit generator set")
         with nogil:
             for i in prange(n, num_threads=threads, schedule="static"):
                 buf = <int*>malloc(MAX_LEGAL * sizeof(int))
@@ -1966,7 +1982,6 @@ cdef class Engine:
                         roll_faces(bgs[i], &sides, 1, reject_threshold(sides), &face)
                     out[i] = buf[face - 1]
                 free(buf)
-        free(bgs)
 
     def events(self, int i):
         """Env i's event records since its last step/start (float64 array)."""

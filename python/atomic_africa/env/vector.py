@@ -159,6 +159,8 @@ class VectorGame:
     def _seed_agents(self):
         self._agent_rngs = [np.random.PCG64(np.random.SeedSequence(self._seed, spawn_key=(i,)))
                             for i in range(self.num_envs)]
+        for i, bg in enumerate(self._agent_rngs):
+            self._engine.set_agent_rng(i, bg)
 
     def _start_all(self):
         for i in range(self.num_envs):
@@ -345,7 +347,7 @@ class VectorGame:
         ndarray of int64, shape (num_envs,)
         """
         out = np.empty(self.num_envs, dtype=np.int64)
-        self._engine.random_actions(self._agent_rngs, out, self._threads)
+        self._engine.random_actions(out, self._threads)
         return out
 
     def events(self, i: int) -> list:
@@ -428,10 +430,11 @@ class VectorGame:
             bg.state = st
             self._rngs.append(bg)
             self._engine.set_rng(i, bg)
-        for st in d["agent_rngs"]:
+        for i, st in enumerate(d["agent_rngs"]):
             bg = np.random.PCG64()
             bg.state = st
             self._agent_rngs.append(bg)
+            self._engine.set_agent_rng(i, bg)
 
     def clone(self) -> "VectorGame":
         """An independent copy of every game's current state (no replay).
