@@ -45,6 +45,11 @@ def test_attributes_shapes_and_dtypes(scenario, n):
     assert vg.threads == 1 and vg.record_events is False
     assert vg.rules == aa.Rules.default()
     assert vg.scenario.to_dict() == g.scenario.to_dict()
+    # A new VectorGame holds episode 0 of its seed.
+    assert np.array_equal(vg.episodes, np.zeros(n, np.int64))
+    assert vg.episode_seeds.tolist() == [episode_seed(3, i, 0) for i in range(n)]
+    g0 = Game(sc, episode_seed(3, n - 1, 0))
+    assert np.array_equal(vg.observations()[n - 1], g0.observation(g0.current_player))
     obs, info = vg.reset(seed=3)
     assert obs.shape == (n, vg.observation_size) and obs.dtype == np.float32
     assert isinstance(info, dict)
@@ -232,7 +237,7 @@ def test_inactive_envs_are_left_untouched():
 @pytest.mark.parametrize("scenario", ["default", "random"])
 def test_random_actions_are_always_legal(scenario):
     sc = None if scenario == "default" else random_scenario(99)
-    vg = VectorGame(sc, 24, 5, threads=2)
+    vg = VectorGame(sc, 24, 5)
     vg.reset(seed=5)
     finished = 0
     for _ in range(1500):
@@ -258,6 +263,15 @@ def test_random_actions_are_reproducible_and_separate_from_the_game():
     a1, a2 = actions(3), actions(3)
     assert np.array_equal(a1, a2)
     assert not np.array_equal(a1, actions(4))  # the agent streams come from the VectorGame seed
+    # reset(seed) starts the games and the agent streams of that seed afresh.
+    vg = VectorGame(_small(), 6, 4)
+    for _ in range(57):
+        vg.step(vg.random_actions())
+    vg.reset(seed=3)
+    for t in range(len(a1)):
+        a = vg.random_actions()
+        assert np.array_equal(a, a1[t]), f"step {t} after reset(seed=3)"
+        vg.step(a)
     # Drawing random actions does not touch the games' randomness.
     vg = VectorGame(_small(), 6, 3, record_events=True)
     vg.reset(seed=1)
@@ -295,6 +309,7 @@ def test_clone_and_pickle_are_snapshots_that_step_identically(how):
     assert type(snap) is VectorGame
     for name in ("num_envs", "num_actions", "observation_size", "threads", "record_events"):
         assert getattr(snap, name) == getattr(vg, name), name
+    vg.threads = snap.threads = 1  # thread counts are compared elsewhere; keep this test cheap on a busy machine
     assert snap.rules == vg.rules and snap.scenario.to_dict() == vg.scenario.to_dict()
     check_same_state(vg, snap, how, events=False)  # the last step's event log is an output, not state
     rng = np.random.default_rng(2)

@@ -6,34 +6,49 @@ episode ``k`` is ``Game(scenario, episode_seed(seed, i, k))``), picks a random l
 from the Python game's mask, steps both and compares everything exactly; finished Python games are
 replaced by the next episode's game as the VectorGame auto-resets. Over the file: 2,300+ complete
 games (the default scenario, ~100 random scenarios with vehicles, heavy weapons, light infantry,
-spotters, 0-2 fire-support assets, terrain and experience, and non-default rules). A twin VectorGame
-with another thread count steps the same actions and must be bit-identical.
+spotters, 0-2 fire-support assets, terrain and experience, and non-default rules). Some runs step on 2
+threads, some have a threads=2 twin VectorGame stepping the same actions, which must be bit-identical.
 """
+from collections import Counter
+
 import numpy as np
 import pytest
 
 import atomic_africa as aa
 from atomic_africa.env import VectorGame
+from atomic_africa.game.events import EVENT_TYPES
+from atomic_africa.game.testing import mini_scenario, unit
 from vector_helpers import check_same_outputs, episode_seed, play_parity, random_scenario
+
+# Event types each test must have compared, so that its comparisons covered those rules. Random play
+# does not pick a Reserve card (it needs a suppressed unit left without orders, rallied, then targeted
+# when its side has no ordered unit left): test_reserve_pick_step_by_step steers games there; only the
+# default scenario's long games run a deck out (reshuffle); a dozen random scenarios may hold no
+# spotter with fire support (scatter), so test_non_default_rules_step_by_step picks scenarios with it.
+DEFAULT_EVENTS = set(EVENT_TYPES) - {"reserve_card"}
+RULES_EVENTS = set(EVENT_TYPES) - {"reserve_card", "reshuffle"}
+RANDOM_EVENTS = RULES_EVENTS - {"scatter", "support_roll"}
 
 
 # ---------------------------------------------------------------- the default scenario
-# 4 x 100 games; chunk 1 steps random subsets of envs, chunk 2 resets mid-game (next episodes, then a
-# new seed), chunk 3 takes its actions from VectorGame.random_actions() (checked on the Python masks)
-# and compares both players' views every 7th step.
+# 4 x 100 games; chunk 0 has a threads=2 twin, chunk 1 runs on 2 threads and steps random subsets of
+# envs, chunk 2 resets mid-game (next episodes, then a new seed), chunk 3 takes its actions from
+# VectorGame.random_actions() (checked on the Python masks) and compares both players' views every 7th
+# step. (Few runs use 2 threads: on a busy 2-core machine every OpenMP region then waits for a core.)
 DEFAULT_CHUNKS = {
     0: dict(threads=1, twin_threads=2),
-    1: dict(threads=2, twin_threads=1, active_p=0.6),
-    2: dict(threads=1, twin_threads=2, resets=((100, None), (500, 12345))),
-    3: dict(threads=2, twin_threads=1, vector_actions=True, views=7),
+    1: dict(threads=2, active_p=0.6),
+    2: dict(threads=1, resets=((100, None), (500, 12345))),
+    3: dict(threads=1, vector_actions=True, views=7),
 }
 
 
 @pytest.mark.parametrize("chunk", sorted(DEFAULT_CHUNKS))
 def test_default_scenario_step_by_step(chunk):
-    done, steps = play_parity(None, "default", num_envs=32, seed=1000 + chunk, min_games=100,
-                              rng_seed=chunk, **DEFAULT_CHUNKS[chunk])
+    done, steps, types = play_parity(None, "default", num_envs=32, seed=1000 + chunk, min_games=100,
+                                     rng_seed=chunk, **DEFAULT_CHUNKS[chunk])
     assert done >= 100 and steps > 0
+    assert DEFAULT_EVENTS <= set(types), f"not compared: {DEFAULT_EVENTS - set(types)}"
 
 
 # ---------------------------------------------------------------- random scenarios
@@ -42,15 +57,17 @@ SCENARIOS_PER_CHUNK = 12
 
 @pytest.mark.parametrize("chunk", range(8))
 def test_random_scenarios_step_by_step(chunk):
-    total = 0
+    total, types = 0, Counter()
     for j in range(SCENARIOS_PER_CHUNK):
         sc_seed = 50_000 + chunk * SCENARIOS_PER_CHUNK + j
-        done, _ = play_parity(random_scenario(sc_seed), f"random_scenario({sc_seed})", num_envs=16,
-                              seed=sc_seed, min_games=20, rng_seed=sc_seed, threads=1 + j % 2,
-                              twin_threads=2 - j % 2, active_p=0.7 if j % 3 == 1 else None,
+        done, _, t = play_parity(random_scenario(sc_seed), f"random_scenario({sc_seed})", num_envs=16,
+                              seed=sc_seed, min_games=20, rng_seed=sc_seed, threads=2 if j % 4 == 2 else 1,
+                              twin_threads=2 if j % 4 == 0 else None, active_p=0.7 if j % 3 == 1 else None,
                               views=1, vector_actions=j % 4 == 3)
         total += done
+        types += t
     assert total >= 20 * SCENARIOS_PER_CHUNK
+    assert RANDOM_EVENTS <= set(types), f"not compared: {RANDOM_EVENTS - set(types)}"
 
 
 # ---------------------------------------------------------------- non-default rules
@@ -68,17 +85,50 @@ VARIANTS = {
 }
 
 
+def _rules_scenarios(count=6):
+    """Random scenarios with fire support and at least 3 turns (so the changed rules come into play)."""
+    out, seed = [], 70_000
+    while len(out) < count:
+        sc = random_scenario(seed)
+        if sc.sides[0].fire_support and sc.turns >= 3:
+            out.append((seed, sc))
+        seed += 1
+    return out
+
+
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_non_default_rules_step_by_step(variant):
     rules = aa.Rules.default().replace(**VARIANTS[variant])
-    total = 0
-    for j in range(6):
-        sc_seed = 70_000 + 10 * len(variant) + j
-        done, _ = play_parity(random_scenario(sc_seed), f"random_scenario({sc_seed}) with rules {variant}",
-                              num_envs=16, seed=sc_seed, min_games=16, rng_seed=j, rules=rules,
-                              threads=1, twin_threads=2, views=1 + j % 2)
+    total, types = 0, Counter()
+    for j, (sc_seed, sc) in enumerate(_rules_scenarios()):
+        done, _, t = play_parity(sc, f"random_scenario({sc_seed}) with rules {variant}", num_envs=16,
+                                 seed=sc_seed + len(variant), min_games=16, rng_seed=j, rules=rules,
+                                 threads=1, twin_threads=2 if j == 0 else None, views=1 + j % 2)
         total += done
+        types += t
     assert total >= 96
+    assert RULES_EVENTS <= set(types), f"not compared: {RULES_EVENTS - set(types)}"
+
+
+# ---------------------------------------------------------------- the rarest path: a Reserve pick
+def _rally_often(game, rng):
+    """Random play that declares a Rally when it can (4 times in 5), so suppressed units without
+    orders get rallied and then must react with a Reserve card."""
+    legal = game.legal_actions()
+    if game.stage == "DECLARE_ACTION" and rng.random() < 0.8:
+        rally = [a for a in legal if "RALLY" in game.describe_action(a)]
+        if rally:
+            return int(rng.choice(rally))
+    return int(rng.choice(legal))
+
+
+def test_reserve_pick_step_by_step():
+    sc = mini_scenario([unit(50, 20), unit(90, 20)], [unit(50, 60, markers=1), unit(55, 62, commander=True)],
+                       turns=4, experience=("veteran", "green"))
+    done, _, types = play_parity(sc, "reserve_pick", num_envs=32, seed=3, min_games=300, rng_seed=3,
+                                 policy=_rally_often, views=3)
+    assert done >= 300
+    assert types["reserve_card"] >= 3 and types["rally"] > 0, dict(types)
 
 
 # ---------------------------------------------------------------- threads

@@ -4,6 +4,7 @@ difference (enough to write a reproducer)."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import numpy as np
 
@@ -286,7 +287,7 @@ def legal_random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndar
 
 
 def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=None, threads=1,
-                twin_threads=None, active_p=None, views=0, resets=(), vector_actions=False,
+                twin_threads=None, active_p=None, views=0, resets=(), vector_actions=False, policy=None,
                 max_steps=200_000):
     """Play a VectorGame (record_events=True) and its Python mirror with the same random legal actions
     until at least ``min_games`` games finished, comparing every output of every step exactly.
@@ -297,11 +298,12 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
     ``active_p``: each env is stepped with this probability per step.
     ``resets``: step numbers at which ``reset()`` (None) or ``reset(seed)`` is called on both sides.
     ``vector_actions``: actions come from ``vg.random_actions()`` (checked legal on the Python masks).
+    ``policy``: ``policy(game, rng) -> action`` picks each env's action from its Python game instead.
 
     Returns
     -------
-    (int, int)
-        Games finished (by termination) and steps played.
+    (int, int, Counter)
+        Games finished (by termination), steps played, and the types of the events compared.
     """
     from atomic_africa.env import VectorGame
 
@@ -323,6 +325,7 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
         return exp
 
     exp = do_reset(seed)
+    types = Counter()
     done = steps = 0
     while done < min_games:
         assert steps < max_steps, f"{label}: {done} games after {steps} steps"
@@ -336,6 +339,8 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
             ok = exp["masks"][np.arange(num_envs), actions]
             assert ok.all(), (f"random_actions() gave illegal action {actions[~ok][0]} at "
                               f"{mirror.context(int(np.flatnonzero(~ok)[0]))}")
+        elif policy is not None:
+            actions = np.array([policy(g, rng) for g in mirror.games], dtype=np.int64)
         else:
             actions = legal_random_actions(rng, exp["masks"])
         active = None if active_p is None else rng.random(num_envs) < active_p
@@ -350,4 +355,5 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
                     f"{label}: events({i}) at step {steps} differ between threads={threads} and {twin_threads}"
         done += int(exp["terminated"].sum())
         steps += 1
-    return done, steps
+        types.update(e["type"] for ev in exp["events"] for e in ev)
+    return done, steps, types
