@@ -6,7 +6,7 @@ random draws, of events and of floating-point operations is the same, so the two
 for bit (tests/test_vector_parity.py). `Engine` steps many games at once with the GIL released.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
-from cython.parallel cimport prange
+from cython.parallel cimport parallel, prange
 from libc.math cimport atan2, cos, sin, sqrt, M_PI
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
@@ -1880,6 +1880,20 @@ cdef class Engine:
                     g.ev.size = 0
                 start_game(&self.P, g)
 
+    def restart(self, const int64_t[::1] envs, float[:, ::1] obs, int threads):
+        """Automatic reset: start a new game in each listed env after its event records, and write
+        its first observation (player to move) into obs[env]."""
+        cdef Py_ssize_t j, m = envs.shape[0]
+        cdef Game* g
+        for j in range(m):
+            if self.games[envs[j]].rng == NULL:
+                raise ValueError(f"env {envs[j]}: no bit generator set")
+        with nogil:
+            for j in prange(m, num_threads=threads, schedule="static"):
+                g = &self.games[envs[j]]
+                start_game(&self.P, g)
+                observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
+
     def check(self, const int64_t[::1] actions, const uint8_t[::1] active, int threads):
         """Index of the first active env whose action is illegal, or -1."""
         cdef Py_ssize_t i, n = self.n
@@ -1897,31 +1911,49 @@ cdef class Engine:
 
     def step(self, const int64_t[::1] actions, const uint8_t[::1] active, float[:, ::1] obs,
              float[:, ::1] rewards, uint8_t[::1] terminated, int8_t[::1] winner, int threads):
-        """Apply legal actions to the active envs; write the observations of the player to move
-        (the last mover's for finished games), rewards and termination flags."""
-        cdef Py_ssize_t i, n = self.n
+        """Check every active env's action, then (if all are legal) apply them and write the
+        observations of the player to move (the last mover's for finished games), rewards and
+        termination flags. Returns the first env with an illegal action (nothing applied), or -1.
+
+        One parallel region: the checks end at the barrier of the first loop, and the same thread
+        then steps the same envs (static schedule), which keeps their state in its cache."""
+        cdef Py_ssize_t i, k, n = self.n
         cdef Game* g
-        cdef int w, cur
-        with nogil:
-            for i in prange(n, num_threads=threads, schedule="static"):
-                g = &self.games[i]
-                rewards[i, 0] = 0.0
-                rewards[i, 1] = 0.0
-                terminated[i] = 0
-                winner[i] = -2
-                if active[i]:
-                    if g.ev != NULL:
-                        g.ev.size = 0
-                    apply_action(&self.P, g, <int>actions[i])
-                    if g.s[S_STAGE] == ST_OVER:
-                        terminated[i] = 1
-                        w = g.s[S_WINNER]
-                        winner[i] = <int8_t>w
-                        if w >= 0:
-                            rewards[i, w] = 1.0
-                            rewards[i, 1 - w] = -1.0
-                cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
-                observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
+        cdef int w, cur, bad
+        cdef uint8_t[::1] ok = np.empty(n, dtype=np.uint8)
+        with nogil, parallel(num_threads=threads):
+            for i in prange(n, schedule="static"):
+                ok[i] = not active[i] or (0 <= actions[i] < self.P.n_actions and
+                                          is_legal(&self.P, &self.games[i], <int>actions[i]))
+            bad = -1
+            for k in range(n):
+                if not ok[k]:
+                    bad = <int>k
+                    break
+            if bad < 0:
+                for i in prange(n, schedule="static"):
+                    g = &self.games[i]
+                    rewards[i, 0] = 0.0
+                    rewards[i, 1] = 0.0
+                    terminated[i] = 0
+                    winner[i] = -2
+                    if active[i]:
+                        if g.ev != NULL:
+                            g.ev.size = 0
+                        apply_action(&self.P, g, <int>actions[i])
+                        if g.s[S_STAGE] == ST_OVER:
+                            terminated[i] = 1
+                            w = g.s[S_WINNER]
+                            winner[i] = <int8_t>w
+                            if w >= 0:
+                                rewards[i, w] = 1.0
+                                rewards[i, 1 - w] = -1.0
+                    cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
+                    observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
+        for k in range(n):
+            if not ok[k]:
+                return k
+        return -1
 
     def observe(self, const int64_t[::1] envs, const int32_t[::1] players, float[:, ::1] out, int threads):
         """out[j] = env envs[j]'s observation for players[j] (-1: the player to move)."""

@@ -193,7 +193,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
             return
         fo = info["final_observation"]
         for i in np.flatnonzero(term):
-            final_obs[i] = np.array(fo[i, self.player], dtype=np.float32)
+            final_obs[i] = np.array(fo[i][self.player], dtype=np.float32)
             winners[i] = info["winner"][i]
 
     def _no_decision_message(self, envs) -> str:

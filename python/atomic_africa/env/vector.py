@@ -101,6 +101,8 @@ class VectorGame:
         params, tables = _build(probe)
         self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
         self._episodes = np.zeros(self.num_envs, dtype=np.int64)
+        self._shape = (self.num_envs,)
+        self._all_active = np.ones(self.num_envs, dtype=np.uint8)
         self._game_seeds = [0] * self.num_envs
         self._rngs = [None] * self.num_envs
         self._seed_agents()
@@ -150,7 +152,9 @@ class VectorGame:
         return self._episodes.copy()
 
     def _set_game(self, i: int):
-        gs = self.episode_seed(self._seed, i, int(self._episodes[i]))
+        # episode_seed() without its argument checks: this runs at every automatic reset
+        ss = np.random.SeedSequence(self._seed, spawn_key=(i, int(self._episodes[i])))
+        gs = int(ss.generate_state(1, np.uint64)[0])
         self._game_seeds[i] = gs
         bg = np.random.PCG64(np.random.SeedSequence(gs))
         self._rngs[i] = bg
@@ -192,6 +196,9 @@ class VectorGame:
         return self.observations(), self._info(np.full(self.num_envs, -2, dtype=np.int8))
 
     def _actions(self, actions) -> np.ndarray:
+        if type(actions) is np.ndarray and actions.dtype == np.int64 and actions.shape == self._shape \
+                and actions.flags.c_contiguous:
+            return actions
         a = np.asarray(actions)
         if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
             raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
@@ -232,8 +239,9 @@ class VectorGame:
         info : dict of arrays
             ``current_player`` (int8), ``turn`` (int32), ``episode`` (int64), ``winner`` (int8: the
             finished game's winner, -1 draw; -2 where no game ended) and, when a game ended,
-            ``final_observation`` (float32, (num_envs, 2, observation_size): the finished game seen by
-            player 0 and player 1) with its mask ``_final_observation``.
+            ``final_observation`` (object array, (num_envs,): at each env whose game ended, a float32
+            (2, observation_size) array, the finished game seen by player 0 and player 1; ``None``
+            elsewhere, as Gymnasium's ``final_obs``) with its bool mask ``_final_observation``.
 
         Raises
         ------
@@ -243,33 +251,29 @@ class VectorGame:
             If an active env's action is not legal; no env changes.
         """
         a = self._actions(actions)
-        act = self._active(active)
-        bad = self._engine.check(a, act, self._threads)
-        if bad >= 0:
-            raise IllegalActionError(self._why(bad, int(a[bad])))
+        act = self._all_active if active is None else self._active(active)
         n = self.num_envs
         obs = np.empty((n, self.observation_size), dtype=np.float32)
         rewards = np.empty((n, 2), dtype=np.float32)
         term = np.empty(n, dtype=np.uint8)
         winner = np.empty(n, dtype=np.int8)
-        self._engine.step(a, act, obs, rewards, term, winner, self._threads)
+        bad = self._engine.step(a, act, obs, rewards, term, winner, self._threads)
+        if bad >= 0:
+            raise IllegalActionError(self._why(bad, int(a[bad])))
         final = None
-        done = np.flatnonzero(term)
-        if done.size:
-            final = np.zeros((n, 2, self.observation_size), dtype=np.float32)
+        if term.any():
+            done = np.flatnonzero(term)
             both = np.repeat(done, 2).astype(np.int64)
             players = np.tile(np.array([0, 1], dtype=np.int32), done.size)
-            tmp = np.empty((both.size, self.observation_size), dtype=np.float32)
-            self._engine.observe(both, players, tmp, self._threads)
-            final[done] = tmp.reshape(done.size, 2, -1)
+            views = np.empty((done.size, 2, self.observation_size), dtype=np.float32)
+            self._engine.observe(both, players, views.reshape(both.size, -1), self._threads)
+            final = np.empty(n, dtype=object)
+            for j, i in enumerate(done.tolist()):
+                final[i] = views[j]
             for i in done.tolist():
                 self._episodes[i] += 1
                 self._set_game(i)
-            self._engine.start(done.astype(np.int64), self._threads, False)
-            tmp = np.empty((done.size, self.observation_size), dtype=np.float32)
-            self._engine.observe(done.astype(np.int64), np.full(done.size, -1, dtype=np.int32), tmp,
-                                 self._threads)
-            obs[done] = tmp
+            self._engine.restart(done.astype(np.int64), obs, self._threads)
         info = self._info(winner)
         if final is not None:
             info["final_observation"] = final
@@ -423,6 +427,8 @@ class VectorGame:
         self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
         self._engine.load(d["arrays"])
         self._episodes = d["episodes"].copy()
+        self._shape = (self.num_envs,)
+        self._all_active = np.ones(self.num_envs, dtype=np.uint8)
         self._game_seeds = list(d["game_seeds"])
         self._rngs, self._agent_rngs = [], []
         for i, st in enumerate(d["rngs"]):
