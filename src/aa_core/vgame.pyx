@@ -6,7 +6,7 @@ random draws, of events and of floating-point operations is the same, so the two
 for bit (tests/test_vector_parity.py). `Engine` steps many games at once with the GIL released.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_New
-from cython.parallel cimport parallel, prange
+from cython.parallel cimport prange
 from libc.math cimport atan2, cos, sin, sqrt, M_PI
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
@@ -1915,44 +1915,39 @@ cdef class Engine:
         observations of the player to move (the last mover's for finished games), rewards and
         termination flags. Returns the first env with an illegal action (nothing applied), or -1.
 
-        One parallel region: the checks end at the barrier of the first loop, and the same thread
-        then steps the same envs (static schedule), which keeps their state in its cache."""
-        cdef Py_ssize_t i, k, n = self.n
+        Two parallel loops (Cython's prange inside one parallel block ends without a barrier); both
+        use the static schedule, so a thread checks and then steps the same envs."""
+        cdef Py_ssize_t i, n = self.n
         cdef Game* g
-        cdef int w, cur, bad
+        cdef int w, cur
         cdef uint8_t[::1] ok = np.empty(n, dtype=np.uint8)
-        with nogil, parallel(num_threads=threads):
-            for i in prange(n, schedule="static"):
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="static"):
                 ok[i] = not active[i] or (0 <= actions[i] < self.P.n_actions and
                                           is_legal(&self.P, &self.games[i], <int>actions[i]))
-            bad = -1
-            for k in range(n):
-                if not ok[k]:
-                    bad = <int>k
-                    break
-            if bad < 0:
-                for i in prange(n, schedule="static"):
-                    g = &self.games[i]
-                    rewards[i, 0] = 0.0
-                    rewards[i, 1] = 0.0
-                    terminated[i] = 0
-                    winner[i] = -2
-                    if active[i]:
-                        if g.ev != NULL:
-                            g.ev.size = 0
-                        apply_action(&self.P, g, <int>actions[i])
-                        if g.s[S_STAGE] == ST_OVER:
-                            terminated[i] = 1
-                            w = g.s[S_WINNER]
-                            winner[i] = <int8_t>w
-                            if w >= 0:
-                                rewards[i, w] = 1.0
-                                rewards[i, 1 - w] = -1.0
-                    cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
-                    observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
-        for k in range(n):
-            if not ok[k]:
-                return k
+        for i in range(n):
+            if not ok[i]:
+                return i
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="static"):
+                g = &self.games[i]
+                rewards[i, 0] = 0.0
+                rewards[i, 1] = 0.0
+                terminated[i] = 0
+                winner[i] = -2
+                if active[i]:
+                    if g.ev != NULL:
+                        g.ev.size = 0
+                    apply_action(&self.P, g, <int>actions[i])
+                    if g.s[S_STAGE] == ST_OVER:
+                        terminated[i] = 1
+                        w = g.s[S_WINNER]
+                        winner[i] = <int8_t>w
+                        if w >= 0:
+                            rewards[i, w] = 1.0
+                            rewards[i, 1 - w] = -1.0
+                cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
+                observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
         return -1
 
     def observe(self, const int64_t[::1] envs, const int32_t[::1] players, float[:, ::1] out, int threads):
@@ -1989,9 +1984,10 @@ cdef class Engine:
         self._agent_rngs[i] = bit_generator
         self.agent_bg[i] = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
 
-    def random_actions(self, int64_t[::1] out, int threads):
-        """A uniformly random legal action per env: legal action k of the engine's enumeration, k drawn
-        from the env's agent bit generator (one die of n sides; no draw when one action is legal)."""
+    def random_actions(self, const uint8_t[::1] active, int64_t[::1] out, int threads):
+        """A uniformly random legal action per active env (-1 elsewhere): legal action k of the
+        engine's enumeration, k drawn from the env's agent bit generator (one die of n sides; no draw
+        when one action is legal, nor for an inactive env)."""
         cdef Py_ssize_t i, n = self.n
         cdef int m, k, j, t
         cdef int* buf
@@ -2003,6 +1999,9 @@ cdef class Engine:
                 raise ValueError(f"env {i}: no agent bit generator set")
         with nogil:
             for i in prange(n, num_threads=threads, schedule="static"):
+                if not active[i]:
+                    out[i] = -1
+                    continue
                 buf = <int*>malloc(MAX_LEGAL * sizeof(int))
                 m = legal_actions(&self.P, &self.games[i], buf)
                 if m == 0:

@@ -154,7 +154,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
     def _opponent_actions(self, need: np.ndarray) -> np.ndarray:
         vg = self.vector_game
         if isinstance(self.opponent, str):
-            return vg.random_actions()
+            return vg.random_actions(need)
         acts = np.asarray(self.opponent(vg.observations(), vg.action_masks()))
         if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
             raise ValueError(f"opponent: returned {acts.dtype} array of shape {acts.shape}; expected "

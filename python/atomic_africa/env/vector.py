@@ -339,19 +339,25 @@ class VectorGame:
         self._engine.masks(out, self._threads)
         return out.view(bool)
 
-    def random_actions(self) -> np.ndarray:
+    def random_actions(self, active=None) -> np.ndarray:
         """A uniformly random legal action per env, drawn natively.
 
         Env ``i`` draws from its own agent stream ``PCG64(SeedSequence(seed, spawn_key=(i,)))``,
-        separate from its game stream, so the choice sequence is reproducible from the seed and does
-        not depend on ``threads``.
+        separate from its game stream and consumed only when the env is active, so an env's choices
+        are reproducible from the seed and depend neither on ``threads`` nor on the other envs.
+
+        Parameters
+        ----------
+        active : array_like of bool, shape (num_envs,), optional
+            Envs to draw for (default: all); the others get -1 and draw nothing.
 
         Returns
         -------
         ndarray of int64, shape (num_envs,)
         """
+        act = self._all_active if active is None else self._active(active)
         out = np.empty(self.num_envs, dtype=np.int64)
-        self._engine.random_actions(out, self._threads)
+        self._engine.random_actions(act, out, self._threads)
         return out
 
     def events(self, i: int) -> list:
