@@ -187,8 +187,13 @@ def test_auto_reset_starts_the_next_episode_of_the_finished_env():
             assert info["_final_observation"][i]
         assert (info["winner"][~term] == -2).all() and (rew[~term] == 0).all()
         if term.any():
-            assert not info["final_observation"][~term].any()
+            fo = info["final_observation"]
+            assert fo.dtype == object and fo.shape == (4,)
+            assert all(x is None for x in fo[~term])
+            assert all(x.dtype == np.float32 and x.shape == (2, vg.observation_size) for x in fo[term])
             assert not info["_final_observation"][~term].any()
+        else:
+            assert "final_observation" not in info and "_final_observation" not in info
         resets += term
     assert np.array_equal(vg.episodes, resets)
     assert {-1, 0, 1} <= set(winners)

@@ -222,6 +222,31 @@ def check_reset(vg, mirror: Mirror, out, exp: dict, *, views: bool = True):
     _check_common(vg, mirror, exp, views=views)
 
 
+def _check_final(fo, exp: dict, mirror: Mirror):
+    """``info['final_observation']``: an object array, shape (num_envs,), holding at each env whose game
+    ended a float32 (2, observation_size) array (the finished game seen by player 0 and by player 1),
+    None elsewhere (as Gymnasium's ``final_obs``)."""
+    if not (isinstance(fo, np.ndarray) and fo.dtype == object and fo.shape == (mirror.n,)):
+        _fail(f"info['final_observation']: expected an object array of shape ({mirror.n},), got "
+              f"{type(fo).__name__} {getattr(fo, 'dtype', '')} {getattr(fo, 'shape', '')} ({mirror.label})")
+    for i in range(mirror.n):
+        x = fo[i]
+        if not exp["terminated"][i]:
+            if x is not None:
+                _fail(f"info['final_observation'][{i}]: expected None (no game ended), got {type(x).__name__}"
+                      f"\n  at {mirror.context(i)}")
+            continue
+        want = exp["final"][i]
+        if not (isinstance(x, np.ndarray) and x.dtype == np.float32 and x.shape == want.shape):
+            _fail(f"info['final_observation'][{i}]: expected a float32 array of shape {want.shape}, got "
+                  f"{type(x).__name__} {getattr(x, 'dtype', '')} {getattr(x, 'shape', '')}"
+                  f"\n  at {mirror.context(i, finished=True)}")
+        if not np.array_equal(x, want):
+            p, k = (int(t) for t in np.argwhere(~(x == want))[0])
+            _fail(f"info['final_observation'][{i}][player {p}][{k}]: vector {x[p, k]!r} != game {want[p, k]!r} "
+                  f"({int((~(x == want)).sum())} entries differ)\n  at {mirror.context(i, finished=True)}")
+
+
 def check_step(vg, mirror: Mirror, out, exp: dict, *, views: bool = False):
     """Exact comparison of ``vg.step(...)``'s output and state with the mirror's."""
     assert isinstance(out, tuple) and len(out) == 5, "step must return (obs, rewards, terminated, truncated, info)"
@@ -240,11 +265,21 @@ def check_step(vg, mirror: Mirror, out, exp: dict, *, views: bool = False):
         assert "final_observation" in info and "_final_observation" in info, \
             f"info lacks final_observation at step {mirror.step_index} ({mirror.label}) though envs terminated"
         _check_array("info['_final_observation']", info["_final_observation"], exp["terminated"], mirror, True)
-        _check_array("info['final_observation']", info["final_observation"], exp["final"], mirror, True)
+        _check_final(info["final_observation"], exp, mirror)
     else:
         assert "final_observation" not in info and "_final_observation" not in info, \
             f"final_observation in info at step {mirror.step_index} ({mirror.label}) with no terminated env"
     _check_common(vg, mirror, exp, views=views)
+
+
+def _same_array(x, y) -> bool:
+    if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray)):
+        return type(x) is type(y) and (x is None or _same_array(np.asarray(x), np.asarray(y)))
+    if x.dtype != y.dtype or x.shape != y.shape:
+        return False
+    if x.dtype == object:  # e.g. per-env arrays or None
+        return all(_same_array(p, q) for p, q in zip(x.ravel().tolist(), y.ravel().tolist()))
+    return np.array_equal(x, y)
 
 
 def check_same_outputs(a, b, what: str):
@@ -254,7 +289,7 @@ def check_same_outputs(a, b, what: str):
         if isinstance(x, dict):
             assert sorted(x) == sorted(y), f"{what}: info keys {sorted(x)} != {sorted(y)}"
             for k in x:
-                assert x[k].dtype == y[k].dtype and np.array_equal(x[k], y[k]), f"{what}: info[{k!r}] differs"
+                assert _same_array(x[k], y[k]), f"{what}: info[{k!r}] differs"
         else:
             assert x.dtype == y.dtype and x.shape == y.shape, f"{what}: output {j} dtype/shape differ"
             if not np.array_equal(x, y):
