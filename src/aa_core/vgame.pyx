@@ -1601,12 +1601,11 @@ cdef inline float scaled(int k, int which) noexcept nogil:
 
 
 cdef void unit_features(V* v, int u, bint visible, float* f) noexcept nogil:
-    """observe._unit_features: every one of the UNIT_FEATURES values of a live unit."""
+    """observe._unit_features: the features of a live unit into f (zeroed by the caller)."""
     cdef const Params* P = v.P
     cdef int c = v.card[u], k
     cdef bint has = c != NO_CARD
     cdef bint known = has and (visible or v.revealed[u])
-    memset(f, 0, UNIT_FEATURES * sizeof(float))
     f[0] = 1.0
     f[1] = <float>(v.x[u] / P.W)
     f[2] = <float>(v.y[u] / P.H)
@@ -1651,8 +1650,9 @@ cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nog
     cdef int32_t* op
     cdef int16_t* hand
     make_view(P, g, &v)
-    pos = 1 + N_STAGES + 8
-    memset(out, 0, (pos + K) * sizeof(float))
+    # One libc memset of the whole row: fixed-size memsets per unit compile to `rep stos`, whose
+    # start-up cost made them the slowest part of a step.
+    memset(out, 0, P.obs_size * sizeof(float))
     me = cnt(&v, player)
     op = cnt(&v, q)
     out[0] = <float>(g.s[S_TURN] / <double>P.turns)
@@ -1676,8 +1676,6 @@ cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nog
         uid = player * P.C + k if k < P.C else q * P.C + k - P.C
         if v.alive[uid]:
             unit_features(&v, uid, uid // P.C == player, out + pos + k * UNIT_FEATURES)
-        else:
-            memset(out + pos + k * UNIT_FEATURES, 0, UNIT_FEATURES * sizeof(float))
 
 
 # ---------------------------------------------------------------------------------------- the batch
@@ -1874,7 +1872,7 @@ cdef class Engine:
             if self.games[envs[j]].rng == NULL:
                 raise ValueError(f"env {envs[j]}: no bit generator set")
         with nogil:
-            for j in prange(m, num_threads=threads, schedule="static"):
+            for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=8):
                 g = &self.games[envs[j]]
                 if g.ev != NULL and clear_events:
                     g.ev.size = 0
@@ -1889,7 +1887,7 @@ cdef class Engine:
             if self.games[envs[j]].rng == NULL:
                 raise ValueError(f"env {envs[j]}: no bit generator set")
         with nogil:
-            for j in prange(m, num_threads=threads, schedule="static"):
+            for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=8):
                 g = &self.games[envs[j]]
                 start_game(&self.P, g)
                 observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
@@ -1900,7 +1898,7 @@ cdef class Engine:
         cdef int bad = -1
         cdef uint8_t[::1] ok = np.ones(n, dtype=np.uint8)
         with nogil:
-            for i in prange(n, num_threads=threads, schedule="static"):
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
                 if active[i]:
                     ok[i] = actions[i] >= 0 and actions[i] < self.P.n_actions and \
                         is_legal(&self.P, &self.games[i], <int>actions[i])
@@ -1915,21 +1913,22 @@ cdef class Engine:
         observations of the player to move (the last mover's for finished games), rewards and
         termination flags. Returns the first env with an illegal action (nothing applied), or -1.
 
-        Two parallel loops (Cython's prange inside one parallel block ends without a barrier); both
-        use the static schedule, so a thread checks and then steps the same envs."""
+        Two parallel loops (Cython's prange inside one parallel block ends without a barrier).
+        Dynamic chunks: steps differ in cost (a Clean-up does more than an order), and a thread
+        that the OS delays leaves its work to the others."""
         cdef Py_ssize_t i, n = self.n
         cdef Game* g
         cdef int w, cur
         cdef uint8_t[::1] ok = np.empty(n, dtype=np.uint8)
         with nogil:
-            for i in prange(n, num_threads=threads, schedule="static"):
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
                 ok[i] = not active[i] or (0 <= actions[i] < self.P.n_actions and
                                           is_legal(&self.P, &self.games[i], <int>actions[i]))
         for i in range(n):
             if not ok[i]:
                 return i
         with nogil:
-            for i in prange(n, num_threads=threads, schedule="static"):
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
                 g = &self.games[i]
                 rewards[i, 0] = 0.0
                 rewards[i, 1] = 0.0
@@ -1956,7 +1955,7 @@ cdef class Engine:
         cdef Game* g
         cdef int p
         with nogil:
-            for j in prange(m, num_threads=threads, schedule="static"):
+            for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=8):
                 g = &self.games[envs[j]]
                 p = players[j]
                 if p < 0:
@@ -1971,7 +1970,7 @@ cdef class Engine:
         cdef int k, m
         cdef int* buf
         with nogil:
-            for i in prange(n, num_threads=threads, schedule="static"):
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
                 buf = <int*>malloc(MAX_LEGAL * sizeof(int))
                 memset(&out[i, 0], 0, self.P.n_actions)
                 m = legal_actions(&self.P, &self.games[i], buf)
@@ -1998,7 +1997,7 @@ cdef class Engine:
             if bgs[i] == NULL:
                 raise ValueError(f"env {i}: no agent bit generator set")
         with nogil:
-            for i in prange(n, num_threads=threads, schedule="static"):
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
                 if not active[i]:
                     out[i] = -1
                     continue
