@@ -301,6 +301,35 @@ def test_random_actions_are_reproducible_and_separate_from_the_game():
         check_same_state(vg, twin, "after extra random_actions()")
 
 
+def test_random_actions_for_some_envs_draw_only_for_those():
+    """random_actions(active): -1 for the other envs, whose agent streams are not consumed, so each
+    env's k-th draw is the same whichever other envs drew."""
+    sc = random_scenario(8)
+    vg = VectorGame(sc, 8, 21)
+    rng = np.random.default_rng(5)
+    draws = [[] for _ in range(8)]
+    for t in range(300):
+        active = rng.random(8) < 0.5
+        a = vg.random_actions(active)
+        assert a.dtype == np.int64 and (a[~active] == -1).all(), f"step {t}: {a}"
+        m = vg.action_masks()
+        assert m[np.flatnonzero(active), a[active]].all(), f"step {t}: an illegal random action"
+        for i in np.flatnonzero(active):
+            draws[i].append((vg.episodes[i], int(a[i])))
+        vg.step(np.where(active, a, 0), active=active)
+    # Env by env, alone: the same actions in the same order (the agent stream of env i is its own).
+    for i in range(8):
+        solo = VectorGame(sc, 8, 21)
+        only = np.zeros(8, bool)
+        only[i] = True
+        for k, (_, want) in enumerate(draws[i]):
+            got = int(solo.random_actions(only)[i])
+            assert got == want, f"env {i}, draw {k}: {got} != {want}"
+            solo.step(np.where(only, got, 0), active=only)
+    with pytest.raises(ValueError, match="active"):
+        vg.random_actions(np.ones(9, bool))
+
+
 def test_random_actions_are_uniform_over_the_legal_actions():
     vg = VectorGame(None, 1, 17)
     vg.reset(seed=17)
