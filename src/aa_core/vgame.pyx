@@ -1934,9 +1934,9 @@ cdef class Engine:
                 rewards[i, 1] = 0.0
                 terminated[i] = 0
                 winner[i] = -2
+                if g.ev != NULL:
+                    g.ev.size = 0        # an inactive env logs nothing in this step
                 if active[i]:
-                    if g.ev != NULL:
-                        g.ev.size = 0
                     apply_action(&self.P, g, <int>actions[i])
                     if g.s[S_STAGE] == ST_OVER:
                         terminated[i] = 1
