@@ -18,6 +18,7 @@ from aa_core.dice cimport shift_die
 from aa_core.fire cimport FireRules, cap_markers, predominant_cover, resolve_fire, scatter
 from aa_core.geometry cimport (point_in_circle, point_in_polygon, segment_hits_circle,
                                segment_hits_polygon)
+from aa_core.pcg cimport PCG_WORDS, int_words, pcg_bitgen, pcg_next32, pcg_seed, seedseq_state
 from aa_core.rng cimport reject_threshold, roll_faces
 from aa_core.scores cimport Scores, action_scores
 
@@ -1692,13 +1693,15 @@ cdef class Engine:
     cdef readonly bint record_events
     cdef readonly dict arrays
     cdef list _keep
-    cdef object _rngs
-    cdef object _agent_rngs
-    cdef bitgen_t** agent_bg
+    cdef bitgen_t* game_bg       # env i's game stream: a bitgen_t over arrays["rng"][i]
+    cdef bitgen_t* agent_bg      # env i's random_actions stream: over arrays["agent_rng"][i]
+    cdef uint32_t seed_words[16]
+    cdef int n_seed_words
 
     def __cinit__(self, dict params, dict tables, int n, bint record_events):
         self.games = NULL
         self.evs = NULL
+        self.game_bg = NULL
         self.agent_bg = NULL
 
     def __init__(self, dict params, dict tables, int n, bint record_events):
@@ -1791,6 +1794,10 @@ cdef class Engine:
             "counts": np.zeros((n, 2, NC), dtype=np.int32),
             "sprint_bonus": np.zeros((n, 2), dtype=np.float64),
             "los": np.full((n, U * U), -1, dtype=np.int8),
+            "rng": np.zeros((n, PCG_WORDS), dtype=np.uint64),
+            "agent_rng": np.zeros((n, PCG_WORDS), dtype=np.uint64),
+            "episode": np.zeros(n, dtype=np.int64),
+            "game_seed": np.zeros(n, dtype=np.uint64),
         }
         self.games = <Game*>malloc(n * sizeof(Game))
         if self.games == NULL:
@@ -1802,14 +1809,13 @@ cdef class Engine:
             for i in range(n):
                 self.evs[i].data = NULL
                 self.evs[i].size = self.evs[i].cap = 0
-        self.agent_bg = <bitgen_t**>malloc(n * sizeof(bitgen_t*))
-        if self.agent_bg == NULL:
-            raise MemoryError("num_envs: cannot allocate the agent streams")
-        for i in range(n):
-            self.agent_bg[i] = NULL
+        self.game_bg = <bitgen_t*>malloc(n * sizeof(bitgen_t))
+        self.agent_bg = <bitgen_t*>malloc(n * sizeof(bitgen_t))
+        if self.game_bg == NULL or self.agent_bg == NULL:
+            raise MemoryError("num_envs: cannot allocate the random streams")
+        self.n_seed_words = 1
+        self.seed_words[0] = 0
         self._bind()
-        self._rngs = [None] * n
-        self._agent_rngs = [None] * n
 
     cdef _bind(self):
         cdef int32_t[:, ::1] s = self.arrays["scalars"]
@@ -1820,6 +1826,8 @@ cdef class Engine:
         cdef int32_t[:, :, ::1] counts = self.arrays["counts"]
         cdef double[:, ::1] bonus = self.arrays["sprint_bonus"]
         cdef int8_t[:, ::1] lv = self.arrays["los"]
+        cdef uint64_t[:, ::1] rng = self.arrays["rng"]
+        cdef uint64_t[:, ::1] arng = self.arrays["agent_rng"]
         cdef int i
         for i in range(self.n):
             self.games[i].s = &s[i, 0]
@@ -1830,7 +1838,9 @@ cdef class Engine:
             self.games[i].counts = &counts[i, 0, 0]
             self.games[i].bonus = &bonus[i, 0]
             self.games[i].los = &lv[i, 0]
-            self.games[i].rng = NULL
+            pcg_bitgen(&rng[i, 0], &self.game_bg[i])
+            pcg_bitgen(&arng[i, 0], &self.agent_bg[i])
+            self.games[i].rng = &self.game_bg[i]
             self.games[i].ev = &self.evs[i] if self.evs != NULL else NULL
 
     def __dealloc__(self):
@@ -1840,6 +1850,7 @@ cdef class Engine:
                 free(self.evs[i].data)
             free(self.evs)
         free(self.games)
+        free(self.game_bg)
         free(self.agent_bg)
 
     def c_params(self):
@@ -1852,43 +1863,85 @@ cdef class Engine:
             raise IndexError(f"i: {i} is not an env index; allowed 0..{self.n - 1}")
         return PyCapsule_New(&self.games[i], "aa_core.vgame.Game", NULL)
 
-    def set_rng(self, int i, object bit_generator):
-        """Env i draws its game randomness from this numpy BitGenerator (kept alive here)."""
-        self._rngs[i] = bit_generator
-        self.games[i].rng = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
-
     def load(self, dict arrays):
         """Copy a state snapshot (the `arrays` of an Engine of the same shape) into this one."""
         for k, a in arrays.items():
             np.copyto(self.arrays[k], a)
         self.arrays["los"].fill(-1)
 
-    def start(self, const int64_t[::1] envs, int threads, bint clear_events):
-        """Start a new game in each listed env (their bit generators must be set); the set-up events
-        replace the env's event records, or follow them (automatic reset) if not clear_events."""
-        cdef Py_ssize_t j, m = envs.shape[0]
+    def set_seed(self, const uint32_t[::1] words):
+        """The VectorGame seed as numpy's SeedSequence words (low first, at most 16)."""
+        if not 1 <= words.shape[0] <= 16:
+            raise ValueError("seed: must be below 2**512")
+        self.n_seed_words = <int>words.shape[0]
+        for k in range(self.n_seed_words):
+            self.seed_words[k] = words[k]
+
+    cdef int _entropy(self, uint32_t* ent, uint64_t a, uint64_t b, bint two) noexcept nogil:
+        """Assembled entropy of SeedSequence(seed, spawn_key=(a,) or (a, b)); returns its length."""
+        cdef int k, m = self.n_seed_words
+        for k in range(m):
+            ent[k] = self.seed_words[k]
+        while m < 4:
+            ent[m] = 0
+            m += 1
+        m += int_words(a, ent + m)
+        if two:
+            m += int_words(b, ent + m)
+        return m
+
+    cdef void _seed_episode(self, Py_ssize_t i, int64_t* episode, uint64_t* game_seed,
+                            uint64_t* rng) noexcept nogil:
+        """Env i's game stream for its current episode: PCG64(SeedSequence(gs)) with
+        gs = SeedSequence(seed, spawn_key=(i, episode)).generate_state(1, uint64)[0]."""
+        cdef uint32_t ent[24]
+        cdef uint32_t w[2]
+        cdef int m = self._entropy(ent, <uint64_t>i, <uint64_t>episode[i], True)
+        cdef uint64_t gs
+        seedseq_state(ent, m, w, 2)
+        gs = <uint64_t>w[0] | (<uint64_t>w[1] << 32)
+        game_seed[i] = gs
+        m = int_words(gs, ent)
+        pcg_seed(ent, m, rng + i * PCG_WORDS)
+
+    def seed_agents(self):
+        """Env i's random_actions stream: PCG64(SeedSequence(seed, spawn_key=(i,)))."""
+        cdef uint64_t[:, ::1] arng = self.arrays["agent_rng"]
+        cdef uint32_t ent[24]
+        cdef Py_ssize_t i
+        cdef int m
+        for i in range(self.n):
+            m = self._entropy(ent, <uint64_t>i, 0, False)
+            pcg_seed(ent, m, &arng[i, 0])
+
+    def start(self, int threads):
+        """Start every env's game of its current episode (arrays["episode"]), events cleared."""
+        cdef Py_ssize_t i, n = self.n
+        cdef int64_t[::1] ep = self.arrays["episode"]
+        cdef uint64_t[::1] gsd = self.arrays["game_seed"]
+        cdef uint64_t[:, ::1] rng = self.arrays["rng"]
         cdef Game* g
-        for j in range(m):
-            if self.games[envs[j]].rng == NULL:
-                raise ValueError(f"env {envs[j]}: no bit generator set")
         with nogil:
-            for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=8):
-                g = &self.games[envs[j]]
-                if g.ev != NULL and clear_events:
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
+                g = &self.games[i]
+                if g.ev != NULL:
                     g.ev.size = 0
+                self._seed_episode(i, &ep[0], &gsd[0], &rng[0, 0])
                 start_game(&self.P, g)
 
     def restart(self, const int64_t[::1] envs, float[:, ::1] obs, int threads):
-        """Automatic reset: start a new game in each listed env after its event records, and write
-        its first observation (player to move) into obs[env]."""
+        """Automatic reset: each listed env starts its next episode after its event records, and
+        its first observation (player to move) goes into obs[env]."""
         cdef Py_ssize_t j, m = envs.shape[0]
+        cdef int64_t[::1] ep = self.arrays["episode"]
+        cdef uint64_t[::1] gsd = self.arrays["game_seed"]
+        cdef uint64_t[:, ::1] rng = self.arrays["rng"]
         cdef Game* g
-        for j in range(m):
-            if self.games[envs[j]].rng == NULL:
-                raise ValueError(f"env {envs[j]}: no bit generator set")
         with nogil:
             for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=8):
                 g = &self.games[envs[j]]
+                ep[envs[j]] += 1
+                self._seed_episode(envs[j], &ep[0], &gsd[0], &rng[0, 0])
                 start_game(&self.P, g)
                 observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
 
@@ -1978,11 +2031,6 @@ cdef class Engine:
                     out[i, buf[k]] = 1
                 free(buf)
 
-    def set_agent_rng(self, int i, object bit_generator):
-        """Env i's random_actions draw from this numpy BitGenerator (kept alive here)."""
-        self._agent_rngs[i] = bit_generator
-        self.agent_bg[i] = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
-
     def random_actions(self, const uint8_t[::1] active, int64_t[::1] out, int threads):
         """A uniformly random legal action per active env (-1 elsewhere): legal action k of the
         engine's enumeration, k drawn from the env's agent bit generator (one die of n sides; no draw
@@ -1992,10 +2040,7 @@ cdef class Engine:
         cdef int* buf
         cdef uint32_t sides
         cdef int face
-        cdef bitgen_t** bgs = self.agent_bg
-        for i in range(n):
-            if bgs[i] == NULL:
-                raise ValueError(f"env {i}: no agent bit generator set")
+        cdef bitgen_t* bgs = self.agent_bg
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
                 if not active[i]:
@@ -2009,7 +2054,7 @@ cdef class Engine:
                     face = 1
                     if m > 1:
                         sides = <uint32_t>m
-                        roll_faces(bgs[i], &sides, 1, reject_threshold(sides), &face)
+                        roll_faces(&bgs[i], &sides, 1, reject_threshold(sides), &face)
                     out[i] = buf[face - 1]
                 free(buf)
 
@@ -2066,3 +2111,24 @@ cdef _set_int(Params* P, str name, object value):
     elif name == "turns": P.turns = x
     else:
         raise KeyError(name)
+
+
+def pcg_state(const uint32_t[::1] entropy):
+    """The six state words of np.random.PCG64(SeedSequence) for this assembled entropy (tests)."""
+    cdef uint64_t st[6]
+    pcg_seed(&entropy[0], <int>entropy.shape[0], st)
+    return [st[k] for k in range(6)]
+
+
+def pcg_uint32(uint64_t[::1] st, int k):
+    """The next k uint32 draws of the state words st (advanced in place; tests)."""
+    return [pcg_next32(&st[0]) for _ in range(k)]
+
+
+def seedseq_words(const uint32_t[::1] entropy, int n_words):
+    """SeedSequence(assembled entropy).generate_state(n_words, uint32) (tests)."""
+    cdef uint32_t out[64]
+    if not 0 < n_words <= 64:
+        raise ValueError("n_words: allowed 1..64")
+    seedseq_state(&entropy[0], <int>entropy.shape[0], out, n_words)
+    return [out[k] for k in range(n_words)]

@@ -48,6 +48,16 @@ def _int_seed(seed, name="seed") -> int:
     return v.as_int(seed, name, lo=0)
 
 
+def _words(n: int) -> list:
+    """numpy's SeedSequence words of a non-negative int: 32 bits each, low first ([0] for 0)."""
+    out = [n & 0xFFFFFFFF]
+    n >>= 32
+    while n:
+        out.append(n & 0xFFFFFFFF)
+        n >>= 32
+    return out
+
+
 def _padded(a, dtype):
     """Non-empty contiguous copy (the kernel takes the address of element 0)."""
     a = np.ascontiguousarray(a, dtype=dtype).ravel()
@@ -100,13 +110,10 @@ class VectorGame:
         self.observation_size = observation_size(probe)
         params, tables = _build(probe)
         self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
-        self._episodes = np.zeros(self.num_envs, dtype=np.int64)
         self._shape = (self.num_envs,)
         self._all_active = np.ones(self.num_envs, dtype=np.uint8)
-        self._game_seeds = [0] * self.num_envs
-        self._rngs = [None] * self.num_envs
-        self._seed_agents()
-        self._start_all()
+        self._reseed()
+        self._engine.start(self._threads)
 
     # ------------------------------------------------------------------ seeding
     @staticmethod
@@ -144,32 +151,23 @@ class VectorGame:
     @property
     def episode_seeds(self) -> np.ndarray:
         """(num_envs,) uint64: the game seed of each env's current game."""
-        return np.array(self._game_seeds, dtype=np.uint64)
+        return self._engine.arrays["game_seed"].copy()
 
     @property
     def episodes(self) -> np.ndarray:
         """(num_envs,) int64: the episode index of each env's current game."""
-        return self._episodes.copy()
+        return self._engine.arrays["episode"].copy()
 
-    def _set_game(self, i: int):
-        # episode_seed() without its argument checks: this runs at every automatic reset
-        ss = np.random.SeedSequence(self._seed, spawn_key=(i, int(self._episodes[i])))
-        gs = int(ss.generate_state(1, np.uint64)[0])
-        self._game_seeds[i] = gs
-        bg = np.random.PCG64(np.random.SeedSequence(gs))
-        self._rngs[i] = bg
-        self._engine.set_rng(i, bg)
-
-    def _seed_agents(self):
-        self._agent_rngs = [np.random.PCG64(np.random.SeedSequence(self._seed, spawn_key=(i,)))
-                            for i in range(self.num_envs)]
-        for i, bg in enumerate(self._agent_rngs):
-            self._engine.set_agent_rng(i, bg)
-
-    def _start_all(self):
-        for i in range(self.num_envs):
-            self._set_game(i)
-        self._engine.start(np.arange(self.num_envs, dtype=np.int64), self._threads, True)
+    def _reseed(self):
+        """Episode 0 everywhere and fresh agent streams for ``self._seed``. The kernel derives every
+        stream itself (numpy's SeedSequence and PCG64 in C, aa_core/pcg.pxd), so automatic resets
+        need no Python."""
+        words = np.array(_words(self._seed), dtype=np.uint32)
+        if words.size > 16:
+            raise ValueError(f"seed: {self._seed} is too large; VectorGame takes seeds below 2**512")
+        self._engine.set_seed(words)
+        self._engine.arrays["episode"][:] = 0
+        self._engine.seed_agents()
 
     # ------------------------------------------------------------------ stepping
     def reset(self, seed=None):
@@ -188,11 +186,10 @@ class VectorGame:
         """
         if seed is not None:
             self._seed = _int_seed(seed)
-            self._episodes[:] = 0
-            self._seed_agents()
+            self._reseed()
         else:
-            self._episodes += 1
-        self._start_all()
+            self._engine.arrays["episode"][:] += 1
+        self._engine.start(self._threads)
         return self.observations(), self._info(np.full(self.num_envs, -2, dtype=np.int8))
 
     def _actions(self, actions) -> np.ndarray:
@@ -270,9 +267,6 @@ class VectorGame:
             final = np.empty(n, dtype=object)
             for j, i in enumerate(done.tolist()):
                 final[i] = views[j]
-            for i in done.tolist():
-                self._episodes[i] += 1
-                self._set_game(i)
             self._engine.restart(done.astype(np.int64), obs, self._threads)
         info = self._info(winner)
         if final is not None:
@@ -283,7 +277,7 @@ class VectorGame:
     def _info(self, winner) -> dict:
         s = self._engine.arrays["scalars"]
         return {"current_player": s[:, _S_CUR].astype(np.int8), "turn": s[:, _S_TURN].copy(),
-                "episode": self._episodes.copy(), "winner": winner}
+                "episode": self._engine.arrays["episode"].copy(), "winner": winner}
 
     def _why(self, i: int, a: int) -> str:
         stage = Stage.NAMES[int(self._engine.arrays["scalars"][i, _S_STAGE])]
@@ -417,10 +411,7 @@ class VectorGame:
     def __getstate__(self):
         return {"scenario": self.scenario, "rules": self.rules, "num_envs": self.num_envs,
                 "seed": self._seed, "threads": self._threads, "record_events": self.record_events,
-                "episodes": self._episodes.copy(), "game_seeds": list(self._game_seeds),
-                "arrays": {k: a.copy() for k, a in self._engine.arrays.items() if k != "los"},
-                "rngs": [bg.state for bg in self._rngs],
-                "agent_rngs": [bg.state for bg in self._agent_rngs]}
+                "arrays": {k: a.copy() for k, a in self._engine.arrays.items() if k != "los"}}
 
     def __setstate__(self, d):
         probe = Game(d["scenario"], 0, d["rules"])
@@ -431,22 +422,10 @@ class VectorGame:
         self.observation_size = observation_size(probe)
         params, tables = _build(probe)
         self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
+        self._engine.set_seed(np.array(_words(self._seed), dtype=np.uint32))
         self._engine.load(d["arrays"])
-        self._episodes = d["episodes"].copy()
         self._shape = (self.num_envs,)
         self._all_active = np.ones(self.num_envs, dtype=np.uint8)
-        self._game_seeds = list(d["game_seeds"])
-        self._rngs, self._agent_rngs = [], []
-        for i, st in enumerate(d["rngs"]):
-            bg = np.random.PCG64()
-            bg.state = st
-            self._rngs.append(bg)
-            self._engine.set_rng(i, bg)
-        for i, st in enumerate(d["agent_rngs"]):
-            bg = np.random.PCG64()
-            bg.state = st
-            self._agent_rngs.append(bg)
-            self._engine.set_agent_rng(i, bg)
 
     def clone(self) -> "VectorGame":
         """An independent copy of every game's current state (no replay).
@@ -596,7 +575,7 @@ def _decode(rec: np.ndarray, vg: VectorGame, env: int) -> list:
         i = [int(a) for a in x]
         e = {"type": t, "turn": turn}
         if t == "setup":
-            e.update(scenario=sc.name, seed=vg._game_seeds[env], slots=C)
+            e.update(scenario=sc.name, seed=int(vg._engine.arrays["game_seed"][env]), slots=C)
         elif t in ("shuffle", "reshuffle"):
             e.update(player=i[0], deck=i[1:])
         elif t == "draw":
