@@ -1922,24 +1922,27 @@ cdef class Engine:
         cdef uint64_t[:, ::1] rng = self.arrays["rng"]
         cdef Game* g
         with nogil:
-            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 g = &self.games[i]
                 if g.ev != NULL:
                     g.ev.size = 0
                 self._seed_episode(i, &ep[0], &gsd[0], &rng[0, 0])
                 start_game(&self.P, g)
 
-    def restart(self, const int64_t[::1] envs, float[:, ::1] obs, int threads):
-        """Automatic reset: each listed env starts its next episode after its event records, and
-        its first observation (player to move) goes into obs[env]."""
+    def restart(self, const int64_t[::1] envs, float[:, ::1] obs, float[:, :, ::1] final, int threads):
+        """Automatic reset: final[j] = env envs[j]'s finished game seen by player 0 and 1; then the
+        env starts its next episode after its event records, and its first observation (player to
+        move) goes into obs[env]."""
         cdef Py_ssize_t j, m = envs.shape[0]
         cdef int64_t[::1] ep = self.arrays["episode"]
         cdef uint64_t[::1] gsd = self.arrays["game_seed"]
         cdef uint64_t[:, ::1] rng = self.arrays["rng"]
         cdef Game* g
         with nogil:
-            for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=8):
+            for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=4):
                 g = &self.games[envs[j]]
+                observe(&self.P, g, 0, &final[j, 0, 0])
+                observe(&self.P, g, 1, &final[j, 1, 0])
                 ep[envs[j]] += 1
                 self._seed_episode(envs[j], &ep[0], &gsd[0], &rng[0, 0])
                 start_game(&self.P, g)
@@ -1951,7 +1954,7 @@ cdef class Engine:
         cdef int bad = -1
         cdef uint8_t[::1] ok = np.ones(n, dtype=np.uint8)
         with nogil:
-            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 if active[i]:
                     ok[i] = actions[i] >= 0 and actions[i] < self.P.n_actions and \
                         is_legal(&self.P, &self.games[i], <int>actions[i])
@@ -1974,14 +1977,14 @@ cdef class Engine:
         cdef int w, cur
         cdef uint8_t[::1] ok = np.empty(n, dtype=np.uint8)
         with nogil:
-            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 ok[i] = not active[i] or (0 <= actions[i] < self.P.n_actions and
                                           is_legal(&self.P, &self.games[i], <int>actions[i]))
         for i in range(n):
             if not ok[i]:
                 return i
         with nogil:
-            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 g = &self.games[i]
                 rewards[i, 0] = 0.0
                 rewards[i, 1] = 0.0
@@ -2008,7 +2011,7 @@ cdef class Engine:
         cdef Game* g
         cdef int p
         with nogil:
-            for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=8):
+            for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=4):
                 g = &self.games[envs[j]]
                 p = players[j]
                 if p < 0:
@@ -2023,7 +2026,7 @@ cdef class Engine:
         cdef int k, m
         cdef int* buf
         with nogil:
-            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 buf = <int*>malloc(MAX_LEGAL * sizeof(int))
                 memset(&out[i, 0], 0, self.P.n_actions)
                 m = legal_actions(&self.P, &self.games[i], buf)
@@ -2042,7 +2045,7 @@ cdef class Engine:
         cdef int face
         cdef bitgen_t* bgs = self.agent_bg
         with nogil:
-            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=8):
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 if not active[i]:
                     out[i] = -1
                     continue

@@ -260,14 +260,11 @@ class VectorGame:
         final = None
         if term.any():
             done = np.flatnonzero(term)
-            both = np.repeat(done, 2).astype(np.int64)
-            players = np.tile(np.array([0, 1], dtype=np.int32), done.size)
             views = np.empty((done.size, 2, self.observation_size), dtype=np.float32)
-            self._engine.observe(both, players, views.reshape(both.size, -1), self._threads)
+            self._engine.restart(done, obs, views, self._threads)
             final = np.empty(n, dtype=object)
             for j, i in enumerate(done.tolist()):
                 final[i] = views[j]
-            self._engine.restart(done.astype(np.int64), obs, self._threads)
         info = self._info(winner)
         if final is not None:
             info["final_observation"] = final
