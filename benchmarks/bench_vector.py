@@ -10,6 +10,8 @@ Entries (both groups run each; ``vector_steps`` counts decisions, ``vector_games
   baseline, since every native step hands out observations too;
 - ``pettingzoo_raw`` / ``pettingzoo_wrapped`` / ``gymnasium``: the Python adapters (``bench_env.py``);
   their ratio to ``game_mask_obs`` is the PettingZoo wrapper's overhead;
+- ``vector_noobs_t1`` / ``vector_noobs_t2``: the same with ``step(observe=False)``, the like-for-like
+  twin of ``game_mask`` (a random agent needs no observation);
 - ``vector_t1`` / ``vector_t2``: ``VectorGame`` with ``NUM_ENVS`` games on 1 / 2 threads; one
   ``random_actions()`` + ``step()`` is ``NUM_ENVS`` decisions (observations of every env included);
   played from a fresh reset until ``VECTOR_GAMES`` games have finished (unfinished games' work
@@ -55,12 +57,12 @@ def new_vector(threads):
     return vg
 
 
-def vector_loop(vg, games=VECTOR_GAMES):
+def vector_loop(vg, games=VECTOR_GAMES, observe=True):
     """Random masked decisions in every env until ``games`` games have finished:
     (decisions, games finished, sum of player 0's returns)."""
     n, done, steps, ret = vg.num_envs, 0, 0, 0.0
     while done < games:
-        _, rew, term, _, _ = vg.step(vg.random_actions())
+        _, rew, term, _, _ = vg.step(vg.random_actions(), observe=observe)
         steps += n
         if term.any():
             done += int(np.count_nonzero(term))
@@ -115,10 +117,14 @@ def test_python_throughput(benchmark, items, group, entry):
 
 @pytest.mark.parametrize("group", ["vector_steps", "vector_games"])
 @pytest.mark.parametrize("entry,threads", [("vector_t1", 1), ("vector_t2", 2),
+                                           ("vector_noobs_t1", 1), ("vector_noobs_t2", 2),
                                            ("gym_vector_t1", 1), ("gym_vector_t2", 2)])
 def test_vector_throughput(benchmark, items, group, entry, threads):
     benchmark.group = group
     make, loop = (new_vector, vector_loop) if entry.startswith("vector") else (new_gym_vector, gym_vector_loop)
+    if entry.startswith("vector_noobs"):
+        # step(observe=False): no observations, the like-for-like twin of ``game_mask``
+        make, loop = new_vector, (lambda vg: vector_loop(vg, observe=False))
     out = []
     benchmark.pedantic(lambda env: out.append(loop(env)), setup=lambda: ((make(threads),), {}),
                        rounds=5, iterations=1)

@@ -544,3 +544,26 @@ def test_python_game_clone_and_pickle_are_snapshots(sc_seed, monkeypatch):
     k = h.clone()
     k.apply(k.legal_actions()[0])
     assert h.history == [] and len(k.history) == 1 and k.to_json() != h.to_json()
+
+
+def test_step_without_observations_is_the_same_game():
+    """step(observe=False) returns no observations but changes nothing else: rewards, terminations,
+    final views, masks and later observations equal those of a twin stepped with observations."""
+    a, b = VectorGame(None, 8, 11), VectorGame(None, 8, 11)
+    finished = 0
+    for _ in range(4000):
+        x, y = a.random_actions(), b.random_actions()
+        np.testing.assert_array_equal(x, y)
+        oa, ra, ta, _, ia = a.step(x)
+        ob, rb, tb, _, ib = b.step(y, observe=False)
+        assert ob is None
+        np.testing.assert_array_equal(ra, rb)
+        np.testing.assert_array_equal(ta, tb)
+        for i in np.flatnonzero(ta):
+            np.testing.assert_array_equal(ia["final_observation"][i], ib["final_observation"][i])
+            finished += 1
+    assert finished >= 8
+    np.testing.assert_array_equal(a.observations(), b.observations())
+    np.testing.assert_array_equal(a.action_masks(), b.action_masks())
+    with pytest.raises(TypeError, match="observe"):
+        a.step(a.random_actions(), observe="no")

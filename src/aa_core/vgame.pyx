@@ -1929,7 +1929,8 @@ cdef class Engine:
                 self._seed_episode(i, &ep[0], &gsd[0], &rng[0, 0])
                 start_game(&self.P, g)
 
-    def restart(self, const int64_t[::1] envs, float[:, ::1] obs, float[:, :, ::1] final, int threads):
+    def restart(self, const int64_t[::1] envs, float[:, ::1] obs, float[:, :, ::1] final, int threads,
+                bint observe_all=True):
         """Automatic reset: final[j] = env envs[j]'s finished game seen by player 0 and 1; then the
         env starts its next episode after its event records, and its first observation (player to
         move) goes into obs[env]."""
@@ -1946,7 +1947,8 @@ cdef class Engine:
                 ep[envs[j]] += 1
                 self._seed_episode(envs[j], &ep[0], &gsd[0], &rng[0, 0])
                 start_game(&self.P, g)
-                observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
+                if observe_all:
+                    observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
 
     def check(self, const int64_t[::1] actions, const uint8_t[::1] active, int threads):
         """Index of the first active env whose action is illegal, or -1."""
@@ -1964,7 +1966,8 @@ cdef class Engine:
         return -1
 
     def step(self, const int64_t[::1] actions, const uint8_t[::1] active, float[:, ::1] obs,
-             float[:, ::1] rewards, uint8_t[::1] terminated, int8_t[::1] winner, int threads):
+             float[:, ::1] rewards, uint8_t[::1] terminated, int8_t[::1] winner, int threads,
+             bint observe_all=True):
         """Check every active env's action, then (if all are legal) apply them and write the
         observations of the player to move (the last mover's for finished games), rewards and
         termination flags. Returns the first env with an illegal action (nothing applied), or -1.
@@ -2001,8 +2004,9 @@ cdef class Engine:
                         if w >= 0:
                             rewards[i, w] = 1.0
                             rewards[i, 1 - w] = -1.0
-                cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
-                observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
+                if observe_all:
+                    cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
+                    observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
         return -1
 
     def observe(self, const int64_t[::1] envs, const int32_t[::1] players, float[:, ::1] out, int threads):

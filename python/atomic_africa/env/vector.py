@@ -213,7 +213,7 @@ class VectorGame:
             raise ValueError(f"active: expected shape ({self.num_envs},), got {m.shape}")
         return np.ascontiguousarray(m, dtype=np.uint8)
 
-    def step(self, actions, active=None):
+    def step(self, actions, active=None, *, observe: bool = True):
         """Apply one decision in every (active) env; finished games restart automatically.
 
         Parameters
@@ -222,6 +222,10 @@ class VectorGame:
             A legal action id per env (ignored where ``active`` is False).
         active : array_like of bool, shape (num_envs,), optional
             Envs to step (default: all). Inactive envs do not change.
+        observe : bool
+            Encode the observations (default). ``False`` skips them (``observations`` is then
+            ``None``; ``final_observation`` is still given): for agents that read the state another
+            way, e.g. :meth:`random_actions` or masks.
 
         Returns
         -------
@@ -249,19 +253,20 @@ class VectorGame:
         """
         a = self._actions(actions)
         act = self._all_active if active is None else self._active(active)
+        observe = v.as_bool(observe, "observe")
         n = self.num_envs
-        obs = np.empty((n, self.observation_size), dtype=np.float32)
+        obs = np.empty((n if observe else 1, self.observation_size), dtype=np.float32)
         rewards = np.empty((n, 2), dtype=np.float32)
         term = np.empty(n, dtype=np.uint8)
         winner = np.empty(n, dtype=np.int8)
-        bad = self._engine.step(a, act, obs, rewards, term, winner, self._threads)
+        bad = self._engine.step(a, act, obs, rewards, term, winner, self._threads, observe)
         if bad >= 0:
             raise IllegalActionError(self._why(bad, int(a[bad])))
         final = None
         if term.any():
             done = np.flatnonzero(term)
             views = np.empty((done.size, 2, self.observation_size), dtype=np.float32)
-            self._engine.restart(done, obs, views, self._threads)
+            self._engine.restart(done, obs, views, self._threads, observe)
             final = np.empty(n, dtype=object)
             for j, i in enumerate(done.tolist()):
                 final[i] = views[j]
@@ -269,7 +274,7 @@ class VectorGame:
         if final is not None:
             info["final_observation"] = final
             info["_final_observation"] = term.astype(bool)
-        return obs, rewards, term.view(bool), np.zeros(n, dtype=bool), info
+        return (obs if observe else None), rewards, term.view(bool), np.zeros(n, dtype=bool), info
 
     def _info(self, winner) -> dict:
         s = self._engine.arrays["scalars"]
