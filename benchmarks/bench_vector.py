@@ -33,8 +33,8 @@ from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
 from atomic_africa.game import default_scenario
 
 SCENARIO = default_scenario()
-NUM_ENVS = scaled(256, minimum=2)
-VECTOR_GAMES = scaled(2048, minimum=2)   # 8 games per env: the start-up and tail cost little
+NUM_ENVS = scaled(1024, minimum=2)   # a batch size RL users run; 256 envs: see the README
+VECTOR_GAMES = scaled(4096, minimum=2)   # 4 games per env; unfinished games count against games/s
 
 
 class _Counting:
