@@ -203,39 +203,25 @@ cdef inline void ev_close(V* v, Py_ssize_t at) noexcept nogil:
     v.ev.data[at] = <double>(v.ev.size - at - 1)
 
 
-cdef inline void ev2(V* v, int code, double a, double b) noexcept nogil:
-    cdef Py_ssize_t at
-    if v.ev != NULL:
-        at = ev_open(v, code)
-        ev_push(v.ev, a)
-        ev_push(v.ev, b)
-        ev_close(v, at)
-
-
-cdef inline void ev3(V* v, int code, double a, double b, double c) noexcept nogil:
-    cdef Py_ssize_t at
-    if v.ev != NULL:
-        at = ev_open(v, code)
-        ev_push(v.ev, a)
-        ev_push(v.ev, b)
-        ev_push(v.ev, c)
-        ev_close(v, at)
-
-
-cdef void evn(V* v, int code, int n, double a0=0, double a1=0, double a2=0, double a3=0,
-              double a4=0, double a5=0, double a6=0, double a7=0, double a8=0, double a9=0) noexcept nogil:
-    """One event record with the first n of the values a0..a9."""
+cdef void _record(V* v, int code, int n, double a0, double a1, double a2, double a3, double a4,
+                  double a5, double a6, double a7, double a8, double a9) noexcept nogil:
     cdef double vals[10]
     cdef Py_ssize_t at
     cdef int i
-    if v.ev == NULL:
-        return
     vals[0] = a0; vals[1] = a1; vals[2] = a2; vals[3] = a3; vals[4] = a4
     vals[5] = a5; vals[6] = a6; vals[7] = a7; vals[8] = a8; vals[9] = a9
     at = ev_open(v, code)
     for i in range(n):
         ev_push(v.ev, vals[i])
     ev_close(v, at)
+
+
+cdef inline void evn(V* v, int code, int n, double a0=0, double a1=0, double a2=0, double a3=0,
+                     double a4=0, double a5=0, double a6=0, double a7=0, double a8=0,
+                     double a9=0) noexcept nogil:
+    """One event record with the first n of the values a0..a9 (nothing when not recording)."""
+    if v.ev != NULL:
+        _record(v, code, n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9)
 
 
 cdef inline void ev_list(V* v, int code, int p, const int16_t* cards, int n) noexcept nogil:
@@ -450,32 +436,32 @@ cdef inline double max_move(V* v, int u) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------- targets
-cdef int fire_targets(V* v, int u, int* out) noexcept nogil:
+cdef inline bint hw_eligible(V* v, int u, int t) noexcept nogil:
+    return v.hwp[u] if is_vehicle(v, t) else v.hwd[u]
+
+
+cdef int enemy_targets(V* v, int u, bint need_los, bint heavy_weapon, int* out) noexcept nogil:
+    """Live enemy units u may aim at (in view if need_los; fit for its heavy weapon if
+    heavy_weapon), into out unless NULL; returns their number."""
     cdef int t, n = 0, e = 1 - u // v.C
     for t in range(e * v.C, (e + 1) * v.C):
-        if v.alive[t] and (not v.P.fire_needs_los or los(v, u, t)):
+        if v.alive[t] and (not need_los or los(v, u, t)) and (not heavy_weapon or hw_eligible(v, u, t)):
             if out != NULL:
                 out[n] = t
             n += 1
     return n
 
 
-cdef inline bint hw_eligible(V* v, int u, int t) noexcept nogil:
-    return v.hwp[u] if is_vehicle(v, t) else v.hwd[u]
+cdef inline int fire_targets(V* v, int u, int* out) noexcept nogil:
+    return enemy_targets(v, u, v.P.fire_needs_los, False, out)
 
 
 cdef inline int hw_ap(V* v, int u, int t) noexcept nogil:
     return v.hwp_ap[u] if is_vehicle(v, t) else v.hwd_ap[u]
 
 
-cdef int hw_targets(V* v, int u, int* out) noexcept nogil:
-    cdef int t, n = 0, e = 1 - u // v.C
-    for t in range(e * v.C, (e + 1) * v.C):
-        if v.alive[t] and (not v.P.fire_needs_los or los(v, u, t)) and hw_eligible(v, u, t):
-            if out != NULL:
-                out[n] = t
-            n += 1
-    return n
+cdef inline int hw_targets(V* v, int u, int* out) noexcept nogil:
+    return enemy_targets(v, u, v.P.fire_needs_los, True, out)
 
 
 cdef int rally_targets(V* v, int u, int* out) noexcept nogil:
@@ -492,14 +478,9 @@ cdef int rally_targets(V* v, int u, int* out) noexcept nogil:
     return n
 
 
-cdef int cff_targets(V* v, int u, int* out) noexcept nogil:
-    cdef int t, n = 0, e = 1 - u // v.C
-    for t in range(e * v.C, (e + 1) * v.C):
-        if v.alive[t] and los(v, u, t):
-            if out != NULL:
-                out[n] = t
-            n += 1
-    return n
+cdef inline int cff_targets(V* v, int u, int* out) noexcept nogil:
+    # a Call for Fire target is always one the spotter sees, whatever fire_needs_los says
+    return enemy_targets(v, u, True, False, out)
 
 
 cdef bint special_ok(V* v, int u, int a) noexcept nogil:
@@ -771,7 +752,7 @@ cdef void orders_next(V* v) noexcept nogil:
             v.s[S_STAGE] = ST_ORDERS
             v.s[S_CUR] = p
             return
-        ev2(v, E_ORDERS_DONE, p, cnt(v, p)[C_HAND])
+        evn(v, E_ORDERS_DONE, 2, p, cnt(v, p)[C_HAND])
         v.s[S_STEP] += 1
     next_activation(v)
 
@@ -780,7 +761,7 @@ cdef void assign(V* v, int card, int u) noexcept nogil:
     hand_remove(v, u // v.C, card)
     v.card[u] = card
     v.revealed[u] = 0
-    ev3(v, E_ASSIGN, u // v.C, u, card)
+    evn(v, E_ASSIGN, 3, u // v.C, u, card)
 
 
 # ---------------------------------------------------------------------------------------- activation
@@ -812,16 +793,9 @@ cdef void begin_declare(V* v, int u) noexcept nogil:
 
 
 cdef void set_action(V* v, int u, int a, int p) noexcept nogil:
-    cdef Py_ssize_t at
     v.action[u] = a
     v.posture[u] = p
-    if v.ev != NULL:
-        at = ev_open(v, E_DECLARE)
-        ev_push(v.ev, u)
-        ev_push(v.ev, a)
-        ev_push(v.ev, p)
-        ev_push(v.ev, v.confused[u])
-        ev_close(v, at)
+    evn(v, E_DECLARE, 4, u, a, p, v.confused[u])
     v.s[S_CUR] = u // v.C
     if optional_target(a) and fire_targets(v, u, NULL) == 0:
         v.target[u] = -1
@@ -835,14 +809,7 @@ cdef void set_action(V* v, int u, int a, int p) noexcept nogil:
 
 
 cdef void after_targets(V* v, int u) noexcept nogil:
-    cdef Py_ssize_t at
-    if v.ev != NULL:
-        at = ev_open(v, E_TARGETS)
-        ev_push(v.ev, u)
-        ev_push(v.ev, v.target[u])
-        ev_push(v.ev, v.target2[u])
-        ev_push(v.ev, v.asset[u])
-        ev_close(v, at)
+    evn(v, E_TARGETS, 4, u, v.target[u], v.target2[u], v.asset[u])
     if u == v.s[S_ACT]:
         begin_reaction(v)
     else:
@@ -860,7 +827,7 @@ cdef void begin_reaction(V* v) noexcept nogil:
     if is_fire(v.action[a]) and v.target[a] >= 0:
         t = v.target[a]
     if t < 0 or not v.alive[t] or v.card[t] != NO_CARD or v.acted[t]:
-        ev2(v, E_NO_REACTION, q, -1)
+        evn(v, E_NO_REACTION, 2, q, -1)
         begin_movement(v)
         return
     sup = v.markers[t] > 0
@@ -888,30 +855,21 @@ cdef void confused_draw(V* v, int t) noexcept nogil:
             v.revealed[t] = 1
             v.confused[t] = 1
             v.s[S_REACT] = t
-            ev3(v, E_CONFUSED, side, t, c)
+            evn(v, E_CONFUSED, 3, side, t, c)
             begin_declare(v, t)
             return
         discard(v, side, c)
-        ev3(v, E_CONFUSED_DRAW, side, t, c)
-    ev2(v, E_NO_REACTION, side, t)
+        evn(v, E_CONFUSED_DRAW, 3, side, t, c)
+    evn(v, E_NO_REACTION, 2, side, t)
     begin_movement(v)
 
 
 # ---------------------------------------------------------------------------------------- movement
 cdef void place_destination(V* v, int u, double ang, double d) noexcept nogil:
-    cdef Py_ssize_t at
     clamp_step(v, v.x[u], v.y[u], ang, d, &v.dest_x[u], &v.dest_y[u])
     v.moves[u] = 1
-    if v.ev != NULL:
-        at = ev_open(v, E_MOVE)
-        ev_push(v.ev, u)
-        ev_push(v.ev, v.x[u])
-        ev_push(v.ev, v.y[u])
-        ev_push(v.ev, v.dest_x[u])
-        ev_push(v.ev, v.dest_y[u])
-        ev_push(v.ev, (v.x[u] + v.dest_x[u]) / 2)
-        ev_push(v.ev, (v.y[u] + v.dest_y[u]) / 2)
-        ev_close(v, at)
+    evn(v, E_MOVE, 7, u, v.x[u], v.y[u], v.dest_x[u], v.dest_y[u], (v.x[u] + v.dest_x[u]) / 2,
+        (v.y[u] + v.dest_y[u]) / 2)
 
 
 cdef inline void pending_pop(V* v) noexcept nogil:
@@ -942,7 +900,7 @@ cdef void next_move(V* v) noexcept nogil:
         u = v.s[S_PEND0]
         if v.confused[u]:
             face = roll(v, v.P.scatter_die)
-            ev3(v, E_CONFUSED_DIRECTION, u, face, 0)
+            evn(v, E_CONFUSED_DIRECTION, 3, u, face, 0)
             place_destination(v, u, v.P.clock_angle[face], max_move(v, u))
             pending_pop(v)
             continue
@@ -1015,18 +973,15 @@ cdef void call_for_fire(V* v, int u, const Scores* sc, Attacks* A) noexcept nogi
     cdef double dx, dy, ix, iy, r2 = P.asset_r2[side][k]
     cdef double px[3], py[3]
     cdef Scores ssc
-    cdef Py_ssize_t at
     sd[0] = sd[1] = P.scatter_die
     roll_many(v, sd, 2, cf)
     scatter(cf[0], cf[1], sc.spotting, P.scatter_inc, P.zero_rad, P.clockwise, &dx, &dy)
     ix = v.aim_x[u] + dx
     iy = v.aim_y[u] + dy
-    if v.ev != NULL:
-        evn(v, E_SCATTER, 10, u, k, v.aim_x[u], v.aim_y[u], cf[0], cf[1], sc.spotting, cf[1] - sc.spotting < 0, ix, iy)
+    evn(v, E_SCATTER, 10, u, k, v.aim_x[u], v.aim_y[u], cf[0], cf[1], sc.spotting, cf[1] - sc.spotting < 0, ix, iy)
     roll_many(v, P.asset_dice[side][k], 3, faces)
     scores_of(P, faces, P.support_posture, P.support_action, &ssc)
-    if v.ev != NULL:
-        evn(v, E_SUPPORT_ROLL, 6, u, k, faces[0], faces[1], faces[2], ssc.attack[ssc.n_attacks - 1])
+    evn(v, E_SUPPORT_ROLL, 6, u, k, faces[0], faces[1], faces[2], ssc.attack[ssc.n_attacks - 1])
     for t in range(v.U):
         if not v.alive[t] or (t // v.C == side and not P.blast_hits_friends):
             continue
@@ -1042,7 +997,6 @@ cdef bint rally(V* v, int u, const Scores* sc, int* target) noexcept nogil:
     cdef int t = v.target[u], rng
     cdef bint clear, ok
     cdef double pax[3], pay[3], pbx[3], pby[3]
-    cdef Py_ssize_t at
     if t == u:
         rng = P.rally_self_range
         clear = True
@@ -1054,8 +1008,7 @@ cdef bint rally(V* v, int u, const Scores* sc, int* target) noexcept nogil:
         if not clear and v.comms[u]:
             rng += P.rally_comms_penalty
     ok = (clear or v.comms[u]) and sc.rally > rng + v.markers[t]
-    if v.ev != NULL:
-        evn(v, E_RALLY, 7, u, t, sc.rally, rng, v.markers[t], clear, ok)
+    evn(v, E_RALLY, 7, u, t, sc.rally, rng, v.markers[t], clear, ok)
     target[0] = t
     return ok
 
@@ -1072,7 +1025,6 @@ cdef void fire(V* v, Attacks* A, const int* parts, const Scores* scores, int n_p
     cdef double px[3], py[3]
     cdef Scores sc
     cdef bint found, veh
-    cdef Py_ssize_t at
     if A.n == 0:
         return
     for t in range(v.U):
@@ -1109,16 +1061,14 @@ cdef void fire(V* v, Attacks* A, const int* parts, const Scores* scores, int n_p
         m = resolve_fire(A.att[j], A.band[j], defense[i], v.armor[t], cover[i], A.ap[j], veh, &P.fire, &w)
         mk[i] += m
         wd[i] += w
-        if v.ev != NULL:
-            evn(v, E_FIRE, 10, A.src[j], t, A.att[j], A.band[j], defense[i], v.armor[t], cover[i], A.ap[j], m, w)
+        evn(v, E_FIRE, 10, A.src[j], t, A.att[j], A.band[j], defense[i], v.armor[t], cover[i], A.ap[j], m, w)
     for i in range(nt):
         t = targets[i]
         m = cap_markers(mk[i], v.turn_markers[t], is_vehicle(v, t), &P.fire)
         v.markers[t] += m
         v.turn_markers[t] += m
         v.wounds[t] += wd[i]
-        if v.ev != NULL:
-            evn(v, E_FIRE_RESULT, 6, t, m, wd[i], v.markers[t], v.wounds[t], cover[i])
+        evn(v, E_FIRE_RESULT, 6, t, m, wd[i], v.markers[t], v.wounds[t], cover[i])
 
 
 cdef void resolve(V* v) noexcept nogil:
@@ -1180,16 +1130,9 @@ cdef void resolve(V* v) noexcept nogil:
 
 
 cdef void sprint_displace(V* v, int u, double ang, double d) noexcept nogil:
-    cdef Py_ssize_t at
     clamp_step(v, v.dest_x[u], v.dest_y[u], ang, d, &v.dest_x[u], &v.dest_y[u])
     v.moves[u] = 1
-    if v.ev != NULL:
-        at = ev_open(v, E_SPRINT)
-        ev_push(v.ev, u)
-        ev_push(v.ev, d)
-        ev_push(v.ev, v.dest_x[u])
-        ev_push(v.ev, v.dest_y[u])
-        ev_close(v, at)
+    evn(v, E_SPRINT, 4, u, d, v.dest_x[u], v.dest_y[u])
 
 
 cdef void next_sprint(V* v) noexcept nogil:
@@ -1198,7 +1141,7 @@ cdef void next_sprint(V* v) noexcept nogil:
         u = v.s[S_PEND0]
         if v.confused[u]:
             face = roll(v, v.P.scatter_die)
-            ev3(v, E_CONFUSED_DIRECTION, u, face, 1)
+            evn(v, E_CONFUSED_DIRECTION, 3, u, face, 1)
             sprint_displace(v, u, v.P.clock_angle[face], v.g.bonus[0])
             pending_pop(v)
             continue
@@ -1217,9 +1160,7 @@ cdef inline bint may_merge(V* v, int u, int t) noexcept nogil:
 
 cdef void merge(V* v, int u, int t) noexcept nogil:
     """u joins t: figures, markers and wounds add up; u's played card goes to the discard."""
-    cdef Py_ssize_t at
-    if v.ev != NULL:
-        evn(v, E_MERGE, 10, u, v.name_base[u], v.name_depth[u], t, v.figures[u], v.figures[t], v.markers[u], v.markers[t], v.wounds[u], v.wounds[t])
+    evn(v, E_MERGE, 10, u, v.name_base[u], v.name_depth[u], t, v.figures[u], v.figures[t], v.markers[u], v.markers[t], v.wounds[u], v.wounds[t])
     v.figures[t] += v.figures[u]
     v.markers[t] += v.markers[u]
     v.wounds[t] += v.wounds[u]
@@ -1236,7 +1177,6 @@ cdef void finish_phase(V* v) noexcept nogil:
     cdef int cards[2]
     cdef int np_ = 0, k, u, t, best, side, joker_sides = 0, jside = -1
     cdef double d, best_d
-    cdef Py_ssize_t at
     if v.s[S_ACT] >= 0:
         parts[np_] = v.s[S_ACT]
         np_ += 1
@@ -1247,8 +1187,7 @@ cdef void finish_phase(V* v) noexcept nogil:
         u = parts[k]
         cards[k] = v.card[u]
         if v.moves[u]:
-            if v.ev != NULL:
-                evn(v, E_COMPLETE_MOVE, 5, u, v.x[u], v.y[u], v.dest_x[u], v.dest_y[u])
+            evn(v, E_COMPLETE_MOVE, 5, u, v.x[u], v.y[u], v.dest_x[u], v.dest_y[u])
             v.x[u] = v.dest_x[u]
             v.y[u] = v.dest_y[u]
             invalidate_los(v)
@@ -1280,10 +1219,7 @@ cdef void finish_phase(V* v) noexcept nogil:
                 jside = side
     if P.joker_takes_initiative and joker_sides == 1:
         v.s[S_NEXT_ACT] = jside
-        if v.ev != NULL:
-            at = ev_open(v, E_INITIATIVE)
-            ev_push(v.ev, jside)
-            ev_close(v, at)
+        evn(v, E_INITIATIVE, 1, jside)
     else:
         v.s[S_NEXT_ACT] = 1 - v.s[S_ACTIVATING]
     for k in range(np_):
@@ -1314,12 +1250,10 @@ cdef bint has_splittable(V* v, int side) noexcept nogil:
 
 cdef void remove_unit(V* v, int u) noexcept nogil:
     cdef int side = u // v.C
-    cdef Py_ssize_t at
     cnt(v, side)[C_REMOVED] += v.figures[u]
     if v.card[u] != NO_CARD:
         discard(v, side, v.card[u])
-    if v.ev != NULL:
-        evn(v, E_REMOVED, 5, u, v.name_base[u], v.name_depth[u], side, v.figures[u])
+    evn(v, E_REMOVED, 5, u, v.name_base[u], v.name_depth[u], side, v.figures[u])
     free_slot(v, u)
 
 
@@ -1333,7 +1267,6 @@ cdef int split_unit(V* v, int u, bint voluntary) noexcept nogil:
     cdef const Params* P = v.P
     cdef int side = u // v.C, nw = -1, t, mb, ms, wb, ws, tb, ts_, fb, fs
     cdef double ang
-    cdef Py_ssize_t at
     for t in range(side * v.C, (side + 1) * v.C):
         if not v.alive[t]:
             nw = t
@@ -1366,8 +1299,7 @@ cdef int split_unit(V* v, int u, bint voluntary) noexcept nogil:
     v.split_done[u] = v.split_done[nw] = 1
     clear_scratch(v, nw)
     invalidate_los(v)
-    if v.ev != NULL:
-        evn(v, E_SPLIT, 9, u, nw, voluntary, v.figures[u], v.figures[nw], v.markers[u], v.markers[nw], v.wounds[u], v.wounds[nw])
+    evn(v, E_SPLIT, 9, u, nw, voluntary, v.figures[u], v.figures[nw], v.markers[u], v.markers[nw], v.wounds[u], v.wounds[nw])
     return nw
 
 
@@ -1410,7 +1342,6 @@ cdef void cleanup_rest(V* v) noexcept nogil:
     cdef bint sh, ok
     cdef int32_t* c
     cdef int16_t* hand
-    cdef Py_ssize_t at
     # Morale: a roll of the (shifted) Morale die above the number of markers removes one.
     for u in range(v.U):
         if v.alive[u] and v.markers[u] > 0:
@@ -1418,14 +1349,13 @@ cdef void cleanup_rest(V* v) noexcept nogil:
             die = dice[2]
             face = roll(v, die)
             ok = face > v.markers[u]
-            if v.ev != NULL:
-                evn(v, E_MORALE, 5, u, die, face, v.markers[u], ok)
+            evn(v, E_MORALE, 5, u, die, face, v.markers[u], ok)
             if ok:
                 v.markers[u] = v.markers[u] - P.morale_removed if v.markers[u] - P.morale_removed > 0 else 0
     # Unused (and played) order cards go to the discard pile.
     for p in range(2):
         c = cnt(v, p)
-        ev2(v, E_DISCARD, p, c[C_HAND])
+        evn(v, E_DISCARD, 2, p, c[C_HAND])
         hand = pile(v, p, PILE_HAND)
         for i in range(c[C_HAND]):
             discard(v, p, hand[i])
@@ -1442,8 +1372,7 @@ cdef void cleanup_rest(V* v) noexcept nogil:
     f1 = side_figures(v, 1)
     a0 = side_count(v, 0)
     a1 = side_count(v, 1)
-    if v.ev != NULL:
-        evn(v, E_TURN_END, 4, f0, f1, a0, a1)
+    evn(v, E_TURN_END, 4, f0, f1, a0, a1)
     # Victory.
     if a0 == 0 or a1 == 0:
         winner = -1 if a0 == a1 else (0 if a1 == 0 else 1)
@@ -1456,13 +1385,11 @@ cdef void cleanup_rest(V* v) noexcept nogil:
 
 
 cdef void game_over(V* v, int winner, int reason) noexcept nogil:
-    cdef Py_ssize_t at
     v.s[S_WINNER] = winner
     v.s[S_REASON] = reason
     v.s[S_STAGE] = ST_OVER
     v.s[S_CUR] = -1
-    if v.ev != NULL:
-        evn(v, E_GAME_OVER, 4, winner, reason, side_figures(v, 0), side_figures(v, 1))
+    evn(v, E_GAME_OVER, 4, winner, reason, side_figures(v, 0), side_figures(v, 1))
 
 
 # ---------------------------------------------------------------------------------------- start / apply
@@ -1506,14 +1433,14 @@ cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil:
     g.s[S_LAST] = cur
     if st == ST_ORDERS:
         if a == P.b_end_orders:
-            ev2(&v, E_ORDERS_DONE, cur, cnt(&v, cur)[C_HAND])
+            evn(&v, E_ORDERS_DONE, 2, cur, cnt(&v, cur)[C_HAND])
             g.s[S_STEP] += 1
             orders_next(&v)
         else:
             k = a - P.b_assign
             assign(&v, k // C, cur * C + k % C)
             if orders_pairs(&v, cur, NULL) == 0:
-                ev2(&v, E_ORDERS_DONE, cur, cnt(&v, cur)[C_HAND])
+                evn(&v, E_ORDERS_DONE, 2, cur, cnt(&v, cur)[C_HAND])
                 g.s[S_STEP] += 1
                 orders_next(&v)
     elif st == ST_ACTIVATE or st == ST_REACT:
@@ -1523,7 +1450,7 @@ cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil:
         else:
             g.s[S_REACT] = u
         v.revealed[u] = 1
-        ev3(&v, E_ACTIVATE if st == ST_ACTIVATE else E_REACT, u // C, u, v.card[u])
+        evn(&v, E_ACTIVATE if st == ST_ACTIVATE else E_REACT, 3, u // C, u, v.card[u])
         begin_declare(&v, u)
     elif st == ST_RESERVE_PICK:
         u = g.s[S_DECL]
@@ -1532,7 +1459,7 @@ cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil:
         v.card[u] = k
         v.revealed[u] = 1
         g.s[S_REACT] = u
-        ev3(&v, E_RESERVE_CARD, u // C, u, k)
+        evn(&v, E_RESERVE_CARD, 3, u // C, u, k)
         begin_declare(&v, u)
     elif st == ST_DECLARE_ACTION:
         k = a - P.b_declare
@@ -1949,21 +1876,6 @@ cdef class Engine:
                 start_game(&self.P, g)
                 if observe_all:
                     observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
-
-    def check(self, const int64_t[::1] actions, const uint8_t[::1] active, int threads):
-        """Index of the first active env whose action is illegal, or -1."""
-        cdef Py_ssize_t i, n = self.n
-        cdef int bad = -1
-        cdef uint8_t[::1] ok = np.ones(n, dtype=np.uint8)
-        with nogil:
-            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                if active[i]:
-                    ok[i] = actions[i] >= 0 and actions[i] < self.P.n_actions and \
-                        is_legal(&self.P, &self.games[i], <int>actions[i])
-        for i in range(n):
-            if not ok[i]:
-                return i
-        return -1
 
     def step(self, const int64_t[::1] actions, const uint8_t[::1] active, float[:, ::1] obs,
              float[:, ::1] rewards, uint8_t[::1] terminated, int8_t[::1] winner, int threads,

@@ -103,17 +103,20 @@ class VectorGame:
         self._seed = _int_seed(seed)
         self.threads = threads
         self.record_events = v.as_bool(record_events, "record_events")
+        self._make_engine(scenario, rules)
+        self._reseed()
+        self._engine.start(self._threads)
+
+    def _make_engine(self, scenario, rules):
+        """Scenario, rules, sizes and an Engine for ``num_envs`` games (their state all zero)."""
         probe = Game(scenario, 0, rules)
-        self.scenario, self.rules = probe.scenario, probe.rules
-        self._probe = probe
+        self.scenario, self.rules, self._probe = probe.scenario, probe.rules, probe
         self.num_actions = probe.num_actions
         self.observation_size = observation_size(probe)
         params, tables = _build(probe)
         self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
         self._shape = (self.num_envs,)
         self._all_active = np.ones(self.num_envs, dtype=np.uint8)
-        self._reseed()
-        self._engine.start(self._threads)
 
     # ------------------------------------------------------------------ seeding
     @staticmethod
@@ -416,18 +419,11 @@ class VectorGame:
                 "arrays": {k: a.copy() for k, a in self._engine.arrays.items() if k != "los"}}
 
     def __setstate__(self, d):
-        probe = Game(d["scenario"], 0, d["rules"])
         self.num_envs, self._seed, self._threads = d["num_envs"], d["seed"], d["threads"]
         self.record_events = d["record_events"]
-        self.scenario, self.rules, self._probe = probe.scenario, probe.rules, probe
-        self.num_actions = probe.num_actions
-        self.observation_size = observation_size(probe)
-        params, tables = _build(probe)
-        self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
+        self._make_engine(d["scenario"], d["rules"])
         self._engine.set_seed(np.array(_words(self._seed), dtype=np.uint32))
         self._engine.load(d["arrays"])
-        self._shape = (self.num_envs,)
-        self._all_active = np.ones(self.num_envs, dtype=np.uint8)
 
     def clone(self) -> "VectorGame":
         """An independent copy of every game's current state (no replay).
