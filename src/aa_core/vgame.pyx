@@ -744,17 +744,28 @@ cdef void begin_turn(V* v) noexcept nogil:
     orders_next(v)
 
 
-cdef void orders_next(V* v) noexcept nogil:
+cdef bint next_player_with(V* v, int stage) noexcept nogil:
+    """Game._next_player_with: give `stage` (ST_ORDERS or ST_SPLIT) to the first player, in turn
+    order from s[S_STEP], with work in it; False once both are done. A player skipped in the
+    Orders phase logs orders_done."""
     cdef int p
+    cdef bint work
     while v.s[S_STEP] < 2:
         p = v.s[S_FIRST] if v.s[S_STEP] == 0 else 1 - v.s[S_FIRST]
-        if orders_pairs(v, p, NULL) > 0:
-            v.s[S_STAGE] = ST_ORDERS
+        work = orders_pairs(v, p, NULL) > 0 if stage == ST_ORDERS else has_splittable(v, p)
+        if work:
+            v.s[S_STAGE] = stage
             v.s[S_CUR] = p
-            return
-        evn(v, E_ORDERS_DONE, 2, p, cnt(v, p)[C_HAND])
+            return True
+        if stage == ST_ORDERS:
+            evn(v, E_ORDERS_DONE, 2, p, cnt(v, p)[C_HAND])
         v.s[S_STEP] += 1
-    next_activation(v)
+    return False
+
+
+cdef void orders_next(V* v) noexcept nogil:
+    if not next_player_with(v, ST_ORDERS):
+        next_activation(v)
 
 
 cdef void assign(V* v, int card, int u) noexcept nogil:
@@ -1324,15 +1335,8 @@ cdef void cleanup(V* v) noexcept nogil:
 
 
 cdef void splits_next(V* v) noexcept nogil:
-    cdef int p
-    while v.s[S_STEP] < 2:
-        p = v.s[S_FIRST] if v.s[S_STEP] == 0 else 1 - v.s[S_FIRST]
-        if has_splittable(v, p):
-            v.s[S_STAGE] = ST_SPLIT
-            v.s[S_CUR] = p
-            return
-        v.s[S_STEP] += 1
-    cleanup_rest(v)
+    if not next_player_with(v, ST_SPLIT):
+        cleanup_rest(v)
 
 
 cdef void cleanup_rest(V* v) noexcept nogil:
