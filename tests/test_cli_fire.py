@@ -1,10 +1,11 @@
 """The ``atomic-africa fire`` command: defaults printed, distribution consistent with the API."""
 from __future__ import annotations
 
+import os
 import re
-import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -91,16 +92,26 @@ def test_rules_file_option(tmp_path, capsys):
     assert f"expected wounds {w.mean():.4f}" in out
 
 
-def test_console_script_help():
-    exe = shutil.which("atomic-africa")
-    cmd = [exe] if exe else [sys.executable, "-m", "atomic_africa.cli"]
-    out = subprocess.run(cmd + ["fire", "--help"], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0
+def _script(name: str) -> str:
+    """The console script installed beside this interpreter (never one found on PATH)."""
+    bindir = Path(sys.executable).parent
+    found = [p for p in (bindir / name, bindir / f"{name}.exe") if p.is_file()]
+    assert found, f"{name} is not installed next to {sys.executable}"
+    return str(found[0])
+
+
+@pytest.mark.parametrize("how", ["console-script", "atomic_africa", "atomic_africa.cli"])
+def test_console_script_help(how):
+    """The three ways to start the CLI work with PATH holding only the system directories."""
+    cmd = [_script("atomic-africa")] if how == "console-script" else [sys.executable, "-m", how]
+    env = {k: v for k, v in os.environ.items() if k != "PATH"} | {"PATH": "/usr/bin:/bin"}
+    out = subprocess.run(cmd + ["fire", "--help"], capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
     for option in ("--engagements", "--shooter", "--target", "--posture", "--action", "--range-band",
                    "--distance", "--armor", "--cover", "--ap", "--vehicle", "--seed", "--threads",
                    "--rules"):
         assert option in out.stdout
-    top = subprocess.run(cmd + ["--help"], capture_output=True, text=True, timeout=120)
+    top = subprocess.run(cmd + ["--help"], capture_output=True, text=True, timeout=120, env=env)
     assert top.returncode == 0 and "fire" in top.stdout
 
 
