@@ -1,12 +1,13 @@
 """The self-play job: per-index seeding, worker-count independence, rates, result files, CLI."""
 import json
+import sys
 
 import numpy as np
 import pytest
 from scipy.stats import binomtest
 
+from atomic_africa._optional import MissingExtraError
 from atomic_africa.cli import main
-from atomic_africa.env import selfplay
 from atomic_africa.env.agents import make_agent
 from atomic_africa.env.selfplay import (COLUMNS, play_games, read_results, wilson_interval,
                                         write_replays, write_results)
@@ -97,10 +98,12 @@ def test_parquet_and_csv_round_trip(tmp_path, monkeypatch):
     assert read_results(p) == res.records
     c = write_results(res, tmp_path / "r.csv")
     assert c.endswith(".csv") and read_results(c) == res.records
-    # Without pyarrow a .parquet request falls back to CSV next to it.
-    monkeypatch.setattr(selfplay, "_pyarrow", lambda: None)
-    f = write_results(res, tmp_path / "fallback.parquet")
-    assert f == str(tmp_path / "fallback.csv") and read_results(f) == res.records
+    # Without pyarrow a Parquet path is refused with the extra to install (never a silent CSV).
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    with pytest.raises(MissingExtraError, match=r"pyarrow .*pip install 'atomic-africa\[parquet\]'"):
+        write_results(res, tmp_path / "none.parquet")
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["r.csv", "r.parquet"]
+    assert write_results(res, tmp_path / "still.CSV") == str(tmp_path / "still.CSV")
 
 
 @pytest.mark.parametrize("kw,match", [

@@ -3,7 +3,8 @@
 Scalar API at the top level, array API in :mod:`atomic_africa.batch`, the pure-Python reference in
 :mod:`atomic_africa.reference`, rules data in :class:`Rules`.
 """
-from . import artillery, batch, game, odds, reference
+from . import _gymnasium, artillery, batch, game, odds, reference
+from ._version import __version__
 from .dice import shift_die, wounded_dice
 from .enums import Action, Cover, Die, Posture, Role, UnitKind
 from .game import Game
@@ -12,7 +13,7 @@ from .results import FireResult, Scatter, Scores
 from .rules import Rules, RulesError
 from .scores import action_scores
 
-__version__ = "0.1.0"
+_gymnasium.register()  # gymnasium.make("AtomicAfrica-v0") works once atomic_africa is imported
 
 __all__ = [
     "Action", "Cover", "Die", "Posture", "Role", "UnitKind",

@@ -6,6 +6,8 @@ import importlib
 import sys
 import textwrap
 
+from .._optional import MissingExtraError
+
 __all__ = ["main", "build_parser"]
 
 # Sub-command modules; each defines register(subparsers) -> parser with a `run(args)` default.
@@ -50,6 +52,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)
+    except MissingExtraError as exc:
+        # An optional dependency is missing: the message names the extra that installs it.
+        print(f"atomic-africa {args.command}: error: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # Output piped into e.g. `head`: stop quietly, as Unix tools do.
         import os

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 
 import numpy as np
 
+from .._optional import require
 from ..artillery import HexMap, landing_counts, landing_distribution, parse_hex, simulate_requests
 from ..rules import resolve_rules
 from .common import add_rules_option
@@ -109,6 +109,8 @@ def grid_text(odds) -> str:
 
 
 def run(args) -> int:
+    if args.plot:
+        require("matplotlib", "plot", "--plot")  # now, not after the grid is printed
     rules = resolve_rules(args.rules)
     cols, rows = args.map
     hm = HexMap(cols, rows, blocking=args.blocking, hindering=args.hindering, rules=rules)
@@ -148,18 +150,14 @@ def run(args) -> int:
               f"{off / args.simulate * 100:.2f}%, hit {sample.hit.mean() * 100:.2f}%, largest per-hex "
               f"deviation from the exact odds {dev * 100:.3f} points")
     if args.plot:
-        try:
-            plot_landing(odds, args.plot, deck=args.deck)
-        except ImportError:
-            print("atomic-africa artillery: error: --plot needs matplotlib "
-                  "(pip install 'atomic-africa[plot]')", file=sys.stderr)
-            return 2
+        plot_landing(odds, args.plot, deck=args.deck)
         print(f"Heat map written to {args.plot}")
     return 0
 
 
 def plot_landing(odds, path: str, deck: str = "independent") -> None:
     """Heat map of the landing probabilities on the hex map: flat-topped hexagons, labels, colour bar."""
+    require("matplotlib", "plot", "plot_landing")
     from matplotlib.collections import PatchCollection
     from matplotlib.figure import Figure  # no pyplot: no global backend state
     from matplotlib.patches import RegularPolygon

@@ -1,11 +1,10 @@
 """``atomic-africa odds``: exact outcome distribution of one engagement, the grid, a heat map."""
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
 from .. import odds
+from .._optional import require
 from ..enums import Cover
 from ..rules import resolve_rules
 from .common import add_engagement_options, add_rules_option, default_engagement, engagement_band
@@ -52,6 +51,8 @@ def _fmt(p, exact: bool) -> str:
 
 
 def run(args) -> int:
+    if args.plot:
+        require("matplotlib", "plot", "--plot")  # now, not after the tables are printed
     band = engagement_band(args)
     common = dict(shooter_posture=args.shooter_posture, target_posture=args.target_posture,
                   shooter_action=args.shooter_action, target_action=args.target_action, ap=args.ap,
@@ -93,14 +94,9 @@ def run(args) -> int:
         if args.grid:
             _print_grid(grid, args.armor)
         if args.plot:
-            try:
-                rules = resolve_rules(args.rules)
-                cap = rules.fire.vehicle_turn_marker_cap if args.vehicle else rules.fire.turn_marker_cap
-                _plot(grid, args.plot, shooter, target, cap)
-            except ImportError:
-                print("atomic-africa odds: error: --plot needs matplotlib "
-                      "(pip install 'atomic-africa[plot]')", file=sys.stderr)
-                return 2
+            rules = resolve_rules(args.rules)
+            cap = rules.fire.vehicle_turn_marker_cap if args.vehicle else rules.fire.turn_marker_cap
+            _plot(grid, args.plot, shooter, target, cap)
             print(f"\nHeat map written to {args.plot}")
     return 0
 
@@ -121,7 +117,7 @@ def _print_grid(grid: np.ndarray, armor: int) -> None:
 def _plot(grid: np.ndarray, path: str, shooter: str, target: str, marker_cap: int) -> None:
     """Two heat maps (band x cover): P(>= 1 wound) on 0..1 and expected markers on 0..the per-turn
     cap, annotated, with colour bars."""
-    from matplotlib.figure import Figure  # no pyplot: no global backend state
+    Figure = require("matplotlib.figure", "plot", "--plot").Figure  # no pyplot: no global state
 
     covers = [c.name.lower() for c in Cover]
     bands = np.arange(1, grid.shape[0] + 1)

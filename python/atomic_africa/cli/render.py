@@ -1,6 +1,7 @@
 """``atomic-africa render``: draw a game state or a replay step to PNG, or animate a replay to GIF."""
 from __future__ import annotations
 
+from .._optional import require
 from ..game import Game, load_scenario
 from .common import seed_arg
 
@@ -32,6 +33,9 @@ def register(sub):
 
 
 def run(args) -> int:
+    require("matplotlib", "plot", "render")  # before a game is played, not after
+    if args.gif:
+        require("PIL", "plot", "render --gif")
     from ..game.render import game_at, load_replay, save_gif, save_png
     if args.replay:
         scenario, rules, seed, actions = load_replay(args.replay, args.game)

@@ -23,7 +23,7 @@ def register(sub):
                    help="worker processes; with --ray the CPUs of a local Ray (default %(default)s)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="root seed (default %(default)s)")
     p.add_argument("--out", default=None, metavar="FILE.parquet",
-                   help="per-game results as Parquet (CSV if pyarrow is missing or FILE ends in .csv)")
+                   help="per-game results as Parquet (the 'parquet' extra), or as CSV if FILE ends in .csv")
     p.add_argument("--replays", default=None, metavar="FILE.jsonl",
                    help="every game as one Game.to_json() document per line (atomic-africa render)")
     p.add_argument("--scenario", default=None, metavar="FILE", help="scenario TOML (default: packaged)")
@@ -38,13 +38,15 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..env.selfplay import play_games, write_replays, write_results
+    from ..env.selfplay import play_games, results_format, write_replays, write_results
     from ..game.scenario import load_scenario
     names = [n.strip() for n in args.agents.split(",")]
     if len(names) != 2:
         raise ValueError(f"--agents: expected two comma-separated agents, got {args.agents!r}")
     if args.address is not None and not args.ray:
         raise ValueError("--address: only with --ray")
+    if args.out:
+        results_format(args.out)  # a missing pyarrow is reported now, not after the games
     for flag, value in (("--games", args.games), ("--threads", args.threads)):
         if value < 1:
             raise ValueError(f"{flag}: expected an integer >= 1, got {value}")

@@ -9,13 +9,15 @@
 - :mod:`.agents`: ``random``, ``greedy`` (exact odds), ``doctrine`` (fire and movement), ``heuristic``.
 - :mod:`.selfplay`: :func:`play_games`, many games on processes or Ray, seeded per game index.
 
-The adapters import their optional dependencies (``pip install atomic-africa[rl]``) only when used.
+The adapters import their optional dependencies only when used; a missing one raises
+:class:`~atomic_africa._optional.MissingExtraError` naming the extra that installs it
+(``pip install 'atomic-africa[gym]'``, ``[pettingzoo]``, ``[ray]``, ``[parquet]``; ``[rl]``: all four).
 """
 from __future__ import annotations
 
 import importlib
 
-from ._common import ENV_ID
+from .._gymnasium import ENV_ID  # registered with Gymnasium by `import atomic_africa`
 from .agents import AGENTS, DoctrineAgent, GreedyAgent, HeuristicAgent, RandomAgent, make_agent, play
 from .selfplay import SelfPlayResult, play_games, wilson_interval
 from .vector import VectorGame
@@ -30,21 +32,6 @@ _LAZY = {"AtomicAfricaEnv": ("gymnasium_env", "AtomicAfricaEnv"),
          "pettingzoo_env": ("pettingzoo_env", None), "gymnasium_env": ("gymnasium_env", None),
          "AtomicAfricaVectorEnv": ("gymnasium_vector", "AtomicAfricaVectorEnv"),
          "gymnasium_vector": ("gymnasium_vector", None)}
-
-
-def _register_gymnasium() -> None:
-    """Make ``gymnasium.make("AtomicAfrica-v0")`` work once ``atomic_africa.env`` is imported (the
-    entry point is a string, so the environment module itself still loads only when used)."""
-    try:
-        import gymnasium
-    except ImportError:  # the rl extra is not installed
-        return
-    if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="atomic_africa.env.gymnasium_env:AtomicAfricaEnv",
-                           vector_entry_point="atomic_africa.env.gymnasium_vector:AtomicAfricaVectorEnv")
-
-
-_register_gymnasium()
 
 
 def __getattr__(name):

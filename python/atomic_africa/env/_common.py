@@ -3,15 +3,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._gymnasium import ENV_ID
 from .._seeding import seed_sequence
 from ..game import Game
 from ..game.scenario import load_scenario
 from ..rules import resolve_rules
 
 __all__ = ["ENV_ID", "GameFactory", "EpisodeSeeds", "observation_box", "text_render", "AGENT_NAMES"]
-
-#: Gymnasium id of :class:`~atomic_africa.env.gymnasium_env.AtomicAfricaEnv`.
-ENV_ID = "AtomicAfrica-v0"
 
 AGENT_NAMES = ("player_0", "player_1")
 # Observation features are non-negative fractions and counts scaled by a constant (figures / 20,

@@ -15,9 +15,13 @@ Seeds: ``reset(seed=s)`` plays ``Game(scenario, s)`` and seeds the opponent from
 """
 from __future__ import annotations
 
-import gymnasium as gym
-import numpy as np
-from gymnasium import spaces
+from .._optional import require
+
+require("gymnasium", "gym", "AtomicAfricaEnv")  # before the imports below: one line naming the extra
+
+import gymnasium as gym  # noqa: E402
+import numpy as np  # noqa: E402
+from gymnasium import spaces  # noqa: E402
 
 from .._seeding import seed_sequence
 from ._common import ENV_ID, GameFactory, observation_box, text_render

@@ -14,11 +14,17 @@ this environment is not. Use :func:`env` (the AEC env with PettingZoo's standard
 """
 from __future__ import annotations
 
-import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from .._optional import require
+
+# Before the imports below, so that a missing package is one line naming the extra.
+require("pettingzoo", "pettingzoo", "the PettingZoo environment")
+require("gymnasium", "pettingzoo", "the PettingZoo environment")
+
+import numpy as np  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+from gymnasium.utils import EzPickle  # noqa: E402
+from pettingzoo import AECEnv  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
 from ._common import AGENT_NAMES, EpisodeSeeds, GameFactory, observation_box, text_render
 

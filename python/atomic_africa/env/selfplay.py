@@ -19,6 +19,7 @@ from multiprocessing import get_context
 
 import numpy as np
 
+from .._optional import require
 from .._seeding import seed_sequence
 from ..game import Game
 from ..game.scenario import load_scenario
@@ -26,7 +27,7 @@ from ..rules import Rules, resolve_rules
 from .agents import AGENTS, make_agent
 
 __all__ = ["play_games", "SelfPlayResult", "wilson_interval", "game_seed_sequence", "COLUMNS",
-           "write_results", "read_results"]
+           "write_results", "read_results", "results_format"]
 
 #: Columns of the per-game results table, in order.
 COLUMNS = ("game", "seed", "agent_0", "agent_1", "a_side", "winner", "a_score", "reason", "turns",
@@ -261,6 +262,8 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
     for a in names:
         if a not in AGENTS:
             raise ValueError(f"agents: unknown agent {a!r}; allowed: {', '.join(sorted(AGENTS))}")
+    if use_ray:
+        require("ray", "ray", "use_ray")  # now, before any game is played
     root = seed_sequence(seed, "seed")
     if root.spawn_key:
         raise ValueError("seed: expected a root seed (int), not a spawned SeedSequence")
@@ -300,7 +303,7 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
 
 
 def _run_ray(tasks, workers, address, bar):
-    import ray
+    ray = require("ray", "ray", "use_ray")
     started = False
     if not ray.is_initialized():
         kw = {"include_dashboard": False, "log_to_driver": False}
@@ -325,24 +328,39 @@ def _run_ray(tasks, workers, address, bar):
 
 
 # -- results files --------------------------------------------------------------------------------
-def _pyarrow():
-    try:
-        import pyarrow
-        import pyarrow.parquet
-    except ImportError:
-        return None
-    return pyarrow
+def results_format(path) -> str:
+    """The format :func:`write_results` writes to ``path``, checked before any game is played.
+
+    Parameters
+    ----------
+    path : str or PathLike
+        A path ending in ``.csv`` (any case) is CSV; any other is Parquet.
+
+    Returns
+    -------
+    str
+        ``"csv"`` or ``"parquet"``.
+
+    Raises
+    ------
+    MissingExtraError
+        For Parquet without pyarrow (``pip install 'atomic-africa[parquet]'``); a ``.csv`` path
+        needs nothing.
+    """
+    if os.fspath(path).lower().endswith(".csv"):
+        return "csv"
+    require("pyarrow.parquet", "parquet", "Parquet results; FILE.csv needs nothing")
+    return "parquet"
 
 
 def write_results(result: SelfPlayResult, path) -> str:
-    """Write the per-game table: Parquet when pyarrow is installed, else CSV.
+    """Write the per-game table as Parquet, or as CSV if ``path`` ends in ``.csv``.
 
     Parameters
     ----------
     result : SelfPlayResult
     path : str or PathLike
-        A path ending in ``.csv`` is always written as CSV; any other is written as Parquet when
-        pyarrow is installed, otherwise as CSV (a ``.parquet`` suffix then becomes ``.csv``).
+        Written as :func:`results_format` says (Parquet needs the ``parquet`` extra).
 
     Returns
     -------
@@ -350,17 +368,14 @@ def write_results(result: SelfPlayResult, path) -> str:
         The path written.
     """
     path = os.fspath(path)
-    cols = result.columns()
-    pa = _pyarrow() if not path.lower().endswith(".csv") else None
-    if pa is not None:
+    if results_format(path) == "parquet":
+        import pyarrow as pa
         import pyarrow.parquet as pq
-        table = pa.table(cols)
+        table = pa.table(result.columns())
         table = table.replace_schema_metadata({"agents": ",".join(result.agents),
                                                "seed": str(result.seed)})
         pq.write_table(table, path)
         return path
-    if path.lower().endswith(".parquet"):
-        path = path[: -len(".parquet")] + ".csv"
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(COLUMNS)
@@ -375,7 +390,7 @@ def read_results(path) -> list:
     Parameters
     ----------
     path : str or PathLike
-        Read as Parquet if it ends in ``.parquet`` (needs pyarrow), else as CSV.
+        Read as CSV if it ends in ``.csv``, else as Parquet (the ``parquet`` extra).
 
     Returns
     -------
@@ -383,7 +398,7 @@ def read_results(path) -> list:
         One record per game, keyed by :data:`COLUMNS` (integers restored for CSV).
     """
     path = os.fspath(path)
-    if path.lower().endswith(".parquet"):
+    if results_format(path) == "parquet":
         import pyarrow.parquet as pq
         return pq.read_table(path).to_pylist()
     ints = set(COLUMNS) - {"agent_0", "agent_1", "reason"}

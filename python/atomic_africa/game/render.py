@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 
+from .._optional import require
 from ..enums import UnitKind
 from .engine import Game
 
@@ -17,6 +18,7 @@ _SIDE_COLOURS = ("#1f5fbf", "#c0392b")
 
 
 def _plt():
+    require("matplotlib", "plot", "drawing a game")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -231,7 +233,7 @@ def save_gif(scenario, rules, seed, actions, path, every: str = "phase", duratio
     int
         Number of frames written.
     """
-    from PIL import Image
+    Image = require("PIL.Image", "plot", "GIF animation")
 
     from ..rules import Rules
     from .scenario import Scenario
