@@ -1,6 +1,7 @@
 """``atomic-africa battle`` and ``atomic-africa render``."""
 import json
 
+import pytest
 from PIL import Image
 
 from atomic_africa.cli import main
@@ -30,8 +31,9 @@ def test_battle_agents_option_and_errors(tmp_path, capsys):
     assert "alphago" in capsys.readouterr().err
     bad = tmp_path / "s.toml"
     bad.write_text("turns = 0\n[table]\nwidth_cm = 10\nheight_cm = 10\n[[sides]]\n")
-    assert main(["battle", "--scenario", str(bad)]) == 2
-    assert "scenario field" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["battle", "--scenario", str(bad)])
+    assert "argument --scenario: scenario field" in capsys.readouterr().err
 
 
 def test_render_png_from_log_and_game_json(tmp_path, capsys):

@@ -46,8 +46,11 @@ def test_grid_table(capsys):
                        armors=[2])[0, 0, :, :, 0]
     block = out.split("P(>= 1 wound) by range band x cover (armor 2)")[1]
     lines = [ln.split() for ln in block.strip().splitlines()[1:10]]
-    got = np.array([[float(x) for x in ln[1:]] for ln in lines])
-    assert [int(ln[0]) for ln in lines] == list(range(1, 10))
+    got = np.array([[float(x) for x in ln[-3:]] for ln in lines])
+    # Row labels: "band 3 (45-58.5 cm)", the band with its span on the packaged stick.
+    assert [" ".join(ln[:-3]) for ln in lines][:3] == ["band 1 (0-27 cm)", "band 2 (27-45 cm)",
+                                                       "band 3 (45-58.5 cm)"]
+    assert [int(ln[1]) for ln in lines] == list(range(1, 10))
     np.testing.assert_allclose(got, g[:, :, 1], atol=5e-5)
 
 
@@ -64,13 +67,13 @@ def test_plot_writes_a_png(tmp_path, capsys):
 
 def test_distance_option_bands_like_the_rules(capsys):
     assert main(["odds", "--distance", "50", "--armor", "1"]) == 0
-    assert f"range band {aa.range_band(50)} (50 cm)" in capsys.readouterr().out
+    assert f"range band {aa.range_band(50)} (45-58.5 cm), distance 50 cm" in capsys.readouterr().out
 
 
 def test_cli_bad_input(capsys):
     assert main(ARGS + ["--armor", "0"]) == 2
     assert "armor: 0 is out of range" in capsys.readouterr().err
     assert main(ARGS + ["--action", "rally"]) == 2
-    assert "shooter_action: RALLY makes no attack" in capsys.readouterr().err
+    assert "error: --action: RALLY makes no attack" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["odds", "--shooter", "d10,d10"])

@@ -141,7 +141,9 @@ def test_cli_selfplay_writes_results_and_renderable_replays(tmp_path, capsys):
 def test_cli_selfplay_errors(capsys):
     assert main(["selfplay", "--games", "2", "--agents", "random"]) == 2
     assert "two comma-separated agents" in capsys.readouterr().err
-    assert main(["selfplay", "--games", "0"]) == 2
+    with pytest.raises(SystemExit):
+        main(["selfplay", "--games", "0"])
+    assert "argument --games: must be >= 1" in capsys.readouterr().err
     assert main(["selfplay", "--games", "1", "--address", "x:1"]) == 2
     assert "only with --ray" in capsys.readouterr().err
 

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
+import re
 import sys
 import textwrap
 
@@ -11,11 +13,54 @@ from .._optional import MissingExtraError
 __all__ = ["main", "build_parser"]
 
 # Sub-command modules; each defines register(subparsers) -> parser with a `run(args)` default.
-_COMMANDS = ["fire", "odds", "artillery", "battle", "render", "selfplay"]
+_COMMANDS = ["fire", "odds", "artillery", "battle", "render", "selfplay", "rules", "scenario"]
+
+
+class SuggestingParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors add "did you mean ...?" for a mistyped sub-command, choice or
+    long option (sub-parsers are of this class too: ``add_subparsers`` uses the parent's class)."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        # Unknown options reach the top-level parser; report them from the sub-command's parser,
+        # which knows that command's options.
+        ns, extras = super().parse_known_args(args, namespace)
+        sub = self._command_parser(getattr(ns, "command", None))
+        if extras and sub is not None:
+            sub.error(f"unrecognized arguments: {' '.join(extras)}")
+        return ns, extras
+
+    def _command_parser(self, command):
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return action.choices.get(command)
+        return None
+
+    def error(self, message):
+        super().error(message + _did_you_mean(self, message))
+
+
+def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
+    """The " Did you mean 'battle'?" suffix for an invalid choice or an unknown long option, or ""."""
+    choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if choice:
+        options = [c.strip().strip("'") for c in choice.group(2).split(",")]
+        close = difflib.get_close_matches(choice.group(1), options, n=2, cutoff=0.75)
+    elif message.startswith("unrecognized arguments:"):
+        # An option renamed in this version still points its users to the new name.
+        renamed = getattr(parser, "renamed_options", {})
+        known = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+        words = [w.split("=")[0] for w in message.split(":", 1)[1].split() if w.startswith("--")]
+        close = [renamed.get(m, m) for w in words
+                 for m in difflib.get_close_matches(w, known + list(renamed), n=2, cutoff=0.75)]
+    else:
+        return ""
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(f"'{c}'" for c in dict.fromkeys(close)) + "?"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = SuggestingParser(
         prog="atomic-africa",
         description="Atomic Africa rules engine: simulate engagements, exact odds, games.",
     )
@@ -77,12 +122,15 @@ def _name_option(parser, command: str, message: str) -> str:
     if not sep or " " in name:
         return message
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
-    dest = _API_NAMES.get(name.split("[")[0], name.split("[")[0])
+    base = name.split("[")[0]
+    dest = _API_NAMES.get(base, base)
     for action in sub._actions:
         if action.dest == dest and action.option_strings:
             option = next((o for o in action.option_strings if o.startswith("--")),
                           action.option_strings[0])
-            return f"{option}: {message}"
+            # The API's name for the argument gives way to the option's ("agent[1]: x" ->
+            # "--agents[1]: x"), so the message never names the same thing twice.
+            return f"{option}{name[len(base):]}:{rest}"
     return message
 
 

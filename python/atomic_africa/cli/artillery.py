@@ -9,7 +9,7 @@ import numpy as np
 from .._optional import require
 from ..artillery import HexMap, landing_counts, landing_distribution, parse_hex, simulate_requests
 from ..rules import resolve_rules
-from .common import add_rules_option
+from .common import add_rules_option, count_arg, positive_count_arg, seed_arg
 
 CELL = 4   # characters per column in the terminal grid; a line holds every other column
 
@@ -35,7 +35,7 @@ def register(sub):
         help="exact landing odds of an Artillery Request (Fire for Effect) on a hex map",
         description=(
             "Exact probability that the spotting round of a Fire for Effect lands in each hex, or off "
-            "the map (RULES.md section 8): Targeting roll white x coloured > range + hindrance; a hit "
+            "the map (section 8 of 'atomic-africa rules'): Targeting roll white x coloured > range + hindrance; a hit "
             "drifts 1 hex towards the white die then 1 towards the coloured die, a miss drifts "
             "coloured-die hexes towards the white die (compass 1 = top edge, clockwise). Flat-topped "
             "hexes, columns A.. and rows 1..; columns B, D, F... sit half a hex lower."
@@ -54,9 +54,11 @@ def register(sub):
                    help="comma-separated hexes that block line of sight")
     p.add_argument("--hindering", type=_hex_list, default=[], metavar="HEXES",
                    help="comma-separated hexes that hinder line of sight (+1 each)")
-    p.add_argument("--simulate", type=int, default=0, metavar="N",
-                   help="also simulate N requests with the batch kernel and compare")
-    p.add_argument("--seed", type=int, default=0, help="seed for --simulate (default 0)")
+    p.add_argument("--simulate", type=count_arg, default=0, metavar="N",
+                   help="also simulate N requests with the batch kernel and compare (e.g. 1e6)")
+    p.add_argument("--seed", type=seed_arg, default=0, help="seed for --simulate (default 0)")
+    p.add_argument("--threads", type=positive_count_arg, default=1, metavar="K",
+                   help="OpenMP threads for --simulate (default 1; the result does not depend on it)")
     p.add_argument("--plot", metavar="FILE.png", help="draw the landing heat map of the hex map")
     add_rules_option(p)
     p.set_defaults(run=run)
@@ -143,7 +145,7 @@ def run(args) -> int:
     print(f"\nOff the map: {float(odds.off_map) * 100:.2f}%")
     if args.simulate:
         sample = simulate_requests(args.simulate, hm, args.spotter, args.target, hindrance=args.hindrance,
-                                   deck=args.deck, seed=args.seed, rules=rules)
+                                   deck=args.deck, seed=args.seed, threads=args.threads, rules=rules)
         counts, off = landing_counts(sample.landing, hm)
         dev = np.abs(counts / args.simulate - odds.probabilities).max()
         print(f"Simulated {args.simulate:,} requests (batch kernel, seed {args.seed}): off map "

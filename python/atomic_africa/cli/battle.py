@@ -7,7 +7,7 @@ import time
 from ..game import Game, load_scenario
 from ..env.agents import AGENTS, make_agent
 from ..game.events import summarize_turn
-from .common import seed_arg
+from .common import DEFAULT_AGENTS, scenario_arg, seed_arg
 
 
 def register(sub):
@@ -15,15 +15,16 @@ def register(sub):
         "battle",
         help="play the default scenario between two built-in agents (random, greedy, doctrine, heuristic)",
         description=(
-            "Play a full game of Atomic Africa (RULES.md sections 1-7) between two built-in agents and "
+            "Play a full game of Atomic Africa (sections 1-7 of 'atomic-africa rules') between two built-in agents and "
             "print a turn-by-turn summary and the result. The game is a deterministic function of the "
             "scenario, --seed and the agents; --log writes every event as JSON lines (replayable with "
             "'atomic-africa render')."
         ),
     )
     p.add_argument("--seed", type=seed_arg, default=0, help="game seed (default %(default)s)")
-    p.add_argument("--scenario", default=None, metavar="FILE", help="scenario TOML (default: packaged)")
-    p.add_argument("--agents", default="random,greedy", metavar="A,B",
+    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
+                   help="scenario TOML (default: packaged; start from 'atomic-africa scenario --template')")
+    p.add_argument("--agents", default=DEFAULT_AGENTS, metavar="A,B",
                    help=f"agents for Blue,Red from {sorted(AGENTS)} (default %(default)s)")
     p.add_argument("--log", default=None, metavar="FILE.jsonl", help="write the event log as JSON lines")
     p.add_argument("--quiet", action="store_true", help="print only the result")

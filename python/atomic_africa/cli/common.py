@@ -2,31 +2,48 @@
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import tomllib
 from importlib import resources
 
 from .._validate import as_enum, dice_triple
 from ..enums import Action, Cover, Die, Posture
 from ..fire import range_band as _range_band
-from ..rules import Rules
+from ..rules import Rules, resolve_rules
+
+#: The agents of ``battle``, ``render`` and ``selfplay`` when ``--agents`` is not given.
+DEFAULT_AGENTS = "random,greedy"
 
 _POSTURE_ALIASES = {"off": "OFFENSIVE", "def": "DEFENSIVE", "o": "OFFENSIVE", "d": "DEFENSIVE"}
+
+
+def _without_name(message: str, name: str) -> str:
+    """The API's message without its leading argument name, which argparse replaces by the option's
+    (``"posture: unknown ..."`` -> ``"unknown ..."``; ``"dice[1]: ..."`` -> ``"die 2: ..."``)."""
+    head, sep, rest = message.partition(": ")
+    if head == name:
+        return rest
+    if sep and head.startswith(f"{name}[") and head.endswith("]") and head[len(name) + 1:-1].isdigit():
+        return f"die {int(head[len(name) + 1:-1]) + 1}: {rest}"
+    return message
 
 
 def dice_arg(text: str):
     try:
         return dice_triple(text, "dice", Die)
     except (TypeError, ValueError) as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise argparse.ArgumentTypeError(_without_name(str(exc), "dice")) from None
 
 
 def _enum_arg(enum_cls, aliases=None):
     def parse(text: str):
         key = (aliases or {}).get(text.lower(), text)
+        name = enum_cls.__name__.lower()
         try:
-            return as_enum(key, enum_cls, enum_cls.__name__.lower())
+            return as_enum(key, enum_cls, name)
         except (TypeError, ValueError) as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+            raise argparse.ArgumentTypeError(_without_name(str(exc), name)) from None
     parse.__name__ = enum_cls.__name__.lower()
     return parse
 
@@ -47,7 +64,50 @@ def seed_arg(text: str) -> int:
     return value
 
 
+def count_arg(text: str, minimum: int = 0) -> int:
+    """A whole number >= ``minimum``; an integer-valued float literal such as ``1e6`` is accepted."""
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            number = float(text)
+        except ValueError:
+            number = math.nan
+        if not (math.isfinite(number) and number.is_integer()):
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number such as 1000000 or 1e6, got {text!r}") from None
+        value = int(number)
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text!r}")
+    return value
+
+
+def positive_count_arg(text: str) -> int:
+    """A whole number >= 1 (``1e3`` accepted), for counts of games or workers."""
+    return count_arg(text, 1)
+
+
+def existing_file(path: str) -> str:
+    """A path that names a readable file (so that the error names the option, not a traceback)."""
+    if not os.path.exists(path):
+        raise argparse.ArgumentTypeError(f"no such file: {path}")
+    if os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"is a directory, not a file: {path}")
+    return path
+
+
+def scenario_arg(path: str):
+    """A scenario file, read and validated (its errors name the option, not a traceback)."""
+    from ..game.scenario import load_scenario
+    existing_file(path)
+    try:
+        return load_scenario(path)
+    except (OSError, ValueError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def rules_arg(path: str) -> Rules:
+    existing_file(path)
     try:
         return Rules.from_toml(path)
     except (OSError, ValueError) as exc:
@@ -56,8 +116,31 @@ def rules_arg(path: str) -> Rules:
 
 def add_rules_option(parser) -> None:
     parser.add_argument("--rules", type=rules_arg, default=None, metavar="FILE",
-                        help="a complete rules TOML used instead of the packaged one (copy "
-                             "atomic_africa/data/rules.toml and edit it)")
+                        help="a complete rules TOML used instead of the packaged one (start from "
+                             "'atomic-africa rules --dump-toml > my_rules.toml' and edit it)")
+
+
+def band_label(band: int, rules=None) -> str:
+    """A range band with its span on the rules' stick, e.g. ``"band 3 (45-58.5 cm)"``.
+
+    Parameters
+    ----------
+    band : int
+        1 (closest) to one more than the number of band edges (beyond the stick).
+    rules : Rules, optional
+        Default: the packaged rules.
+
+    Returns
+    -------
+    str
+    """
+    edges = resolve_rules(rules).fire.band_edges_cm
+    if isinstance(band, bool) or not isinstance(band, int) or not 1 <= band <= len(edges) + 1:
+        raise ValueError(f"range_band: {band!r} is out of range; allowed 1..{len(edges) + 1}")
+    if band > len(edges):
+        return f"band {band} (over {edges[-1]:g} cm)"
+    low = 0.0 if band == 1 else edges[band - 2]
+    return f"band {band} ({low:g}-{edges[band - 1]:g} cm)"
 
 
 def names(enum_cls) -> str:

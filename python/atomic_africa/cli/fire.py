@@ -6,7 +6,8 @@ import time
 import numpy as np
 
 from .. import batch
-from .common import add_engagement_options, add_rules_option, default_engagement, engagement_band, seed_arg
+from .common import (add_engagement_options, add_rules_option, band_label, count_arg, default_engagement,
+                     engagement_band, positive_count_arg, seed_arg)
 
 
 def register(sub):
@@ -16,16 +17,17 @@ def register(sub):
         help="simulate N engagements of one shooter against one target",
         description=(
             "Roll and resolve N independent engagements (shooter's Attack(s) against the target's "
-            "Defense, RULES.md sections 3 and 5) and print the distribution of suppression markers x "
+            "Defense, sections 3 and 5 of 'atomic-africa rules') and print the distribution of suppression markers x "
             "wound counters, the expectations and the throughput. Defaults: the packaged default "
             "engagement, a squad of the seed's platoon (d10,d10,d8) against an identical squad."
         ),
     )
-    p.add_argument("-n", "--engagements", dest="n", type=int, default=d["n"],
-                   help="number of engagements (default %(default)s)")
+    p.add_argument("-n", "--engagements", dest="n", type=count_arg, default=d["n"],
+                   help="number of engagements, e.g. 1000000 or 1e6 (default %(default)s)")
     add_engagement_options(p, d)
     p.add_argument("--seed", type=seed_arg, default=d["seed"], help="random seed (default %(default)s)")
-    p.add_argument("--threads", type=int, default=1, help="OpenMP threads (default 1)")
+    p.add_argument("--threads", type=positive_count_arg, default=1, metavar="K",
+                   help="OpenMP threads (default 1; the result does not depend on it)")
     add_rules_option(p)
     p.set_defaults(run=run)
     return p
@@ -58,8 +60,8 @@ def run(args) -> int:
     print(f"  target   {dice(args.target)}  {args.target_posture.name.lower()} "
           f"{args.target_action.name.lower()}, {kind}, armor {args.armor}, "
           f"cover {args.cover.name.lower()}, AP {args.ap}")
-    dist = f" ({args.distance:g} cm)" if args.distance is not None else ""
-    print(f"  range band {band}{dist}")
+    dist = f", distance {args.distance:g} cm" if args.distance is not None else ""
+    print(f"  range {band_label(band, args.rules)}{dist}")
     if n == 0:
         print("No engagements.")
         return 0

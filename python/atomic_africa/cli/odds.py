@@ -7,7 +7,7 @@ from .. import odds
 from .._optional import require
 from ..enums import Cover
 from ..rules import resolve_rules
-from .common import add_engagement_options, add_rules_option, default_engagement, engagement_band
+from .common import add_engagement_options, add_rules_option, band_label, default_engagement, engagement_band
 
 
 def register(sub):
@@ -60,11 +60,11 @@ def run(args) -> int:
     dist = odds.fire_outcomes(args.shooter, args.target, range_band=band, armor=args.armor,
                               cover=args.cover, exact=args.exact, **common)
     shooter, target = _describe(args, band)
-    where = f" ({args.distance:g} cm)" if args.distance is not None else ""
+    where = f", distance {args.distance:g} cm" if args.distance is not None else ""
     print("Exact odds (all faces of both units' dice)")
     print(f"  {shooter}")
     print(f"  {target}, cover {args.cover.name.lower()}")
-    print(f"  range band {band}{where}")
+    print(f"  range {band_label(band, args.rules)}{where}")
     max_m = max(m for m, _ in dist)
     max_w = max(w for _, w in dist)
     if args.exact:
@@ -92,29 +92,31 @@ def run(args) -> int:
                               **{k: v for k, v in common.items()
                                  if k not in ("shooter_posture", "target_posture")})[0, 0, :, :, 0]
         if args.grid:
-            _print_grid(grid, args.armor)
+            _print_grid(grid, args.armor, args.rules)
         if args.plot:
             rules = resolve_rules(args.rules)
             cap = rules.fire.vehicle_turn_marker_cap if args.vehicle else rules.fire.turn_marker_cap
-            _plot(grid, args.plot, shooter, target, cap)
+            _plot(grid, args.plot, shooter, target, cap, rules)
             print(f"\nHeat map written to {args.plot}")
     return 0
 
 
-def _print_grid(grid: np.ndarray, armor: int) -> None:
+def _print_grid(grid: np.ndarray, armor: int, rules) -> None:
     """Band x cover tables of P(>= 1 wound), expected markers and expected wounds."""
     covers = [c.name.lower() for c in Cover]
     stats = odds.GRID_STATS
+    labels = [band_label(b + 1, rules) for b in range(grid.shape[0])]
+    width = max(len(label) for label in labels)
     for stat, title in (("p_wound", "P(>= 1 wound)"), ("expected_markers", "Expected markers"),
                         ("expected_wounds", "Expected wounds")):
         s = stats.index(stat)
         print(f"\n{title} by range band x cover (armor {armor})")
-        print("band " + "".join(f"{c:>10s}" for c in covers))
+        print(f"{'range':<{width}s}" + "".join(f"{c:>10s}" for c in covers))
         for b in range(grid.shape[0]):
-            print(f"{b + 1:>4d} " + "".join(f"{grid[b, c, s]:10.4f}" for c in range(grid.shape[1])))
+            print(f"{labels[b]:<{width}s}" + "".join(f"{grid[b, c, s]:10.4f}" for c in range(grid.shape[1])))
 
 
-def _plot(grid: np.ndarray, path: str, shooter: str, target: str, marker_cap: int) -> None:
+def _plot(grid: np.ndarray, path: str, shooter: str, target: str, marker_cap: int, rules) -> None:
     """Two heat maps (band x cover): P(>= 1 wound) on 0..1 and expected markers on 0..the per-turn
     cap, annotated, with colour bars."""
     Figure = require("matplotlib.figure", "plot", "--plot").Figure  # no pyplot: no global state
@@ -129,7 +131,9 @@ def _plot(grid: np.ndarray, path: str, shooter: str, target: str, marker_cap: in
         data = grid[:, :, odds.GRID_STATS.index(stat)].T  # rows: cover, columns: band
         top = hi if hi is not None else max(float(data.max()), 1e-9)
         im = ax.imshow(data, cmap=cmap, vmin=lo, vmax=top, aspect="auto", origin="lower")
-        ax.set_xticks(range(len(bands)), [str(b) for b in bands])
+        # Tick "3\n45-58.5 cm": the band and its span on the stick.
+        ax.set_xticks(range(len(bands)), [band_label(int(b), rules).removeprefix("band ").replace(" (", "\n(")
+                                          for b in bands], fontsize=8)
         ax.set_yticks(range(len(covers)), covers)
         ax.set_xlabel("range band (1 = closest)")
         ax.set_ylabel("target cover")

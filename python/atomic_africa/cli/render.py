@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .._optional import require
 from ..game import Game, load_scenario
-from .common import seed_arg
+from .common import DEFAULT_AGENTS, count_arg, existing_file, scenario_arg, seed_arg
 
 
 def register(sub):
@@ -17,8 +17,8 @@ def register(sub):
             "file or a game JSON (Game.to_json); without it a new game is played with --seed/--agents."
         ),
     )
-    p.add_argument("replay", nargs="?", default=None, metavar="REPLAY", help="battle log (.jsonl), game JSON, or selfplay --replays file (with --game)")
-    p.add_argument("--game", type=int, default=0, metavar="K",
+    p.add_argument("replay", nargs="?", type=existing_file, default=None, metavar="REPLAY", help="battle log (.jsonl), game JSON, or selfplay --replays file (with --game)")
+    p.add_argument("--game", type=count_arg, default=0, metavar="K",
                    help="with a 'selfplay --replays' file: draw game K (0-based, default 0)")
     p.add_argument("--step", type=int, default=None, help="draw the state after this many actions (default: last)")
     p.add_argument("-o", "--output", default=None, metavar="FILE.png",
@@ -26,8 +26,10 @@ def register(sub):
     p.add_argument("--gif", default=None, metavar="FILE.gif", help="animate the whole replay into this GIF")
     p.add_argument("--every", choices=("phase", "action"), default="phase", help="GIF frame per phase or per action")
     p.add_argument("--seed", type=seed_arg, default=0, help="seed when no REPLAY is given (default %(default)s)")
-    p.add_argument("--scenario", default=None, metavar="FILE", help="scenario when no REPLAY is given")
-    p.add_argument("--agents", default="random,greedy", metavar="A,B", help="agents when no REPLAY is given")
+    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
+                   help="scenario when no REPLAY is given")
+    p.add_argument("--agents", default=DEFAULT_AGENTS, metavar="A,B",
+                   help="agents when no REPLAY is given (default %(default)s)")
     p.set_defaults(run=run)
     return p
 

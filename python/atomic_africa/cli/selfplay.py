@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import sys
 
+from .common import DEFAULT_AGENTS, positive_count_arg, scenario_arg, seed_arg
+
 
 def register(sub):
     from ..env.agents import AGENTS
@@ -13,26 +15,29 @@ def register(sub):
             "Play N games of a scenario between agents A and B (sides alternate: A is Blue in even "
             "games, Red in odd ones) and print A's win/draw/loss rates with 95% Wilson confidence "
             "intervals and games per second. Game i is seeded from SeedSequence(--seed).spawn(N)[i], "
-            "so the results are the same with any --threads and with --ray."
+            "so the results are the same with any --workers and with --ray."
         ),
     )
-    p.add_argument("--games", type=int, default=100, metavar="N", help="number of games (default %(default)s)")
-    p.add_argument("--agents", default="greedy,random", metavar="A,B",
+    p.add_argument("--games", type=positive_count_arg, default=100, metavar="N",
+                   help="number of games, e.g. 1000 or 1e3 (default %(default)s)")
+    p.add_argument("--agents", default=DEFAULT_AGENTS, metavar="A,B",
                    help=f"two agents from {', '.join(sorted(AGENTS))} (default %(default)s)")
-    p.add_argument("--threads", type=int, default=1, metavar="K",
+    p.add_argument("--workers", type=positive_count_arg, default=1, metavar="K",
                    help="worker processes; with --ray the CPUs of a local Ray (default %(default)s)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="root seed (default %(default)s)")
+    p.add_argument("--seed", type=seed_arg, default=0, metavar="S", help="root seed (default %(default)s)")
     p.add_argument("--out", default=None, metavar="FILE.parquet",
                    help="per-game results as Parquet (the 'parquet' extra), or as CSV if FILE ends in .csv")
     p.add_argument("--replays", default=None, metavar="FILE.jsonl",
                    help="every game as one Game.to_json() document per line (atomic-africa render)")
-    p.add_argument("--scenario", default=None, metavar="FILE", help="scenario TOML (default: packaged)")
+    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
+                   help="scenario TOML (default: packaged; start from 'atomic-africa scenario --template')")
     p.add_argument("--fixed-sides", action="store_true", help="A always plays side 0 (Blue)")
-    p.add_argument("--batch-size", type=int, default=None, metavar="B", help="games per task")
+    p.add_argument("--batch-size", type=positive_count_arg, default=None, metavar="B", help="games per task")
     p.add_argument("--ray", action="store_true", help="run batches as Ray tasks")
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="with --ray: join the Ray cluster at ADDR (default: start a local Ray)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.renamed_options = {"--threads": "--workers"}   # earlier versions called the workers --threads
     p.set_defaults(run=run)
     return p
 
@@ -47,12 +52,7 @@ def run(args) -> int:
         raise ValueError("--address: only with --ray")
     if args.out:
         results_format(args.out)  # a missing pyarrow is reported now, not after the games
-    for flag, value in (("--games", args.games), ("--threads", args.threads)):
-        if value < 1:
-            raise ValueError(f"{flag}: expected an integer >= 1, got {value}")
-    if args.seed < 0:
-        raise ValueError(f"--seed: must be non-negative, got {args.seed}")
-    result = play_games(args.games, names, seed=args.seed, workers=args.threads,
+    result = play_games(args.games, names, seed=args.seed, workers=args.workers,
                         scenario=load_scenario(args.scenario), alternate=not args.fixed_sides,
                         replays=args.replays is not None, use_ray=args.ray, address=args.address,
                         batch_size=args.batch_size, progress=not args.no_progress)
