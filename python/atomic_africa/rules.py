@@ -1,4 +1,4 @@
-"""Rules data: every rule number of RULES.md as a frozen, validated object loaded from TOML.
+"""Rules data: every rule number (``atomic-africa rules`` explains each) as a frozen, validated object.
 
 The packaged ``data/rules.toml`` holds the published values and the engine's [default] choices.
 Kernels receive these values as arguments; nothing here is compiled.
@@ -406,7 +406,7 @@ class Rules:
     # -- construction -------------------------------------------------------------------------
     @classmethod
     def default(cls) -> "Rules":
-        """The packaged rules (``atomic_africa/data/rules.toml``)."""
+        """The packaged rules (``atomic-africa rules --dump-toml`` prints their file)."""
         return _default()
 
     @classmethod
