@@ -13,7 +13,7 @@ def test_battle_prints_turns_and_result_and_writes_a_replayable_log(tmp_path, ca
     log = tmp_path / "b.jsonl"
     assert main(["battle", "--seed", "3", "--log", str(log)]) == 0
     out = capsys.readouterr().out
-    assert "Turn 1" in out and "Result:" in out and "end of turn" in out
+    assert "Turn 1 of 6" in out and "Result:" in out and "End of turn 1:" in out
     lines = [json.loads(x) for x in log.read_text().splitlines()]
     assert lines[0]["type"] == "header" and lines[-1]["type"] == "footer"
     scenario, rules, seed, actions = load_replay(log)

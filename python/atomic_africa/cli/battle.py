@@ -6,7 +6,7 @@ import time
 
 from ..game import Game, load_scenario
 from ..env.agents import AGENTS, make_agent
-from ..game.events import summarize_turn
+from .battle_log import Narrator, result_line, side_tables
 from .common import DEFAULT_AGENTS, scenario_arg, seed_arg
 
 
@@ -28,6 +28,9 @@ def register(sub):
                    help=f"agents for Blue,Red from {sorted(AGENTS)} (default %(default)s)")
     p.add_argument("--log", default=None, metavar="FILE.jsonl", help="write the event log as JSON lines")
     p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="also show the dice rolled and why each attack had its result (Attack against "
+                        "range and Defense, range band, distance, cover, effective armor)")
     p.set_defaults(run=run)
     return p
 
@@ -59,39 +62,22 @@ def run(args) -> int:
     agents, names = parse_agents(args.agents, args.seed)
     game = Game(scenario, args.seed)
     t0 = time.perf_counter()
-    sides = [s.name for s in scenario.sides]
-    labels = _Names({u.uid: f"{sides[u.side]}:{u.name}" for u in game.units if u.alive})
+    log = Narrator(game, verbose=args.verbose)
     if not args.quiet:
-        print(f"{scenario.name}: {sides[0]} ({names[0]}) vs {sides[1]} ({names[1]}), seed {args.seed}, "
-              f"{scenario.turns} turns")
-    shown, turn_open = 0, 0
+        print("\n".join(log.opening(names)))
+    shown = 0
     while not game.is_over:
         game.apply(agents[game.current_player].act(game))
-        new, shown = game.events[shown:], len(game.events)
-        if not args.quiet:
-            # Name units as they were when they acted: Clean-up splits may reuse freed unit slots.
-            for turn in sorted({e["turn"] for e in new}):
-                if turn > turn_open:
-                    turn_open = turn
-                    print(f"Turn {turn}")
-                for line in summarize_turn(new, turn, labels):
-                    print(line)
-            for e in new:
-                if e["type"] == "turn_end":
-                    print(f"  end of turn {e['turn']}: figures {sides[0]} {e['figures'][0]}, "
-                          f"{sides[1]} {e['figures'][1]}; units {e['units'][0]} / {e['units'][1]}")
-        labels.update({u.uid: f"{sides[u.side]}:{u.name}" for u in game.units if u.alive})
+        lines = log.feed(game.events[shown:], game.units)
+        shown = len(game.events)
+        if lines and not args.quiet:
+            print("\n".join(lines))
     elapsed = time.perf_counter() - t0
-    res = game.result
-    who = "draw" if res.winner is None else f"{sides[res.winner]} ({names[res.winner]}) wins"
-    print(f"Result: {who} - {res.reason}; figures {sides[0]} {res.figures[0]}, {sides[1]} {res.figures[1]} "
-          f"({len(game.history)} decisions, {len(game.events)} events, {elapsed:.2f} s)")
+    print(f"{result_line(game, names)} ({len(game.history)} decisions, {len(game.events)} events, "
+          f"{elapsed:.2f} s)")
+    if not args.quiet:
+        print("\n".join(side_tables(game, names)))
     if args.log:
         write_log(game, args.log, names)
         print(f"Event log written to {args.log}")
     return 0
-
-
-class _Names(dict):
-    def __missing__(self, key):
-        return f"unit {key}"
