@@ -305,6 +305,7 @@ class Narrator:
 
     # ------------------------------------------------------------------ helpers
     def _sync(self, units):
+        # Freed slots keep their last unit, so that later events of the same decision still name it.
         self._units = {u.uid: _Seen(u) for u in units if u.alive} | \
             {uid: s for uid, s in self._units.items() if not units[uid].alive}
 
@@ -329,7 +330,8 @@ class Narrator:
             return f"  {self.sides[e['player']]} draws {_plural(len(e['cards']), 'card')}"
 
     def _on_reshuffle(self, e, units):
-        return f"  {self.sides[e['player']]} shuffles its discard pile into a new deck of {len(e['deck'])}"
+        return (f"  {self.sides[e['player']]} shuffles its discard pile into a new deck of "
+                f"{_plural(len(e['deck']), 'card')}")
 
     def _on_assign(self, e, units):
         self._assigned[e["player"]] += 1
