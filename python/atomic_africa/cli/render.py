@@ -24,6 +24,11 @@ def register(sub):
     p.add_argument("-o", "--output", default=None, metavar="FILE.png",
                    help="PNG to write (default battle.png; with --gif only if given)")
     p.add_argument("--gif", default=None, metavar="FILE.gif", help="animate the whole replay into this GIF")
+    p.add_argument("--html", default=None, metavar="FILE.html",
+                   help="write the whole replay as one self-contained web page (slider, play button, "
+                        "each shot's exact odds; needs no network and no matplotlib)")
+    p.add_argument("--dpi", type=int, default=None, metavar="N",
+                   help="dots per inch (default 100 for the PNG: 1600 x 1100 pixels; 80 for --gif)")
     p.add_argument("--every", choices=("phase", "action"), default="phase", help="GIF frame per phase or per action")
     p.add_argument("--seed", type=seed_arg, default=0, help="seed when no REPLAY is given (default %(default)s)")
     p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
@@ -35,10 +40,14 @@ def register(sub):
 
 
 def run(args) -> int:
-    require("matplotlib", "plot", "render")  # before a game is played, not after
+    if args.dpi is not None and args.dpi < 10:
+        raise ValueError(f"dpi: expected an integer >= 10, got {args.dpi}")
+    picture = args.gif is not None or args.output is not None or args.html is None
+    if picture:
+        require("matplotlib", "plot", "render")  # before a game is played, not after
     if args.gif:
         require("PIL", "plot", "render --gif")
-    from ..game.render import game_at, load_replay, save_gif, save_png
+    from ..game.replay import caption, game_at, load_replay, phase_lines
     if args.replay:
         scenario, rules, seed, actions = load_replay(args.replay, args.game)
     else:
@@ -48,13 +57,21 @@ def run(args) -> int:
         while not g.is_over:
             g.apply(agents[g.current_player].act(g))
         scenario, rules, seed, actions = g.scenario.to_dict(), g.rules.to_dict(), g.seed, g.history
+    if args.html:
+        from ..game.replay_html import save_html
+        n = save_html(scenario, rules, seed, actions, args.html, every=args.every)
+        print(f"Wrote {args.html} ({n} frames; open it in a web browser)")
     if args.gif:
-        n = save_gif(scenario, rules, seed, actions, args.gif, every=args.every)
+        from ..game.render import GIF_DPI, save_gif
+        n = save_gif(scenario, rules, seed, actions, args.gif, every=args.every,
+                     dpi=args.dpi or GIF_DPI, progress=True)
         print(f"Wrote {args.gif} ({n} frames)")
-        if args.output is None:
-            return 0
+    if not picture or (args.gif and args.output is None):
+        return 0
+    from ..game.render import DPI, save_png
     args.output = args.output or "battle.png"
     game = game_at(scenario, rules, seed, actions, args.step)
-    save_png(game, args.output)
+    lines = phase_lines(scenario, rules, seed, actions, args.step)
+    save_png(game, args.output, dpi=args.dpi or DPI, caption=caption(game, lines))
     print(f"Wrote {args.output} (step {len(game.history)} of {len(actions)}, turn {game.s.turn}, {game.stage.lower()})")
     return 0

@@ -1,78 +1,388 @@
-"""Drawing a game state with matplotlib: terrain, units with markers and wounds, moves and fire lines.
+"""Drawing a game state with matplotlib: terrain, units with markers and wounds, moves and fire lines,
+a legend, and labels placed so that they do not overlap.
 
-matplotlib (and pillow for GIFs) are optional dependencies, imported on first use.
+matplotlib (and pillow for GIFs) are optional dependencies, imported on first use. Only matplotlib's
+object API is used (a :class:`~matplotlib.figure.Figure` on its own Agg canvas): no pyplot, no
+backend switch, no change to ``rcParams``, so drawing is safe inside any application.
 """
 from __future__ import annotations
 
-import io
-import json
+import os
 
-from .._optional import require
-from ..enums import UnitKind
+from .._atomic_write import replaced_atomically
+from .._progress import Progress
+from ..enums import Cover, UnitKind
 from .engine import Game
+from .replay import caption as _caption, frames, game_at, last_phase_events, load_replay
 
-__all__ = ["draw", "save_png", "save_gif", "load_replay", "game_at"]
+__all__ = ["draw", "save_png", "save_gif", "load_replay", "game_at", "FIGSIZE", "DPI", "GIF_DPI"]
 
-_COVER_COLOURS = {0: "#e8e0c8", 1: "#9cc48a", 2: "#8f8f8f"}
+#: Figure size in inches: with :data:`DPI`, a 1600 x 1100 pixel picture, readable on a laptop.
+FIGSIZE = (16.0, 11.0)
+#: Dots per inch of a PNG.
+DPI = 100
+#: Dots per inch of GIF frames (1280 x 880 pixels: every frame is stored, so a little smaller).
+GIF_DPI = 80
+
+_COVER_COLOURS = {Cover.NONE: "#e8e0c8", Cover.LIGHT: "#9cc48a", Cover.HEAVY: "#8f8f8f"}
+_COVER_WORDS = {Cover.NONE: "open ground", Cover.LIGHT: "light cover", Cover.HEAVY: "heavy cover"}
 _SIDE_COLOURS = ("#1f5fbf", "#c0392b")
+_HIT, _MISS = "#e67e22", "#b0b0b0"          # fire lines with / without effect
+_IMPACT = "#d35400"                          # fire support impact
+_WOUND = "#8e0000"
+_LABEL_PT = 9.0                              # unit label font size (points)
+_CAPTION_LINES = 9                           # caption lines drawn below the table
 
 
-def _plt():
-    require("matplotlib", "plot", "drawing a game")
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
+def _canvas_figure(figsize=FIGSIZE, dpi=DPI):
+    """A Figure on its own Agg canvas: nothing global is read or changed."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=figsize, dpi=dpi)
+    FigureCanvasAgg(fig)
+    return fig
 
 
-def load_replay(path, game: int = 0):
-    """(scenario dict, rules dict, seed, actions) from a ``battle --log`` JSONL file, a game JSON, or
-    game number ``game`` of a ``selfplay --replays`` file (one game JSON per line).
+def _renderer(fig):
+    """A renderer to measure text with: the figure's own if it has one, else a detached Agg one."""
+    get = getattr(fig.canvas, "get_renderer", None)
+    if get is not None:
+        return get()
+    from matplotlib.backends.backend_agg import RendererAgg
+    w, h = fig.get_size_inches() * fig.dpi
+    return RendererAgg(int(w), int(h), fig.dpi)
+
+
+def _unit_size(u) -> float:
+    """Half-size of a unit's symbol in cm: grows with its figures."""
+    return 2.0 + min(u.figures, 14) * 0.25
+
+
+def _draw_terrain(ax, sc):
+    from matplotlib.patches import Circle, Polygon, Rectangle
+    ax.add_patch(Rectangle((0, 0), sc.width_cm, sc.height_cm, facecolor=_COVER_COLOURS[Cover.NONE],
+                           edgecolor="k", zorder=0))
+    texts = []
+    for t in sc.terrain:
+        kw = dict(facecolor=_COVER_COLOURS[Cover(t.cover)], edgecolor="#444", alpha=0.85,
+                  hatch="///" if t.blocks_los else None, linewidth=0.8, zorder=1)
+        if t.shape == "polygon":
+            ax.add_patch(Polygon(t.points, closed=True, **kw))
+            cx = sum(p[0] for p in t.points) / len(t.points)
+            cy = sum(p[1] for p in t.points) / len(t.points)
+        else:
+            ax.add_patch(Circle(t.center, t.radius, **kw))
+            cx, cy = t.center
+        txt = ax.text(cx, cy, t.name, fontsize=8, ha="center", va="center", color="#222", style="italic",
+                      zorder=2, bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.55))
+        txt.set_gid("terrain-label")
+        texts.append(txt)
+    return texts
+
+
+def _draw_actions(ax, game, units):
+    """Moves, fire lines and fire-support impacts of the last Activation phase."""
+    for e in last_phase_events(game):
+        if e["type"] in ("move", "complete_move", "sprint") and "start" in e:
+            (x0, y0), (x1, y1) = e["start"], e["dest"]
+            ax.annotate("", xy=(x1, y1), xytext=(x0, y0), zorder=3,
+                        arrowprops=dict(arrowstyle="-|>", color="#444", lw=1.4, ls="--",
+                                        shrinkA=0, shrinkB=0, mutation_scale=14))
+        elif e["type"] == "fire" and e["source"] >= 0 and e["source"] in units and e["target"] in units:
+            s, t = units[e["source"]], units[e["target"]]
+            hit = e["markers"] or e["wounds"]
+            ax.plot([s.x, t.x], [s.y, t.y], color=_HIT if hit else _MISS, lw=1.5 + e["wounds"] * 0.8,
+                    alpha=0.9, zorder=3, solid_capstyle="round")
+        elif e["type"] == "scatter":
+            ax.plot(*e["impact"], marker="*", color=_IMPACT, ms=18, mec="k", mew=0.6, zorder=6)
+
+
+def _draw_units(ax, units):
+    """Unit symbols, commander stars, marker dots and wound crosses; returns, per unit, the label
+    text and the data-space box its symbols cover."""
+    from matplotlib.patches import Circle, Rectangle
+    out = []
+    for u in units.values():
+        colour, size = _SIDE_COLOURS[u.side], _unit_size(u)
+        if u.kind == UnitKind.VEHICLE:
+            ax.add_patch(Rectangle((u.x - size, u.y - size * 0.6), 2 * size, 1.2 * size, facecolor=colour,
+                                   edgecolor="k", zorder=4))
+        else:
+            ax.add_patch(Circle((u.x, u.y), size, facecolor=colour, edgecolor="k", lw=1.2, zorder=4,
+                                linestyle="-" if u.kind == UnitKind.INFANTRY else ":"))
+        if u.commander:
+            ax.plot(u.x, u.y, marker="*", color="gold", ms=11, mec="k", zorder=5)
+        right = u.x + size
+        for k in range(min(u.markers, 6)):
+            ax.plot(u.x + size + 1 + 1.6 * k, u.y + size, marker="o", color="k", ms=4, zorder=5)
+        for k in range(min(u.wounds, 6)):
+            ax.plot(u.x + size + 1 + 1.6 * k, u.y + size - 2, marker="x", color=_WOUND, ms=5, mew=1.6,
+                    zorder=5)
+        if u.markers or u.wounds:
+            right = u.x + size + 2 + 1.6 * min(max(u.markers, u.wounds), 6)
+        label = f"{u.name} ({u.figures})"
+        if u.markers or u.wounds:
+            label += f"\nS{u.markers} W{u.wounds}"
+        out.append((u, label, (u.x - size, u.y - size, right, u.y + size + 1)))
+    return out
+
+
+# Label candidates around a unit: (dx, dy) direction and the text alignment that keeps the text on
+# that side of its anchor. Below first (where labels are expected), then the other sides.
+_DIRECTIONS = (((0, -1), "center", "top"), ((0, 1), "center", "bottom"), ((1, 0), "left", "center"),
+               ((-1, 0), "right", "center"), ((1, -1), "left", "top"), ((-1, -1), "right", "top"),
+               ((1, 1), "left", "bottom"), ((-1, 1), "right", "bottom"))
+_RINGS = 14          # candidate distances tried before giving up on a free place
+_RING_PT = 12.0      # distance between rings (points)
+
+
+def _overlap(a, b) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _place_labels(ax, placed_units, fixed_texts):
+    """Put each unit's label at the nearest place around it that overlaps no other label.
+
+    Greedy: labels are placed one by one; each tries rings of candidate positions around its unit
+    (below, above, right, left, diagonals), nearest ring first, and takes the first one that
+    overlaps no label placed so far, no other unit's symbols and stays inside the axes. If no
+    candidate is free of other units, the one overlapping them least (but no label) is used; a label
+    moved beyond the first ring gets a thin leader line to its unit.
+    """
+    from matplotlib.transforms import offset_copy
+    fig = ax.figure
+    renderer = _renderer(fig)
+    ax.apply_aspect()
+    to_px = ax.transData.transform
+    frame = ax.get_window_extent(renderer).extents
+    pt = fig.dpi / 72.0
+    labels = [t.get_window_extent(renderer).extents for t in fixed_texts]
+    symbols = []
+    for _, _, (x0, y0, x1, y1) in placed_units:
+        (a, b), (c, d) = to_px([(x0, y0), (x1, y1)])
+        symbols.append((a, b, c, d))
+    # Crowded units first: they have the fewest free places.
+    def crowding(i):
+        s = symbols[i]
+        return -sum(_overlap((s[0] - 60, s[1] - 60, s[2] + 60, s[3] + 60), o) > 0 for o in symbols)
+    order = sorted(range(len(placed_units)), key=crowding)
+    texts = []
+    for i in order:
+        u, label, _ = placed_units[i]
+        sym = symbols[i]
+        cx, cy = to_px((u.x, u.y))
+        # Distances (points) from the unit's centre to the edges of its symbols' box.
+        reach = {(1, 0): (sym[2] - cx) / pt, (-1, 0): (cx - sym[0]) / pt,
+                 (0, 1): (sym[3] - cy) / pt, (0, -1): (cy - sym[1]) / pt, (0, 0): 0.0}
+        txt = ax.text(u.x, u.y, label, fontsize=_LABEL_PT, color=_SIDE_COLOURS[u.side], zorder=7,
+                      linespacing=1.05, fontweight="bold",
+                      bbox=dict(boxstyle="square,pad=0.1", fc="white", ec="none", alpha=0.7))
+        txt.set_gid(f"unit-label:{u.uid}")
+        best = None
+        for ring in range(_RINGS):
+            gap = 2 + ring * _RING_PT
+            for (dx, dy), ha, va in _DIRECTIONS:
+                ox = dx * (reach[(dx, 0)] + gap)
+                oy = dy * (reach[(0, dy)] + gap)
+                txt.set_transform(offset_copy(ax.transData, fig=fig, x=ox, y=oy, units="points"))
+                txt.set_ha(ha)
+                txt.set_va(va)
+                box = txt.get_window_extent(renderer).extents
+                if any(_overlap(box, o) for o in labels):
+                    continue
+                inside = frame[0] <= box[0] and box[2] <= frame[2] and frame[1] <= box[1] and box[3] <= frame[3]
+                cost = sum(_overlap(box, o) for j, o in enumerate(symbols) if j != i) + (0 if inside else 1e7)
+                if best is None or cost < best[0]:
+                    best = (cost, ring, (ox, oy), ha, va, box)
+                if cost == 0:
+                    break
+            if best is not None and best[0] == 0:
+                break
+        if best is None:   # nowhere free: keep the first place (cannot happen on a sane table)
+            best = (0, 0, (0, -reach[(0, -1)] - 2), "center", "top", None)
+        _, ring, (ox, oy), ha, va, box = best
+        txt.set_transform(offset_copy(ax.transData, fig=fig, x=ox, y=oy, units="points"))
+        txt.set_ha(ha)
+        txt.set_va(va)
+        if box is None:
+            box = txt.get_window_extent(renderer).extents
+        labels.append(box)
+        if ring > 0:
+            ax.annotate("", xy=(u.x, u.y), xytext=(ox, oy), textcoords="offset points", zorder=6,
+                        arrowprops=dict(arrowstyle="-", color=_SIDE_COLOURS[u.side], lw=0.6, alpha=0.8,
+                                        shrinkA=0, shrinkB=0))
+        texts.append(txt)
+    return texts
+
+
+def _legend_handles(sc):
+    from matplotlib.legend_handler import HandlerPatch
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import FancyArrowPatch, Patch, Rectangle
+
+    def arrow(legend, orig_handle, xdescent, ydescent, width, height, fontsize):
+        return FancyArrowPatch((-xdescent, height / 2 - ydescent), (width - xdescent, height / 2 - ydescent),
+                               arrowstyle="-|>", mutation_scale=12, lw=1.4, ls="--", color="#444")
+
+    def none(**kw):
+        return Line2D([], [], ls="none", **kw)
+
+    move = FancyArrowPatch((0, 0), (1, 0))
+    handles = [
+        (none(marker="o", ms=12, mfc=_SIDE_COLOURS[0], mec="k"), f"{sc.sides[0].name} unit"),
+        (none(marker="o", ms=12, mfc=_SIDE_COLOURS[1], mec="k"), f"{sc.sides[1].name} unit"),
+        (none(marker="o", ms=12, mfc="white", mec="k"), "infantry (solid edge)"),
+        (Patch(facecolor="white", edgecolor="k", ls=":"), "light infantry (dotted edge)"),
+        (Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="k"), "vehicle (rectangle)"),
+        (none(marker="*", ms=13, mfc="gold", mec="k"), "commander"),
+        (none(marker="o", ms=5, color="k"), "suppression marker (one dot each)"),
+        (none(marker="x", ms=6, mew=1.6, color=_WOUND), "wound (one cross each)"),
+        (none(), "label 'Name (5) S2 W1': 5 figures,\n2 suppression markers, 1 wound"),
+        (move, "move this phase (dashed arrow)"),
+        (Line2D([], [], color=_HIT, lw=2.3), "fire with effect\n(thicker = more wounds)"),
+        (Line2D([], [], color=_MISS, lw=1.5), "fire without effect"),
+        (none(marker="*", ms=15, color=_IMPACT, mec="k"), "fire support impact"),
+    ]
+    handles += [(Patch(facecolor=_COVER_COLOURS[c], edgecolor="#444"), _COVER_WORDS[c]) for c in Cover]
+    handles.append((Patch(facecolor="white", edgecolor="#444", hatch="///"), "hatched: blocks line of sight"))
+    return [h for h, _ in handles], [t for _, t in handles], {FancyArrowPatch: HandlerPatch(patch_func=arrow)}
+
+
+def _draw_static(ax, sc, legend: bool):
+    """What every frame of a game shares: table, terrain, axes and legend; returns the terrain
+    labels (which unit labels must avoid)."""
+    fixed = _draw_terrain(ax, sc)
+    ax.set_xlim(-2, sc.width_cm + 2)
+    ax.set_ylim(-2, sc.height_cm + 2)
+    ax.set_aspect("equal")
+    ax.set_xlabel("cm", labelpad=1)
+    ax.tick_params(labelsize=8)
+    if legend:
+        handles, texts, handler_map = _legend_handles(sc)
+        ax.legend(handles, texts, handler_map=handler_map, loc="upper left", bbox_to_anchor=(1.015, 1.0),
+                  borderaxespad=0, fontsize=9.5, title="Legend", title_fontsize=11, labelspacing=0.9,
+                  handlelength=2.4, frameon=True)
+    return fixed
+
+
+def _draw_state(ax, game, title, caption, fixed):
+    """What changes from frame to frame: moves, fire, units, labels, title and caption."""
+    sc = game.scenario
+    units = {u.uid: u for u in game.units if u.alive}
+    _draw_actions(ax, game, units)
+    placed = _draw_units(ax, units)
+    status = f"turn {game.s.turn}, {game.stage.lower()}"
+    if game.is_over:
+        r = game.result
+        status += f" - {'draw' if r.winner is None else sc.sides[r.winner].name + ' wins'}"
+    ax.set_title(title or f"{sc.name}: {status}", fontsize=13)
+    if caption is None:
+        caption = _caption(game, [])
+    lines = caption.splitlines()
+    if len(lines) > _CAPTION_LINES:
+        lines = lines[:_CAPTION_LINES - 1] + [f"... and {len(lines) - _CAPTION_LINES + 1} more"]
+    ax.text(0.0, -0.05, "\n".join(lines), transform=ax.transAxes, ha="left", va="top", fontsize=10.5,
+            family="monospace", linespacing=1.25, gid="caption")
+    _place_labels(ax, placed, fixed)
+
+
+def _new_axes(dpi=DPI):
+    fig = _canvas_figure(dpi=dpi)
+    # Table left, legend right, caption below: fixed places, so GIF frames line up.
+    return fig.add_axes((0.035, 0.2, 0.74, 0.75))
+
+
+def draw(game: Game, ax=None, title=None, caption=None, legend: bool = True):
+    """Draw ``game``'s current state on a matplotlib axis.
 
     Parameters
     ----------
-    path : str or PathLike
-        The file to read.
-    game : int
-        Index of the game in a replays file (ignored for a battle log).
+    game : Game
+    ax : matplotlib Axes, optional
+        Axis to draw on; a new :data:`FIGSIZE` figure (on its own Agg canvas) is made if omitted.
+    title : str, optional
+        Replaces the default title (scenario name and status).
+    caption : str, optional
+        Text under the table (e.g. :func:`~atomic_africa.game.replay.caption`); by default the
+        turn and stage.
+    legend : bool
+        Draw the legend right of the table.
 
     Returns
     -------
-    (dict, dict, int, list of int)
-        Scenario dict, rules dict, seed and action ids; :func:`game_at` takes them.
-
-    Raises
-    ------
-    ValueError
-        If the file is none of these formats or ``game`` is out of range.
-    OSError
-        If the file cannot be read.
+    matplotlib Figure
+        The figure holding ``ax``.
     """
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read().strip()
-    try:
-        docs = [json.loads(text)]            # one document, possibly spread over several lines
-    except json.JSONDecodeError:
-        try:
-            docs = [json.loads(x) for x in text.splitlines() if x.strip()]
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}: not a battle log, game JSON or replays file ({exc})") from None
-    if not all(isinstance(d, dict) for d in docs) or not docs:
-        raise ValueError(f"{path}: not a battle log, game JSON or replays file")
-    if docs[0].get("type") == "header":
-        if docs[-1].get("type") != "footer":
-            raise ValueError(f"{path}: not a battle log (header/footer lines missing)")
-        return docs[0]["scenario"], docs[0]["rules"], docs[0]["seed"], docs[-1]["actions"]
-    if not 0 <= game < len(docs):
-        raise ValueError(f"game: {game} is out of range; {path} holds {len(docs)} game(s)")
-    d = docs[game]
-    if d.get("format") != "atomic-africa-game/1":
-        raise ValueError(f"{path}: neither a battle log nor a game JSON")
-    return d["scenario"], d["rules"], d["seed"], d["history"]
+    if ax is None:
+        ax = _new_axes()
+    fixed = _draw_static(ax, game.scenario, legend)
+    _draw_state(ax, game, title, caption, fixed)
+    return ax.figure
 
 
-def game_at(scenario, rules, seed, actions, step=None) -> Game:
-    """The game after the first ``step`` actions (all when None).
+def _save(fig, path, dpi):
+    if isinstance(path, (str, os.PathLike)):
+        fmt = os.path.splitext(os.fspath(path))[1][1:].lower() or "png"
+        with replaced_atomically(path) as tmp:
+            fig.savefig(tmp, dpi=dpi, format=fmt)
+    else:
+        fig.savefig(path, dpi=dpi, format="png")
+
+
+def save_png(game: Game, path, title=None, dpi: int = DPI, caption=None) -> None:
+    """Draw ``game``'s current state (see :func:`draw`) and save it as an image.
+
+    Parameters
+    ----------
+    game : Game
+    path : str, PathLike or file object
+        Destination, written under a temporary name and renamed into place; matplotlib picks the
+        format from the extension (PNG for ``.png``; a file object gets PNG).
+    title, caption : str, optional
+        As in :func:`draw`.
+    dpi : int
+        Dots per inch; the default gives a :data:`FIGSIZE` figure of 1600 x 1100 pixels.
+    """
+    fig = draw(game, title=title, caption=caption)
+    _save(fig, path, dpi)
+
+
+class _Animator:
+    """GIF frames fast: the static layer (terrain, axes, legend) is drawn once and copied back
+    under each frame, on which only the changing artists are drawn (matplotlib's blitting)."""
+
+    def __init__(self, scenario, dpi):
+        self.ax = ax = _new_axes(dpi)
+        self.fig, self.canvas = ax.figure, ax.figure.canvas
+        self.fixed = _draw_static(ax, scenario, True)
+        ax.set_title(" ", fontsize=13)
+        self.canvas.draw()
+        self.background = self.canvas.copy_from_bbox(self.fig.bbox)
+        self.static = set(ax.get_children())
+
+    def frame(self, game, caption):
+        """The picture of ``game`` with ``caption``, as an RGB PIL image."""
+        from PIL import Image
+        ax = self.ax
+        self.canvas.restore_region(self.background)
+        _draw_state(ax, game, None, caption, self.fixed)
+        changing = sorted((a for a in ax.get_children() if a not in self.static), key=lambda a: a.get_zorder())
+        for a in changing:
+            ax.draw_artist(a)
+        ax.draw_artist(ax.title)
+        w, h = self.canvas.get_width_height()
+        image = Image.frombuffer("RGBA", (w, h), self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
+        for a in changing:
+            a.remove()
+        return image
+
+
+def save_gif(scenario, rules, seed, actions, path, every: str = "phase", duration_ms: int = 900,
+             dpi: int = GIF_DPI, progress: bool = False) -> int:
+    """Animate a replay as a GIF: the initial state, then one frame per phase or per action, each
+    captioned with its turn, stage and what happened since the previous frame.
 
     Parameters
     ----------
@@ -82,179 +392,45 @@ def game_at(scenario, rules, seed, actions, step=None) -> Game:
         Game seed.
     actions : sequence of int
         Action ids.
-    step : int, optional
-        Number of actions to apply, ``0 <= step <= len(actions)``; all when None.
-
-    Returns
-    -------
-    Game
-
-    Raises
-    ------
-    ValueError
-        If ``step`` is out of range (or the scenario/rules are invalid).
-    IllegalActionError
-        If an action is not legal when applied.
-    """
-    from ..rules import Rules
-    from .scenario import Scenario
-    g = Game(Scenario.from_dict(scenario), seed, Rules.from_dict(rules))
-    n = len(actions) if step is None else step
-    if not 0 <= n <= len(actions):
-        raise ValueError(f"step: {n} is out of range; allowed 0..{len(actions)}")
-    for a in actions[:n]:
-        g.apply(a)
-    return g
-
-
-def _last_phase_events(game):
-    """Events of the last Activation phase so far (the whole phase, even after its Clean-up), so
-    that the final state of a game still shows the last moves and fire lines."""
-    out = []
-    for e in reversed(game.events):
-        out.append(e)
-        if e["type"] in ("activate", "setup"):
-            break
-    return out[::-1]
-
-
-def draw(game: Game, ax=None, title=None):
-    """Draw ``game``'s current state on a matplotlib axis.
-
-    Parameters
-    ----------
-    game : Game
-    ax : matplotlib Axes, optional
-        Axis to draw on; a new figure is made if omitted.
-    title : str, optional
-        Replaces the default title (scenario name and status).
-
-    Returns
-    -------
-    matplotlib Figure
-        The figure holding ``ax``.
-    """
-    plt = _plt()
-    from matplotlib.patches import Circle, Polygon, Rectangle
-    sc = game.scenario
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(10, 10 * sc.height_cm / sc.width_cm + 0.6), dpi=90)
-    else:
-        fig = ax.figure
-    ax.add_patch(Rectangle((0, 0), sc.width_cm, sc.height_cm, facecolor=_COVER_COLOURS[0], edgecolor="k"))
-    for t in sc.terrain:
-        kw = dict(facecolor=_COVER_COLOURS[t.cover], edgecolor="#444", alpha=0.85,
-                  hatch="///" if t.blocks_los else None, linewidth=0.8)
-        patch = Polygon(t.points, closed=True, **kw) if t.shape == "polygon" else Circle(t.center, t.radius, **kw)
-        ax.add_patch(patch)
-        cx, cy = (sum(p[0] for p in t.points) / len(t.points), sum(p[1] for p in t.points) / len(t.points)) \
-            if t.shape == "polygon" else t.center
-        ax.text(cx, cy, t.name, fontsize=6, ha="center", va="center", color="#333")
-    units = {u.uid: u for u in game.units if u.alive}
-    for e in _last_phase_events(game):
-        if e["type"] in ("move", "complete_move", "sprint") and "start" in e:
-            (x0, y0), (x1, y1) = e["start"], e["dest"]
-            ax.annotate("", xy=(x1, y1), xytext=(x0, y0),
-                        arrowprops=dict(arrowstyle="->", color="#555", lw=1.2, ls="--"))
-        if e["type"] == "fire" and e["source"] >= 0 and e["source"] in units and e["target"] in units:
-            s, t = units[e["source"]], units[e["target"]]
-            colour = "#e67e22" if e["markers"] or e["wounds"] else "#bbb"
-            ax.plot([s.x, t.x], [s.y, t.y], color=colour, lw=1.0 + e["wounds"] * 0.5, alpha=0.9)
-        if e["type"] == "scatter":
-            ax.plot(*e["impact"], marker="*", color="#d35400", ms=14)
-    for u in units.values():
-        colour = _SIDE_COLOURS[u.side]
-        size = 2.0 + min(u.figures, 14) * 0.25
-        if u.kind == UnitKind.VEHICLE:
-            ax.add_patch(Rectangle((u.x - size, u.y - size * 0.6), 2 * size, 1.2 * size, facecolor=colour,
-                                   edgecolor="k"))
-        else:
-            ax.add_patch(Circle((u.x, u.y), size, facecolor=colour, edgecolor="k",
-                                linestyle="-" if u.kind == UnitKind.INFANTRY else ":"))
-        if u.commander:
-            ax.plot(u.x, u.y, marker="*", color="gold", ms=8, mec="k")
-        label = f"{u.name} ({u.figures})"
-        if u.markers or u.wounds:
-            label += f"\nS{u.markers} W{u.wounds}"
-        ax.text(u.x, u.y - size - 1.5, label, fontsize=6.5, ha="center", va="top", color=colour)
-        for k in range(min(u.markers, 6)):
-            ax.plot(u.x + size + 1 + 1.6 * k, u.y + size, marker="o", color="k", ms=3.5)
-        for k in range(min(u.wounds, 6)):
-            ax.plot(u.x + size + 1 + 1.6 * k, u.y + size - 2, marker="x", color="#8e0000", ms=4)
-    ax.set_xlim(-2, sc.width_cm + 2)
-    ax.set_ylim(-2, sc.height_cm + 2)
-    ax.set_aspect("equal")
-    ax.set_xlabel("cm")
-    status = f"turn {game.s.turn}, {game.stage.lower()}"
-    if game.is_over:
-        r = game.result
-        status += f" - {'draw' if r.winner is None else sc.sides[r.winner].name + ' wins'}"
-    ax.set_title(title or f"{sc.name}: {status}", fontsize=10)
-    return fig
-
-
-def save_png(game: Game, path, title=None) -> None:
-    """Draw ``game``'s current state (see :func:`draw`) and save it as an image.
-
-    Parameters
-    ----------
-    game : Game
     path : str, PathLike or file object
-        Destination; matplotlib picks the format from the extension (PNG for ``.png``).
-    title : str, optional
-        As in :func:`draw`.
-    """
-    fig = draw(game, title=title)
-    fig.savefig(path, bbox_inches="tight")
-    _plt().close(fig)
-
-
-def save_gif(scenario, rules, seed, actions, path, every: str = "phase", duration_ms: int = 400) -> int:
-    """Animate a replay as a GIF: the initial state, then one frame per phase or per action.
-
-    Parameters
-    ----------
-    scenario, rules : dict
-        Scenario and rules dicts, as returned by :func:`load_replay`.
-    seed : int
-        Game seed.
-    actions : iterable of int
-        Action ids.
-    path : str, PathLike or file object
-        Destination of the GIF.
+        Destination of the GIF (written under a temporary name and renamed into place).
     every : {"phase", "action"}
-        ``"action"``: a frame after every action; any other value: a frame after each action that
+        ``"action"``: a frame after every action; ``"phase"``: a frame after each action that
         completes a move, resolves fire, or ends a turn or the game.
     duration_ms : int
         Display time of each frame.
+    dpi : int
+        Dots per inch of the frames (:data:`GIF_DPI`: 1280 x 880 pixels).
+    progress : bool
+        Show a progress bar on stderr (tqdm if installed), one step per action replayed.
 
     Returns
     -------
     int
         Number of frames written.
+
+    Raises
+    ------
+    ValueError
+        If ``every`` is not "phase" or "action" (or the replay is invalid).
     """
-    Image = require("PIL.Image", "plot", "GIF animation")
-
-    from ..rules import Rules
-    from .scenario import Scenario
-    g = Game(Scenario.from_dict(scenario), seed, Rules.from_dict(rules))
-    frames = []
-
-    def snap():
-        fig = draw(g)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=60)
-        _plt().close(fig)
-        buf.seek(0)
-        frames.append(Image.open(buf).convert("P", palette=Image.ADAPTIVE))
-
-    snap()
-    for a in actions:
-        n = len(g.events)
-        g.apply(a)
-        new = g.events[n:]
-        if every == "action" or any(e["type"] in ("complete_move", "fire_result", "turn_end", "game_over")
-                                    for e in new):
-            snap()
-    frames[0].save(path, save_all=True, append_images=frames[1:], duration=duration_ms, loop=0)
-    return len(frames)
+    from PIL import Image
+    bar = Progress(len(actions), progress, unit="action", desc="GIF")
+    images, done, animator = [], 0, None
+    try:
+        for f in frames(scenario, rules, seed, actions, every):
+            animator = animator or _Animator(f.game.scenario, dpi)
+            # A palette per frame keeps colours true; octree quantizing is ~8x faster than median cut.
+            image = animator.frame(f.game, _caption(f.game, f.lines))
+            images.append(image.quantize(256, method=Image.Quantize.FASTOCTREE))
+            bar.update(f.step - done)
+            done = f.step
+    finally:
+        bar.close()
+    kw = dict(format="GIF", save_all=True, append_images=images[1:], duration=duration_ms, loop=0)
+    if isinstance(path, (str, os.PathLike)):
+        with replaced_atomically(path) as tmp:
+            images[0].save(tmp, **kw)
+    else:
+        images[0].save(path, **kw)
+    return len(images)

@@ -1,0 +1,256 @@
+"""A replay as one self-contained web page: the table drawn in SVG, a slider and a play button to
+step through the frames, and for every shot its exact odds.
+
+Everything the page shows is computed here and embedded as JSON: unit positions, markers and
+wounds, moves, fire lines and captions per frame (the frames of :func:`.replay.frames`), and each
+shot's outcome distribution from :mod:`atomic_africa.odds` for the dice, postures, actions, range
+band, armor, cover and armor penetration of that shot. The page's script only draws; it loads
+nothing from the network.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+from .. import odds
+from .._atomic_write import replaced_atomically
+from ..cli.common import band_label
+from ..enums import Action, Cover, Posture, UnitKind
+from .replay import caption, frames, last_phase_events
+from .replay_page import PAGE
+
+__all__ = ["replay_data", "shot_odds", "render_html", "save_html"]
+
+_COVER_WORDS = {int(c): w for c, w in ((Cover.NONE, "open"), (Cover.LIGHT, "light"), (Cover.HEAVY, "heavy"))}
+_SIDE_COLOURS = ("#1f5fbf", "#c0392b")
+
+
+def _summary(dist: dict, actual) -> dict:
+    """Outcome table (most likely first), expectations and the probability of what happened."""
+    rows = sorted(([m, w, p] for (m, w), p in dist.items()), key=lambda r: (-r[2], r[0], r[1]))
+    return {
+        "outcomes": rows,
+        "p_actual": dist.get(tuple(actual), 0.0),
+        "e_markers": odds.expected_markers(dist),
+        "e_wounds": odds.expected_wounds(dist),
+        "p_marker": odds.p_at_least_markers(dist, 1),
+        "p_wound": odds.p_at_least_wounds(dist, 1),
+    }
+
+
+def shot_odds(events, game) -> list:
+    """Every shot of one Activation phase with its exact odds.
+
+    A shot is one fire line: a unit's attack on one target (Mass Fire's two attacks on the same
+    target are one volley, one shot), or one unit caught in a fire support blast. Its odds are
+    :func:`atomic_africa.odds.fire_outcomes` (:func:`~atomic_africa.odds.split_fire_outcomes` for
+    Split Fire) for the dice rolled (after wound shifts), postures and actions of both sides and
+    the range band, armor, cover and armor penetration the engine used.
+
+    Parameters
+    ----------
+    events : sequence of dict
+        The phase's events, from its ``activate`` event on (see
+        :func:`~atomic_africa.game.replay.last_phase_events`).
+    game : Game
+        The game (its rules, and its units' names and kinds).
+
+    Returns
+    -------
+    list of dict
+        Per shot: ``source``/``target`` unit ids (``source`` -1 for fire support, then
+        ``source_unit`` is the caller and ``impact`` where the fire landed), ``shooter``,
+        ``target_name``, ``action``, ``attack``, ``defense``, ``band``, ``armor``, ``cover``,
+        ``ap``, ``actual`` ([markers, wounds] of this volley, markers capped per turn as in the
+        odds), and the fields of the odds summary: ``outcomes`` ([markers, wounds, p] rows, most
+        likely first), ``p_actual``, ``e_markers``, ``e_wounds``, ``p_marker``, ``p_wound``.
+    """
+    rules, units = game.rules, game.units
+    rolls = {}       # uid -> roll event (dice after wound shifts, posture, action)
+    support = {}     # calling uid -> support_roll event
+    asset = {}       # uid -> asset index declared (targets event)
+    calls = []       # (fire source, calling uid) in the order the engine resolves them
+    fires, callers, impact = [], [], {}
+    for e in events:
+        t = e["type"]
+        if t in ("roll", "bystander_roll"):
+            rolls[e["unit"]] = e
+        elif t == "targets":
+            asset[e["unit"]] = e.get("asset", 0)
+        elif t == "scatter":
+            impact[e["unit"]] = e["impact"]
+        elif t == "support_roll":
+            support[e["unit"]] = e
+            calls.append((-1 - asset[e["unit"]], e["unit"]))
+        elif t == "fire":
+            fires.append(e)
+    # Fire support attacks carry only the asset index (-1 - index), the same for both sides' first
+    # asset: the engine lists each caller's blast in turn, so match them in order by source and attack.
+    for f in fires:
+        while f["source"] < 0 and (calls[0][0] != f["source"] or support[calls[0][1]]["attack"] != f["attack"]):
+            calls.pop(0)
+        callers.append(calls[0][1] if f["source"] < 0 else f["source"])
+    cff = rules.call_for_fire
+    shots, done = [], set()
+    for k, f in enumerate(fires):
+        if k in done:
+            continue
+        src, tgt = f["source"], f["target"]
+        tr = rolls[tgt]
+        vehicle = units[tgt].kind == UnitKind.VEHICLE
+        common = dict(target_posture=Posture[tr["posture"]], target_action=Action[tr["action"]],
+                      range_band=f["range"], armor=f["armor"], cover=Cover(f["cover"]), ap=f["ap"],
+                      vehicle=vehicle, rules=rules)
+        together = [k]
+        if src < 0:
+            caller = callers[k]
+            shooter_dice = support[caller]["dice"]
+            posture, action = Posture[cff.support_posture.upper()], Action[cff.support_action.upper()]
+            name = f"{support[caller]['asset']} (called by {units[caller].name})"
+            dist = odds.fire_outcomes(shooter_dice, tr["dice"], shooter_posture=posture,
+                                      shooter_action=action, **common)
+        else:
+            sr = rolls[src]
+            shooter_dice, posture, action = sr["dice"], Posture[sr["posture"]], Action[sr["action"]]
+            name = units[src].name
+            if action == Action.SPLIT_FIRE:
+                # The engine resolves the declared target's attack first, the other's second.
+                pair = [j for j in range(len(fires)) if fires[j]["source"] == src]
+                d0, d1 = (fires[j] for j in pair[:2])
+                targets = [odds.FireTarget(rolls[d["target"]]["dice"], Posture[rolls[d["target"]]["posture"]],
+                                           d["range"], d["armor"], Action[rolls[d["target"]]["action"]],
+                                           Cover(d["cover"]), d["ap"],
+                                           units[d["target"]].kind == UnitKind.VEHICLE) for d in (d0, d1)]
+                split = odds.split_fire_outcomes(shooter_dice, *targets, shooter_posture=posture, rules=rules)
+                dist = split.declared if k == pair[0] else split.other
+            else:
+                if action == Action.MASS_FIRE:
+                    together = [j for j in range(k, len(fires))
+                                if fires[j]["source"] == src and fires[j]["target"] == tgt]
+                dist = odds.fire_outcomes(shooter_dice, tr["dice"], shooter_posture=posture,
+                                          shooter_action=action, **common)
+        done.update(together)
+        cap = rules.fire.vehicle_turn_marker_cap if vehicle else rules.fire.turn_marker_cap
+        actual = [min(sum(fires[j]["markers"] for j in together), cap), sum(fires[j]["wounds"] for j in together)]
+        shots.append(dict(
+            source=src if src >= 0 else -1, source_unit=callers[k], target=tgt,
+            impact=impact[callers[k]] if src < 0 else None, shooter=name, target_name=units[tgt].name, action=action.name.replace("_", " ").lower(),
+            posture=posture.name.lower(), target_stance=f"{tr['action'].replace('_', ' ').lower()} "
+                                                        f"{tr['posture'].lower()}",
+            shooter_dice=[int(d) for d in shooter_dice], target_dice=[int(d) for d in tr["dice"]],
+            attack=[fires[j]["attack"] for j in together], defense=f["defense"],
+            band=f["range"], band_words=band_label(f["range"], rules), armor=f["armor"],
+            cover=_COVER_WORDS[f["cover"]], ap=f["ap"], vehicle=vehicle, cap=cap, actual=actual,
+            **_summary(dist, actual)))
+    return shots
+
+
+def _frame(f, game) -> dict:
+    """One frame's JSON: what the picture of :func:`.render.draw` shows, plus the shots."""
+    phase = last_phase_events(game)
+    moves = [e["start"] + e["dest"] for e in phase
+             if e["type"] in ("move", "complete_move", "sprint") and "start" in e]
+    impacts = [e["impact"] for e in phase if e["type"] == "scatter"]
+    shots = shot_odds(phase, game)
+    return {
+        "step": f.step, "turn": game.s.turn, "stage": game.stage.lower(),
+        "caption": caption(game, f.lines).splitlines(),
+        "units": [[u.uid, u.name, u.side, int(u.kind), round(u.x, 2), round(u.y, 2), u.figures, u.markers,
+                   u.wounds, bool(u.commander)] for u in game.units if u.alive],
+        "moves": moves, "impacts": impacts, "shots": shots,
+    }
+
+
+def replay_data(scenario, rules, seed, actions, every: str = "phase") -> dict:
+    """Everything the replay page shows, as a JSON-able dict.
+
+    Parameters
+    ----------
+    scenario, rules : dict
+        Scenario and rules dicts, as returned by :func:`~atomic_africa.game.replay.load_replay`.
+    seed : int
+        Game seed.
+    actions : sequence of int
+        Action ids.
+    every : {"phase", "action"}
+        A frame per phase or per action (see :func:`~atomic_africa.game.replay.frames`).
+
+    Returns
+    -------
+    dict
+        ``title``, ``table`` (``width``, ``height`` in cm), ``sides`` (name, colour), ``terrain``
+        (name, shape, points or center/radius, cover word, blocks_los), ``actions`` (number of
+        actions) and ``frames`` (one dict per frame: ``step``, ``turn``, ``stage``, ``caption``
+        lines, ``units`` rows ``[uid, name, side, kind, x, y, figures, markers, wounds,
+        commander]``, ``moves`` ``[x0, y0, x1, y1]``, ``impacts`` ``[x, y]`` and ``shots`` as
+        returned by :func:`shot_odds`).
+    """
+    out = []
+    for f in frames(scenario, rules, seed, actions, every):
+        out.append(_frame(f, f.game))
+    sc = f.game.scenario
+    terrain = []
+    for t in sc.terrain:
+        d = {"name": t.name, "shape": t.shape, "cover": _COVER_WORDS[int(t.cover)], "blocks_los": bool(t.blocks_los)}
+        if t.shape == "polygon":
+            d["points"] = [list(p) for p in t.points]
+        else:
+            d["center"], d["radius"] = list(t.center), t.radius
+        terrain.append(d)
+    result = None
+    if f.game.is_over:
+        r = f.game.result
+        result = f"{'Draw' if r.winner is None else sc.sides[r.winner].name + ' wins'} ({r.reason})"
+    return {
+        "format": "atomic-africa-replay-page/1", "title": sc.name, "seed": seed, "actions": len(actions),
+        "table": {"width": sc.width_cm, "height": sc.height_cm},
+        "sides": [{"name": s.name, "colour": c} for s, c in zip(sc.sides, _SIDE_COLOURS)],
+        "terrain": terrain, "result": result, "frames": out,
+    }
+
+
+def render_html(data: dict) -> str:
+    """The page for :func:`replay_data`'s dict: one HTML document with the data, styles and script
+    inline.
+
+    Parameters
+    ----------
+    data : dict
+
+    Returns
+    -------
+    str
+    """
+    # "</" cannot end the script element inside JSON; "<\/" is the same string to JSON.parse.
+    payload = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    title = (data["title"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    return PAGE.replace("{{TITLE}}", title).replace("{{DATA}}", payload)
+
+
+def save_html(scenario, rules, seed, actions, path, every: str = "phase") -> int:
+    """Write a replay as one self-contained HTML page (see :func:`replay_data`).
+
+    Parameters
+    ----------
+    scenario, rules : dict
+        Scenario and rules dicts, as returned by :func:`~atomic_africa.game.replay.load_replay`.
+    seed : int
+        Game seed.
+    actions : sequence of int
+        Action ids.
+    path : str or PathLike
+        Destination, written under a temporary name and renamed into place.
+    every : {"phase", "action"}
+        A frame per phase or per action.
+
+    Returns
+    -------
+    int
+        Number of frames in the page.
+    """
+    data = replay_data(scenario, rules, seed, actions, every)
+    text = render_html(data)
+    with replaced_atomically(os.fspath(path)) as tmp:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return len(data["frames"])

@@ -1,0 +1,173 @@
+"""``atomic-africa render --html``: the self-contained replay page, its exact odds, and the page
+itself in a real headless Chromium."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from atomic_africa import odds
+from atomic_africa.cli import main
+from atomic_africa.enums import Action, Cover, Posture
+from atomic_africa.env.agents import make_agent
+from atomic_africa.game import Game, Scenario
+from atomic_africa.game.replay import frames
+from atomic_africa.game.replay_html import render_html, replay_data, save_html
+
+from headless_chromium import CHROMIUM, INSTALL_HINT, Chromium
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+
+
+def _game(seed, agents=("greedy", "doctrine"), scenario=None):
+    players = [make_agent(n, seed + i) for i, n in enumerate(agents)]
+    g = Game(scenario, seed)
+    while not g.is_over:
+        g.apply(players[g.current_player].act(g))
+    return g
+
+
+def _replay(g):
+    return g.scenario.to_dict(), g.rules.to_dict(), g.seed, g.history
+
+
+def _dist(rows):
+    return {(m, w): p for m, w, p in rows}
+
+
+def test_every_shot_carries_its_exact_odds():
+    # Greedy against doctrine, seed 1: plain fire, Mass Fire, Split Fire, Heavy Weapon and fire support.
+    g = _game(1)
+    data = replay_data(*_replay(g))
+    shots = [s for f in data["frames"] for s in f["shots"]]
+    kinds = {(s["action"], s["source"] < 0) for s in shots}
+    assert {("basic", False), ("mass fire", False), ("split fire", False), ("heavy weapon", True)} <= kinds
+    rules = g.rules
+    for s in shots:
+        dist = _dist(s["outcomes"])
+        assert sum(dist.values()) == pytest.approx(1.0, abs=1e-12)
+        # What the engine rolled must be a possible outcome of the odds shown for it.
+        assert s["p_actual"] == dist[tuple(s["actual"])] > 0
+        assert s["e_wounds"] == pytest.approx(sum(w * p for (m, w), p in dist.items()))
+        assert s["p_wound"] == pytest.approx(sum(p for (m, w), p in dist.items() if w >= 1))
+        if s["action"] == "split fire" or s["source"] < 0:
+            continue
+        stance = s["target_stance"].rsplit(" ", 1)
+        again = odds.fire_outcomes(
+            tuple(s["shooter_dice"]), tuple(s["target_dice"]), shooter_posture=Posture[s["posture"].upper()],
+            target_posture=Posture[stance[1].upper()], range_band=s["band"], armor=s["armor"],
+            shooter_action=Action[s["action"].upper().replace(" ", "_")],
+            target_action=Action[stance[0].upper().replace(" ", "_")],
+            cover=Cover[{"open": "NONE"}.get(s["cover"], s["cover"].upper())], ap=s["ap"],
+            vehicle=s["vehicle"], rules=rules)
+        assert dist == again
+    # Mass Fire is one volley: both attacks on one shot.
+    assert all(len(s["attack"]) == 2 for s in shots if s["action"] == "mass fire")
+
+
+def test_frames_follow_the_game():
+    g = _game(2, ("random", "random"))
+    data = replay_data(*_replay(g))
+    steps = [f.step for f in frames(*_replay(g))]
+    assert [f["step"] for f in data["frames"]] == steps and steps[0] == 0 and steps[-1] == len(g.history)
+    last = data["frames"][-1]
+    alive = [u for u in g.units if u.alive]
+    assert [(r[0], r[4], r[5], r[6], r[7], r[8]) for r in last["units"]] == \
+        [(u.uid, round(u.x, 2), round(u.y, 2), u.figures, u.markers, u.wounds) for u in alive]
+    assert data["result"].startswith(("Draw", g.scenario.sides[0].name, g.scenario.sides[1].name))
+    assert last["caption"][0].startswith(f"Turn {g.s.turn}, over")
+
+
+def test_page_is_self_contained_and_escapes_what_it_embeds(tmp_path):
+    d = Game(None, 3).scenario.to_dict()
+    evil = "</script><img src=x onerror=alert(1)>"
+    d["sides"][0]["units"][0]["name"] = evil
+    d["name"] = "A & B <test>"
+    g = Game(Scenario.from_dict(d), 3)
+    for _ in range(60):
+        g.apply(g.legal_actions()[-1])
+    data = replay_data(*_replay(g))
+    page = render_html(data)
+    assert page.count("<script") == 2 and page.count("</script>") == 2
+    assert "<title>A &amp; B &lt;test&gt; - Atomic Africa replay</title>" in page
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
+    assert "<link" not in page and "@import" not in page and "url(http" not in page
+    payload = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.S).group(1)
+    assert json.loads(payload) == json.loads(json.dumps(data))
+    assert evil in json.dumps(json.loads(payload))
+    out = tmp_path / "r.html"
+    assert save_html(*_replay(g), out) == len(data["frames"])
+    assert out.read_text(encoding="utf-8") == page
+    assert [p.name for p in tmp_path.iterdir()] == ["r.html"]
+
+
+def test_cli_html_needs_no_png(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    g = Game(None, 5)
+    for _ in range(50):
+        g.apply(g.legal_actions()[0])
+    js = tmp_path / "g.json"
+    js.write_text(g.to_json())
+    assert main(["render", str(js), "--html", "replay.html"]) == 0
+    out = capsys.readouterr().out
+    n = len(list(frames(*_replay(g))))
+    assert f"Wrote replay.html ({n} frames" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json", "replay.html"]
+    # a selfplay replays file, game K
+    lines = tmp_path / "replays.jsonl"
+    lines.write_text(Game(None, 6).to_json() + "\n" + g.to_json() + "\n")
+    assert main(["render", str(lines), "--game", "1", "--html", "k.html"]) == 0
+    assert (tmp_path / "k.html").read_text(encoding="utf-8") == (tmp_path / "replay.html").read_text(encoding="utf-8")
+
+
+def _frame_svg(b):
+    return b.eval("document.getElementById('frame').innerHTML")
+
+
+def test_replay_page_in_headless_chromium(tmp_path):
+    if not CHROMIUM.exists():
+        pytest.fail(INSTALL_HINT)
+    g = _game(0, ("random", "random"))
+    page = tmp_path / "replay.html"
+    n = save_html(*_replay(g), page)
+    with Chromium() as b:
+        b.open(page.as_uri())
+        assert b.eval("window.replay.frame") == 0 and b.eval("window.replay.count") == n
+        first = _frame_svg(b)
+        assert b.eval("document.querySelectorAll('#frame g.unit').length") == 13
+        # Dragging the slider to the middle of the game draws another state.
+        mid = n // 2
+        b.eval(f"(() => {{ const s = document.getElementById('slider'); s.value = {mid}; "
+               f"s.dispatchEvent(new Event('input', {{bubbles: true}})); }})()")
+        assert b.eval("window.replay.frame") == mid
+        middle = _frame_svg(b)
+        assert middle != first
+        assert b.eval("document.getElementById('status').textContent").startswith(f"frame {mid + 1}/{n}")
+        # A frame with fire shows its shots with their odds and the fire lines.
+        fire = next(i for i in range(mid, n) if b.eval(f"window.replay.show({i}), document.querySelectorAll('.shot').length"))
+        assert b.eval("document.querySelectorAll('#frame line.fire').length") >= 1
+        assert "chance of exactly this" in b.eval("document.querySelector('.shot').textContent")
+        ARTIFACTS.mkdir(exist_ok=True)
+        shot = ARTIFACTS / "replay_mid_game.png"
+        b.screenshot(shot)
+        print(f"mid-game frame {fire + 1}/{n}: {shot}")
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        # Labels on the page do not overlap either.
+        boxes = b.eval("[...document.querySelectorAll('#frame text.ulabel')].map(t => "
+                       "{ const r = t.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
+        for i, x in enumerate(boxes):
+            for y in boxes[i + 1:]:
+                assert not (min(x[2], y[2]) > max(x[0], y[0]) + 0.5 and min(x[3], y[3]) > max(x[1], y[1]) + 0.5)
+        # The play button (a real click) steps through the frames by itself.
+        before = b.eval("window.replay.frame")
+        b.click("#play")
+        assert b.eval("window.replay.playing") is True
+        # Frames advance every 0.9 s: wait (at most 10 s) for the next one.
+        assert b.eval(f"new Promise(r => {{ const t0 = Date.now(), poll = () => window.replay.frame > {before} "
+                      f"|| Date.now() - t0 > 10000 ? r(window.replay.frame) : setTimeout(poll, 50); poll(); }})") > before
+        assert _frame_svg(b) != middle
+        b.click("#play")
+        assert b.eval("window.replay.playing") is False
+        assert b.errors() == []
+        # Nothing but the page itself was loaded.
+        assert set(b.requests()) == {page.as_uri()}
