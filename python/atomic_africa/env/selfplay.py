@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import math
 import os
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from multiprocessing import get_context
 import numpy as np
 
 from .._optional import require
+from .._progress import Progress
 from .._seeding import seed_sequence
 from ..game import Game
 from ..game.scenario import load_scenario
@@ -174,37 +174,6 @@ class SelfPlayResult:
         return "\n".join(lines)
 
 
-class _Progress:
-    """tqdm on stderr if available, else a plain text bar; nothing when disabled."""
-
-    def __init__(self, total: int, enabled: bool):
-        self.total, self.done, self.enabled, self._bar = total, 0, enabled, None
-        if enabled:
-            try:
-                from tqdm import tqdm
-                self._bar = tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
-            except ImportError:  # pragma: no cover - tqdm is in the rl/test extras
-                self._bar = None
-
-    def update(self, k: int):
-        self.done += k
-        if not self.enabled:
-            return
-        if self._bar is not None:
-            self._bar.update(k)
-        else:  # pragma: no cover
-            width = 30
-            fill = int(width * self.done / max(self.total, 1))
-            sys.stderr.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {self.done}/{self.total}")
-            sys.stderr.flush()
-
-    def close(self):
-        if self.enabled and self._bar is not None:
-            self._bar.close()
-        elif self.enabled:  # pragma: no cover
-            sys.stderr.write("\n")
-
-
 def _batches(n: int, workers: int, batch_size):
     if batch_size is None:
         batch_size = max(1, min(50, math.ceil(n / (max(workers, 1) * 8))))
@@ -271,7 +240,7 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
     rules_dict = None if rules is None else resolve_rules(rules).to_dict()
     batches = _batches(n_games, workers, batch_size)
     tasks = [(scenario, rules_dict, root.entropy, b, names, bool(alternate), bool(replays)) for b in batches]
-    bar = _Progress(n_games, progress)
+    bar = Progress(n_games, progress, unit="game")
     out = []
     t0 = time.perf_counter()
     try:
