@@ -2,6 +2,8 @@
 itself in a real headless Chromium."""
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -118,6 +120,25 @@ def test_cli_html_needs_no_png(tmp_path, monkeypatch, capsys):
     lines.write_text(Game(None, 6).to_json() + "\n" + g.to_json() + "\n")
     assert main(["render", str(lines), "--game", "1", "--html", "k.html"]) == 0
     assert (tmp_path / "k.html").read_text(encoding="utf-8") == (tmp_path / "replay.html").read_text(encoding="utf-8")
+
+
+def test_html_needs_neither_matplotlib_nor_pillow(tmp_path):
+    # A base install without the plot extra: --html works, a PNG is refused in one line.
+    script = f"""
+import sys
+sys.modules["matplotlib"] = None
+sys.modules["PIL"] = None
+from atomic_africa.cli import main
+rc = main(["render", "--seed", "2", "--agents", "random,random", "--html", {str(tmp_path / 'r.html')!r}])
+print("html", rc)
+rc = main(["render", "--seed", "2", "--agents", "random,random", "-o", {str(tmp_path / 'r.png')!r}])
+print("png", rc)
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert [x for x in out.stdout.splitlines() if x.startswith(("html", "png"))] == ["html 0", "png 2"], \
+        out.stdout + out.stderr
+    assert "atomic-africa[plot]" in out.stderr and "Traceback" not in out.stderr
+    assert (tmp_path / "r.html").stat().st_size > 10000 and not (tmp_path / "r.png").exists()
 
 
 def _frame_svg(b):

@@ -9,12 +9,15 @@ from .common import DEFAULT_AGENTS, count_arg, existing_file, scenario_arg, seed
 def register(sub):
     p = sub.add_parser(
         "render",
-        help="draw a game state / replay step to PNG (--gif: animate the whole replay)",
+        help="draw a game state / replay step to PNG (--gif: animate the replay; --html: a replay web page)",
         description=(
             "Draw the table (terrain by cover, hatched = blocks line of sight), the units with their "
             "suppression markers (dots) and wound counters (crosses), and the last Activation phase's "
-            "moves (dashed arrows) and fire lines (orange = effective). REPLAY is a 'battle --log' JSONL "
-            "file or a game JSON (Game.to_json); without it a new game is played with --seed/--agents."
+            "moves (dashed arrows) and fire lines (orange = effective), with a legend, in a 1600 x 1100 "
+            "picture. --gif animates the whole replay (a captioned frame per phase); --html writes a "
+            "self-contained web page stepping through it, with each shot's exact odds. REPLAY is a "
+            "'battle --log' JSONL file, a game JSON (Game.to_json) or a 'selfplay --replays' file; "
+            "without it a new game is played with --seed/--agents."
         ),
     )
     p.add_argument("replay", nargs="?", type=existing_file, default=None, metavar="REPLAY", help="battle log (.jsonl), game JSON, or selfplay --replays file (with --game)")
@@ -22,14 +25,14 @@ def register(sub):
                    help="with a 'selfplay --replays' file: draw game K (0-based, default 0)")
     p.add_argument("--step", type=int, default=None, help="draw the state after this many actions (default: last)")
     p.add_argument("-o", "--output", default=None, metavar="FILE.png",
-                   help="PNG to write (default battle.png; with --gif only if given)")
+                   help="PNG to write (default battle.png; with --gif or --html only if given)")
     p.add_argument("--gif", default=None, metavar="FILE.gif", help="animate the whole replay into this GIF")
     p.add_argument("--html", default=None, metavar="FILE.html",
                    help="write the whole replay as one self-contained web page (slider, play button, "
                         "each shot's exact odds; needs no network and no matplotlib)")
     p.add_argument("--dpi", type=int, default=None, metavar="N",
                    help="dots per inch (default 100 for the PNG: 1600 x 1100 pixels; 80 for --gif)")
-    p.add_argument("--every", choices=("phase", "action"), default="phase", help="GIF frame per phase or per action")
+    p.add_argument("--every", choices=("phase", "action"), default="phase", help="--gif / --html frame per phase or per action")
     p.add_argument("--seed", type=seed_arg, default=0, help="seed when no REPLAY is given (default %(default)s)")
     p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
                    help="scenario when no REPLAY is given")
