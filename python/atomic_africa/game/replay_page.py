@@ -280,7 +280,8 @@ PAGE = r"""<!DOCTYPE html>
       const card = html("div", { class: "shot" + (hit ? " hit" : ""), "data-shot": k }, box);
       html("div", { class: "who" }, card, `${s.shooter} \u2192 ${s.target_name}`);
       const att = s.attack.length > 1 ? `attacks ${s.attack.join(" and ")}` : `attack ${s.attack[0]}`;
-      html("div", {}, card, `${s.action} (${s.posture}), ${att} vs defense ${s.defense} (${s.target_stance})`);
+      html("div", {}, card, `${s.source < 0 ? "fire support: " : ""}${s.action} (${s.posture}), ${att} ` +
+                            `vs defense ${s.defense} (${s.target_stance})`);
       html("div", { class: "facts" }, card,
            `dice ${s.shooter_dice.map((d) => "d" + d).join(" ")} vs ${s.target_dice.map((d) => "d" + d).join(" ")}; ` +
            `${s.band_words}; armor ${s.armor}${s.ap ? ` (AP ${s.ap})` : ""}; ${s.cover} cover${s.vehicle ? "; vehicle" : ""}`);
