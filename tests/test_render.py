@@ -178,3 +178,18 @@ def test_dpi_option(tmp_path, capsys):
     assert Image.open(out).size == (800, 550)
     assert main(["render", str(js), "--dpi", "0", "-o", str(out)]) == 2
     assert "--dpi" in capsys.readouterr().err
+
+
+def test_progress_bar_without_tqdm_counts_on_stderr(monkeypatch, capsys):
+    from atomic_africa._progress import Progress
+    monkeypatch.setitem(sys.modules, "tqdm", None)      # as if tqdm were not installed
+    bar = Progress(4, True, unit="action", desc="GIF")
+    for _ in range(4):
+        bar.update()
+    bar.close()
+    err = capsys.readouterr().err
+    assert err.endswith("GIF: [" + "#" * 30 + "] 4/4\n") and "\rGIF: [" + "#" * 15 + "." * 15 + "] 2/4" in err
+    quiet = Progress(4, False)
+    quiet.update(4)
+    quiet.close()
+    assert capsys.readouterr().err == "" and quiet.done == 4
