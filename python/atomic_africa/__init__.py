@@ -4,6 +4,7 @@ Scalar API at the top level, array API in :mod:`atomic_africa.batch`, the pure-P
 :mod:`atomic_africa.reference`, rules data in :class:`Rules`.
 """
 from . import _gymnasium, artillery, batch, game, odds, reference
+from ._optional import MissingExtraError
 from ._version import __version__
 from .dice import shift_die, wounded_dice
 from .enums import Action, Cover, Die, Posture, Role, UnitKind
@@ -17,7 +18,7 @@ _gymnasium.register()  # gymnasium.make("AtomicAfrica-v0") works once atomic_afr
 
 __all__ = [
     "Action", "Cover", "Die", "Posture", "Role", "UnitKind",
-    "Rules", "RulesError",
+    "Rules", "RulesError", "MissingExtraError",
     "Scores", "FireResult", "Scatter",
     "shift_die", "wounded_dice", "action_scores", "range_band", "predominant_cover",
     "resolve_fire", "effective_armor", "scatter",

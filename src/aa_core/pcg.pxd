@@ -4,30 +4,61 @@
 # the buffered uint32, laid out so that numpy arrays can hold many of them (pickled as data).
 # `pcg_seed(words, n, pool_size-padded spawn words...)` equals np.random.PCG64(SeedSequence(...)) and
 # `pcg_bitgen` wraps a state as a numpy bitgen_t, so aa_core.rng.roll_faces draws from it exactly as
-# it draws from a numpy PCG64 (tests/test_pcg.py compares both).
+# it draws from a numpy PCG64 (tests/test_pcg.py compares both). The 128-bit arithmetic uses the
+# compiler's unsigned __int128 where it has one, else two 64-bit halves (MSVC); tests/test_pcg_fallback.py
+# builds the halves on purpose and checks them against Python integers and numpy.
 from libc.stdint cimport uint32_t, uint64_t
 from numpy.random cimport bitgen_t
 
 cdef extern from *:
     """
+    #include <stdint.h>
+    #if defined(__SIZEOF_INT128__) && !defined(AA_NO_INT128)
+    #define AA_U128_NATIVE 1
     typedef unsigned __int128 aa_u128;
-    #define AA_PCG_MULT (((aa_u128)0x2360ED051FC65DA4ULL << 64) | (aa_u128)0x4385DF649FCCF645ULL)
-    static inline aa_u128 aa_u128_make(uint64_t hi, uint64_t lo) { return ((aa_u128)hi << 64) | lo; }
-    static inline uint64_t aa_u128_hi(aa_u128 x) { return (uint64_t)(x >> 64); }
-    static inline uint64_t aa_u128_lo(aa_u128 x) { return (uint64_t)x; }
-    static inline aa_u128 aa_pcg_step(aa_u128 state, aa_u128 inc) { return state * AA_PCG_MULT + inc; }
-    static inline aa_u128 aa_u128_add_(aa_u128 a, aa_u128 b) { return a + b; }
-    static inline uint64_t aa_pcg_output(aa_u128 state) {
-        uint64_t v = (uint64_t)(state >> 64) ^ (uint64_t)state;
-        unsigned int rot = (unsigned int)(state >> 122);
-        return (v >> rot) | (v << ((-rot) & 63));
+    static CYTHON_INLINE aa_u128 aa_u128_make(uint64_t hi, uint64_t lo) { return ((aa_u128)hi << 64) | lo; }
+    static CYTHON_INLINE uint64_t aa_u128_hi(aa_u128 x) { return (uint64_t)(x >> 64); }
+    static CYTHON_INLINE uint64_t aa_u128_lo(aa_u128 x) { return (uint64_t)x; }
+    static CYTHON_INLINE aa_u128 aa_u128_add_(aa_u128 a, aa_u128 b) { return a + b; }
+    static CYTHON_INLINE aa_u128 aa_u128_mul(aa_u128 a, aa_u128 b) { return a * b; }
+    #else
+    /* No 128-bit integer type (MSVC; or forced with -DAA_NO_INT128 to test this path): two 64-bit
+       halves, the 64x64->128 product assembled from 32-bit pieces. Same results bit for bit. */
+    #define AA_U128_NATIVE 0
+    typedef struct { uint64_t hi, lo; } aa_u128;
+    static CYTHON_INLINE aa_u128 aa_u128_make(uint64_t hi, uint64_t lo) { aa_u128 r; r.hi = hi; r.lo = lo; return r; }
+    static CYTHON_INLINE uint64_t aa_u128_hi(aa_u128 x) { return x.hi; }
+    static CYTHON_INLINE uint64_t aa_u128_lo(aa_u128 x) { return x.lo; }
+    static CYTHON_INLINE aa_u128 aa_u128_add_(aa_u128 a, aa_u128 b) {
+        aa_u128 r; r.lo = a.lo + b.lo; r.hi = a.hi + b.hi + (r.lo < a.lo); return r;
+    }
+    static CYTHON_INLINE uint64_t aa_mul64_hi(uint64_t a, uint64_t b) {
+        uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+        uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+        uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;   /* < 3 * 2^32: no overflow */
+        return p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    }
+    static CYTHON_INLINE aa_u128 aa_u128_mul(aa_u128 a, aa_u128 b) {   /* a * b mod 2^128 */
+        aa_u128 r; r.lo = a.lo * b.lo; r.hi = aa_mul64_hi(a.lo, b.lo) + a.hi * b.lo + a.lo * b.hi; return r;
+    }
+    #endif
+    static CYTHON_INLINE aa_u128 aa_pcg_step(aa_u128 state, aa_u128 inc) {
+        return aa_u128_add_(aa_u128_mul(state, aa_u128_make(0x2360ED051FC65DA4ULL, 0x4385DF649FCCF645ULL)), inc);
+    }
+    static CYTHON_INLINE uint64_t aa_pcg_output(aa_u128 state) {   /* XSL-RR: xor-fold, rotate by the top 6 bits */
+        uint64_t hi = aa_u128_hi(state), v = hi ^ aa_u128_lo(state);
+        unsigned int rot = (unsigned int)(hi >> 58);
+        return (v >> rot) | (v << ((64u - rot) & 63u));
     }
     """
+    # Opaque to Cython: a native 128-bit integer or a struct of two halves, passed by value.
     ctypedef struct aa_u128:
         pass
+    int AA_U128_NATIVE  # 1: the compiler's unsigned __int128; 0: the portable halves
     aa_u128 aa_u128_make(uint64_t hi, uint64_t lo) noexcept nogil
     uint64_t aa_u128_hi(aa_u128 x) noexcept nogil
     uint64_t aa_u128_lo(aa_u128 x) noexcept nogil
+    aa_u128 aa_u128_mul(aa_u128 a, aa_u128 b) noexcept nogil
     aa_u128 aa_pcg_step(aa_u128 state, aa_u128 inc) noexcept nogil
     uint64_t aa_pcg_output(aa_u128 state) noexcept nogil
     aa_u128 aa_u128_add "aa_u128_add_" (aa_u128 a, aa_u128 b) noexcept nogil

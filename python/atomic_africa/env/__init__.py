@@ -10,7 +10,7 @@
 - :mod:`.selfplay`: :func:`play_games`, many games on processes or Ray, seeded per game index.
 
 The adapters import their optional dependencies only when used; a missing one raises
-:class:`~atomic_africa._optional.MissingExtraError` naming the extra that installs it
+:class:`~atomic_africa.MissingExtraError` (an ImportError) naming the extra that installs it
 (``pip install 'atomic-africa[gym]'``, ``[pettingzoo]``, ``[ray]``, ``[parquet]``; ``[rl]``: all four).
 """
 from __future__ import annotations

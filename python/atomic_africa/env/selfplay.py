@@ -232,7 +232,7 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
         if a not in AGENTS:
             raise ValueError(f"agents: unknown agent {a!r}; allowed: {', '.join(sorted(AGENTS))}")
     if use_ray:
-        require("ray", "ray", "use_ray")  # now, before any game is played
+        require("ray", "ray", "running games on Ray")  # now, before any game is played
     root = seed_sequence(seed, "seed")
     if root.spawn_key:
         raise ValueError("seed: expected a root seed (int), not a spawned SeedSequence")
@@ -272,7 +272,7 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
 
 
 def _run_ray(tasks, workers, address, bar):
-    ray = require("ray", "ray", "use_ray")
+    ray = require("ray", "ray", "running games on Ray")
     started = False
     if not ray.is_initialized():
         kw = {"include_dashboard": False, "log_to_driver": False}
@@ -318,7 +318,7 @@ def results_format(path) -> str:
     """
     if os.fspath(path).lower().endswith(".csv"):
         return "csv"
-    require("pyarrow.parquet", "parquet", "Parquet results; FILE.csv needs nothing")
+    require("pyarrow.parquet", "parquet", "Parquet results; a .csv file needs nothing")
     return "parquet"
 
 

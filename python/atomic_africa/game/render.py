@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from .._atomic_write import replaced_atomically
+from .._optional import require
 from .._progress import Progress
 from ..enums import Cover, UnitKind
 from .engine import Game
@@ -36,6 +37,7 @@ _CAPTION_LINES = 9                           # caption lines drawn below the tab
 
 def _canvas_figure(figsize=FIGSIZE, dpi=DPI):
     """A Figure on its own Agg canvas: nothing global is read or changed."""
+    require("matplotlib", "plot", "drawing a game")  # every picture starts here
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     fig = Figure(figsize=figsize, dpi=dpi)
@@ -416,7 +418,7 @@ def save_gif(scenario, rules, seed, actions, path, every: str = "phase", duratio
     ValueError
         If ``every`` is not "phase" or "action" (or the replay is invalid).
     """
-    from PIL import Image
+    Image = require("PIL.Image", "plot", "GIF animation")
     bar = Progress(len(actions), progress, unit="action", desc="GIF")
     images, done, animator = [], 0, None
     try:
