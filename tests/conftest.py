@@ -1,10 +1,16 @@
-"""Shared fixtures and the hypothesis profile."""
+"""Shared fixtures, the hypothesis profile and the OpenMP wait policy of the test process."""
 import os
 
-import pytest
-from hypothesis import settings
+# Before the kernels load OpenMP: threads that finish a parallel region sleep instead of spinning.
+# Results do not depend on it (they are identical for every thread count); it only matters on a busy
+# machine, where a spinning thread takes the core its partner needs and the thread-count tests then
+# run 3-4 times slower. A value set by the caller wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
-import atomic_africa as aa
+import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+import atomic_africa as aa  # noqa: E402
 
 # Property tests explore new examples on every local run; in CI (CI=true) they are derandomized so
 # that a run is reproducible and CI never fails by luck.

@@ -4,9 +4,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
+@pytest.mark.slow
 def test_benchmarks_run_tiny():
     env = dict(os.environ, AA_BENCH_SCALE="0.0001")
     proc = subprocess.run([sys.executable, "-m", "pytest", str(BENCH), "-q", "-p", "no:cacheprovider",

@@ -37,6 +37,7 @@ def test_pxd_files_are_installed():
         assert (root / f"{family}.pxd").is_file()
 
 
+@pytest.mark.slow
 def test_embedded_duel_matches_python_api(my_sim):
     rng = np.random.default_rng(0)
     n = 5000
@@ -55,6 +56,7 @@ def test_embedded_duel_matches_python_api(my_sim):
     np.testing.assert_array_equal(out[:, 2], w)
 
 
+@pytest.mark.slow
 def test_embedded_scalars(my_sim):
     assert my_sim.median_cover(1, 0, 2) == int(aa.predominant_cover(1, 0, 2))
     ladder = np.array([4, 6, 8, 10, 12], dtype=np.int64)
@@ -64,6 +66,7 @@ def test_embedded_scalars(my_sim):
             assert (got or None) == (aa.shift_die(die, steps) and int(aa.shift_die(die, steps)))
 
 
+@pytest.mark.slow
 def test_embedded_game_loop_matches_python_game(my_sim):
     """A foreign Cython loop drives VectorGame's C-level game; the Python Game agrees step for step."""
     from atomic_africa.env import VectorGame

@@ -70,6 +70,12 @@ def run(game, seed):
     return steps
 
 
+# The fast subset plays chunk 0 of the random scenarios (100 scenarios, each game replayed); the
+# other chunks and the long default-scenario games add breadth.
+SLOW_CHUNKS = [pytest.param(c, marks=pytest.mark.slow) for c in range(1, 8)]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(8))
 def test_random_games_on_the_default_scenario(chunk):
     for seed in range(chunk * 40, chunk * 40 + 40):
@@ -79,7 +85,7 @@ def test_random_games_on_the_default_scenario(chunk):
             assert Game.replay(None, seed, g.history).to_json() == g.to_json()
 
 
-@pytest.mark.parametrize("chunk", range(8))
+@pytest.mark.parametrize("chunk", [0] + SLOW_CHUNKS)
 def test_random_games_on_random_scenarios(chunk):
     for seed in range(1000 + chunk * 100, 1000 + chunk * 100 + 100):
         sc = random_scenario(seed)

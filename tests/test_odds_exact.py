@@ -82,6 +82,7 @@ def _combine(attacks: dict, defense: dict, *, range_band, armor, cover, ap, vehi
     return dict(out)
 
 
+@pytest.mark.slow
 def test_basic_engagement_every_die_type_combination():
     settings_cycle = [  # (band, armor, cover, ap, vehicle): rotated over the combinations
         (1, 1, aa.Cover.NONE, 0, False), (3, 2, aa.Cover.LIGHT, 0, False),

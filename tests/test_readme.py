@@ -21,6 +21,7 @@ def test_readme_starts_with_the_two_commands_and_ci_runs_the_second():
     assert ci[-1] == test_cmd
 
 
+@pytest.mark.slow  # the examples draw 10 million rolls
 def test_readme_python_examples_run_and_match_their_comments(tmp_path, monkeypatch):
     packaged = ROOT / "python" / "atomic_africa" / "data" / "rules.toml"
     (tmp_path / "my_rules.toml").write_text(packaged.read_text())  # the file the README loads

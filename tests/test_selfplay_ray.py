@@ -2,6 +2,9 @@
 import pytest
 import ray
 
+# Starting Ray takes 15-30 s; the fast subset checks self-play on processes (test_selfplay.py).
+pytestmark = pytest.mark.slow
+
 from atomic_africa.cli import main
 from atomic_africa.env.selfplay import play_games, read_results
 from atomic_africa.game.testing import mini_scenario, unit

@@ -3,11 +3,20 @@ step's observation, mask, reward, termination, final observations and event log 
 
 Each test plays a VectorGame (``record_events=True``) next to one Python ``Game`` per env (env ``i``'s
 episode ``k`` is ``Game(scenario, episode_seed(seed, i, k))``), picks a random legal action per env
-from the Python game's mask, steps both and compares everything exactly; finished Python games are
-replaced by the next episode's game as the VectorGame auto-resets. Over the file: 2,300+ complete
-games (the default scenario, ~100 random scenarios with vehicles, heavy weapons, light infantry,
-spotters, 0-2 fire-support assets, terrain and experience, and non-default rules). Some runs step on 2
-threads, some have a threads=2 twin VectorGame stepping the same actions, which must be bit-identical.
+from the Python game's mask (or from ``VectorGame.random_actions()``), steps both and compares
+everything exactly; finished Python games are replaced by the next episode's game as the VectorGame
+auto-resets.
+
+The fast tests (``PLAYS``) are a few chosen games that together exercise every rule the engines
+implement (:data:`vector_helpers.RULE_FEATURES`: every event type, every action, both postures, a
+Joker, confusion forcing Dig-in and Sprint, both kinds of split, merges, a Reserve pick, scatter and
+direct hits, Rally through comms, a reshuffle, a confused draw through the whole deck, each way a game
+ends ...) and every way of driving a VectorGame (a threads=2 twin, 2 threads, stepping subsets of
+envs, resets mid-run, its own random actions, both players' views); each play asserts the rules it
+is there for, and a test asserts that the plays together claim every rule. The slow tests add
+breadth: 2,000+ more games on the default scenario, ~100 random scenarios with vehicles, heavy
+weapons, light infantry, spotters, 0-2 fire-support assets, terrain and experience, and non-default
+rules.
 """
 from collections import Counter
 
@@ -18,23 +27,97 @@ import atomic_africa as aa
 from atomic_africa.env import VectorGame
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.testing import mini_scenario, unit
-from vector_helpers import check_same_outputs, episode_seed, play_parity, random_scenario
+from vector_helpers import RULE_FEATURES, check_same_outputs, episode_seed, play_parity, random_scenario
 
-# Event types each test must have compared, so that its comparisons covered those rules. Random play
-# does not pick a Reserve card (it needs a suppressed unit left without orders, rallied, then targeted
-# when its side has no ordered unit left): test_reserve_pick_step_by_step steers games there; only the
-# default scenario's long games run a deck out (reshuffle); a dozen random scenarios may hold no
-# spotter with fire support (scatter), so test_non_default_rules_step_by_step picks scenarios with it.
+# Event types each slow test must have compared. Random play seldom picks a Reserve card (it needs a
+# suppressed unit left without orders, rallied, then targeted when its side has no ordered unit
+# left): test_reserve_pick_step_by_step steers games there; only the default scenario's long games
+# run a deck out (reshuffle); a dozen random scenarios may hold no spotter with fire support
+# (scatter), so test_non_default_rules_step_by_step picks scenarios with it.
 DEFAULT_EVENTS = set(EVENT_TYPES) - {"reserve_card"}
 RULES_EVENTS = set(EVENT_TYPES) - {"reserve_card", "reshuffle"}
 RANDOM_EVENTS = RULES_EVENTS - {"scatter", "support_roll"}
 
 
+def _events(features: Counter) -> set:
+    return {f[len("event:"):] for f in features if f.startswith("event:")}
+
+
+# ---------------------------------------------------------------- the fast subset: chosen games
+# A deck of 4 Aces and no Joker: decks run out every turn (reshuffle) and a suppressed unit forced
+# to react draws through every card without finding a defensive one when both black Aces are already
+# given to other units (no reaction: no legal card).
+SMALL_DECK = dict(orders={"deck_cards": 4, "jokers": 0, "basic_max_rank": 1})
+
+# name -> (scenario seed or None for the default scenario, rules changes, play_parity options, the
+# rules this play is there to exercise). Random scenarios were chosen (from 400 seeds) for being
+# short and rich; each play goes on past min_games until its rules were exercised.
+PLAYS = {
+    "default scenario": (None, None, dict(
+        num_envs=4, min_games=4, views=5), {
+        "event:setup", "event:shuffle", "event:reshuffle", "event:game_over", "card:joker",
+        "event:initiative", "action:HEAVY_WEAPON", "action:MASS_FIRE", "action:SPLIT_FIRE",
+        "action:CALL_FOR_FIRE", "action:RALLY", "action:SPRINT", "action:DIG_IN", "event:merge",
+        "split:voluntary", "split:shattered", "event:removed"}),
+    "random scenario 50071, vector's random actions": (50071, None, dict(
+        num_envs=8, min_games=16, vector_actions=True, views=1), {
+        "action:BASIC", "action:CALL_FOR_FIRE", "action:DIG_IN", "action:HEAVY_WEAPON", "action:MASS_FIRE",
+        "action:RALLY", "card:joker", "confused:DIG_IN", "confused:joker", "confused_direction:move",
+        "event:activate", "event:assign", "event:complete_move", "event:confused", "event:confused_direction",
+        "event:confused_draw", "event:declare", "event:discard", "event:draw", "event:fire",
+        "event:fire_result", "event:initiative", "event:morale", "event:move", "event:no_reaction",
+        "event:orders_done", "event:rally", "event:react", "event:removed", "event:roll", "event:scatter",
+        "event:split", "event:support_roll", "event:targets", "event:turn_end", "fire:support",
+        "fire_result:markers", "game_over:a side has no units left", "game_over:winner", "morale:failure",
+        "morale:success", "posture:DEFENSIVE", "rally:success", "scatter:direct_hit", "scatter:off_target",
+        "split:voluntary", "targets:none"}),
+    "random scenario 50144, 2 threads, random subsets of envs": (50144, None, dict(
+        num_envs=8, min_games=16, threads=2, active_p=0.7, views=1), {
+        "action:SPLIT_FIRE", "action:SPRINT", "confused:SPRINT", "confused_direction:sprint",
+        "event:bystander_roll", "event:sprint", "game_over:turn limit: more remaining figures",
+        "rally:failure", "split:shattered", "targets:two"}),
+    "random scenario 50346, threads=2 twin, resets mid-run": (50346, None, dict(
+        num_envs=8, min_games=16, twin_threads=2, resets=((20, None), (45, 777)), views=1), {
+        "fire_result:wounds", "game_over:draw", "posture:OFFENSIVE"}),
+    "random scenario 50317, vector's random actions": (50317, None, dict(
+        num_envs=8, min_games=16, vector_actions=True, views=1), {
+        "fire:armour_piercing", "rally:comms", "targets:second_asset"}),
+    "random scenario 50021, vector's random actions": (50021, None, dict(
+        num_envs=8, min_games=16, vector_actions=True, views=2), {
+        "event:merge", "event:reserve_card"}),
+    "random scenario 50012, a 4-card deck": (50012, SMALL_DECK, dict(
+        num_envs=8, min_games=16, vector_actions=True, views=1), {
+        "event:reshuffle", "no_reaction:no_card"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLAYS))
+def test_chosen_games_exercise_their_rules(name):
+    sc_seed, changes, options, claims = PLAYS[name]
+    rules = None if changes is None else aa.Rules.default().replace(**changes)
+    scenario = None if sc_seed is None else random_scenario(sc_seed)
+    seed = 1 if sc_seed is None else sc_seed
+    done, steps, features = play_parity(scenario, name, seed=seed, rng_seed=seed, rules=rules, until=claims,
+                                        max_steps=5000, **options)
+    assert done >= options["min_games"] and steps > 0
+    assert claims <= set(features), f"not exercised: {sorted(claims - set(features))}"
+
+
+def test_chosen_games_claim_every_rule():
+    """The fast plays together exercise every rule of RULE_FEATURES (new event types and actions
+    join it by themselves, so a play must claim them), and claim nothing that is not a rule."""
+    claimed = set().union(*(p[3] for p in PLAYS.values()))
+    assert not RULE_FEATURES - claimed, f"no fast play exercises: {sorted(RULE_FEATURES - claimed)}"
+    assert not claimed - RULE_FEATURES, f"not rules: {sorted(claimed - RULE_FEATURES)}"
+    assert {f"event:{t}" for t in EVENT_TYPES} <= RULE_FEATURES
+    assert {f"action:{a.name}" for a in aa.Action} <= RULE_FEATURES
+
+
 # ---------------------------------------------------------------- the default scenario
-# 4 x 100 games; chunk 0 has a threads=2 twin, chunk 1 runs on 2 threads and steps random subsets of
-# envs, chunk 2 resets mid-game (next episodes, then a new seed), chunk 3 takes its actions from
-# VectorGame.random_actions() (checked on the Python masks) and compares both players' views every 7th
-# step. (Few runs use 2 threads: on a busy 2-core machine every OpenMP region then waits for a core.)
+# 4 x 50+ games (each chunk goes on until it compared every event type); chunk 0 has a threads=2
+# twin, chunk 1 runs on 2 threads and steps random subsets of envs, chunk 2 resets mid-game (next
+# episodes, then a new seed), chunk 3 takes its actions from VectorGame.random_actions() (checked on
+# the Python masks) and compares both players' views every 7th step. (Few runs use 2 threads: on a busy 2-core machine every OpenMP region then waits for a core.)
 DEFAULT_CHUNKS = {
     0: dict(threads=1, twin_threads=2),
     1: dict(threads=2, active_p=0.6),
@@ -43,31 +126,34 @@ DEFAULT_CHUNKS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", sorted(DEFAULT_CHUNKS))
 def test_default_scenario_step_by_step(chunk):
-    done, steps, types = play_parity(None, "default", num_envs=32, seed=1000 + chunk, min_games=100,
-                                     rng_seed=chunk, **DEFAULT_CHUNKS[chunk])
-    assert done >= 100 and steps > 0
-    assert DEFAULT_EVENTS <= set(types), f"not compared: {DEFAULT_EVENTS - set(types)}"
+    done, steps, types = play_parity(None, "default", num_envs=32, seed=1000 + chunk, min_games=50,
+                                     rng_seed=chunk, until={f"event:{t}" for t in DEFAULT_EVENTS},
+                                     **DEFAULT_CHUNKS[chunk])
+    assert done >= 50 and steps > 0
+    assert DEFAULT_EVENTS <= _events(types), f"not compared: {DEFAULT_EVENTS - _events(types)}"
 
 
 # ---------------------------------------------------------------- random scenarios
 SCENARIOS_PER_CHUNK = 12
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(8))
 def test_random_scenarios_step_by_step(chunk):
     total, types = 0, Counter()
     for j in range(SCENARIOS_PER_CHUNK):
         sc_seed = 50_000 + chunk * SCENARIOS_PER_CHUNK + j
         done, _, t = play_parity(random_scenario(sc_seed), f"random_scenario({sc_seed})", num_envs=16,
-                              seed=sc_seed, min_games=20, rng_seed=sc_seed, threads=2 if j % 4 == 2 else 1,
+                              seed=sc_seed, min_games=16, rng_seed=sc_seed, threads=2 if j % 4 == 2 else 1,
                               twin_threads=2 if j % 4 == 0 else None, active_p=0.7 if j % 3 == 1 else None,
                               views=1, vector_actions=j % 4 == 3)
         total += done
         types += t
-    assert total >= 20 * SCENARIOS_PER_CHUNK
-    assert RANDOM_EVENTS <= set(types), f"not compared: {RANDOM_EVENTS - set(types)}"
+    assert total >= 16 * SCENARIOS_PER_CHUNK
+    assert RANDOM_EVENTS <= _events(types), f"not compared: {RANDOM_EVENTS - _events(types)}"
 
 
 # ---------------------------------------------------------------- non-default rules
@@ -96,6 +182,7 @@ def _rules_scenarios(count=6):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_non_default_rules_step_by_step(variant):
     rules = aa.Rules.default().replace(**VARIANTS[variant])
@@ -107,7 +194,7 @@ def test_non_default_rules_step_by_step(variant):
         total += done
         types += t
     assert total >= 96
-    assert RULES_EVENTS <= set(types), f"not compared: {RULES_EVENTS - set(types)}"
+    assert RULES_EVENTS <= _events(types), f"not compared: {RULES_EVENTS - _events(types)}"
 
 
 # ---------------------------------------------------------------- the rarest path: a Reserve pick
@@ -122,16 +209,18 @@ def _rally_often(game, rng):
     return int(rng.choice(legal))
 
 
+@pytest.mark.slow
 def test_reserve_pick_step_by_step():
     sc = mini_scenario([unit(50, 20), unit(90, 20)], [unit(50, 60, markers=1), unit(55, 62, commander=True)],
                        turns=4, experience=("veteran", "green"))
     done, _, types = play_parity(sc, "reserve_pick", num_envs=32, seed=3, min_games=300, rng_seed=3,
                                  policy=_rally_often, views=3)
     assert done >= 300
-    assert types["reserve_card"] >= 3 and types["rally"] > 0, dict(types)
+    assert types["event:reserve_card"] >= 3 and types["event:rally"] > 0, dict(types)
 
 
 # ---------------------------------------------------------------- threads
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", ["default", "random"])
 def test_two_threads_are_bit_identical_to_one(scenario):
     """Same actions on threads=1 and threads=2 (37 envs: an uneven split): identical trajectories,

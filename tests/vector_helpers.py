@@ -8,11 +8,91 @@ from collections import Counter
 
 import numpy as np
 
+from atomic_africa.enums import Action, Posture
 from atomic_africa.game import Game
+from atomic_africa.game.events import EVENT_TYPES
+from atomic_africa.game.scenario import load_scenario
 from test_game_fuzz import random_scenario  # noqa: F401  (re-exported: one generator of random scenarios)
 
 __all__ = ["episode_seed", "random_scenario", "Mirror", "check_step", "check_reset", "check_same_outputs",
-           "first_event_difference", "legal_random_actions", "play_parity"]
+           "first_event_difference", "legal_random_actions", "play_parity", "rules_exercised", "RULE_FEATURES"]
+
+
+# What a parity run must have compared for its comparisons to cover every rule of the engine: every
+# event type, every action declared, and the branches inside events that run different code in the
+# native engine (a Joker played, confusion forcing an action, both kinds of split, a direct hit and a
+# scatter, Rally and morale passing and failing, Split Fire on two targets, a second fire-support
+# asset, armour-piercing and fire-support shots, each way a game ends).
+RULE_FEATURES = frozenset(
+    [f"event:{t}" for t in EVENT_TYPES]
+    + [f"action:{a.name}" for a in Action]
+    + [f"posture:{p.name}" for p in Posture]
+    + ["card:joker", "confused:DIG_IN", "confused:SPRINT", "confused:joker", "confused_direction:move",
+       "confused_direction:sprint", "no_reaction:no_card", "split:voluntary", "split:shattered",
+       "scatter:direct_hit", "scatter:off_target", "rally:success", "rally:failure", "rally:comms",
+       "morale:success", "morale:failure", "targets:two", "targets:none", "targets:second_asset",
+       "fire:support", "fire:armour_piercing", "fire_result:markers", "fire_result:wounds",
+       "game_over:winner", "game_over:draw"]
+    + [f"game_over:{r}" for r in ("a side has no units left", "turn limit: more remaining figures")])
+
+
+def rules_exercised(events, cards=None) -> Counter:
+    """How often an event list exercised each rule named in :data:`RULE_FEATURES` (and any other
+    event type or action it holds).
+
+    ``cards`` (unit -> the card it plays, from its activate / react / reserve_card / confused event)
+    carries over between calls on successive parts of one env's log: a unit may declare its action
+    a step after it got its card.
+    """
+    out = Counter()
+    cards = {} if cards is None else cards
+    for e in events:
+        t = e["type"]
+        out[f"event:{t}"] += 1
+        if t in ("activate", "react", "reserve_card", "confused"):
+            cards[e["unit"]] = e["card"]
+            if e["card"].startswith("Joker"):
+                out["card:joker"] += 1
+                if t == "confused":
+                    out["confused:joker"] += 1
+        elif t == "declare":
+            out[f"action:{e['action']}"] += 1
+            out[f"posture:{e['posture']}"] += 1
+            if e["confused"] and not cards.get(e["unit"], "").startswith("Joker"):
+                out[f"confused:{e['action']}"] += 1
+        elif t == "confused_direction":
+            out["confused_direction:sprint" if e.get("sprint") else "confused_direction:move"] += 1
+        elif t == "no_reaction" and "reason" in e:
+            out["no_reaction:no_card"] += 1
+        elif t == "split":
+            out["split:voluntary" if e["voluntary"] else "split:shattered"] += 1
+        elif t == "scatter":
+            out["scatter:direct_hit" if e["direct_hit"] else "scatter:off_target"] += 1
+        elif t == "rally":
+            out["rally:success" if e["success"] else "rally:failure"] += 1
+            if not e["los"]:
+                out["rally:comms"] += 1
+        elif t == "morale":
+            out["morale:success" if e["success"] else "morale:failure"] += 1
+        elif t == "targets":
+            if e["target2"] is not None and e["target2"] >= 0:
+                out["targets:two"] += 1
+            if e["target"] is not None and e["target"] < 0:
+                out["targets:none"] += 1
+            if e["asset"] is not None and e["asset"] > 0:
+                out["targets:second_asset"] += 1
+        elif t == "fire":
+            if e["source"] < 0:
+                out["fire:support"] += 1
+            if e["ap"]:
+                out["fire:armour_piercing"] += 1
+        elif t == "fire_result":
+            out["fire_result:markers"] += e["markers"] > 0
+            out["fire_result:wounds"] += e["wounds"] > 0
+        elif t == "game_over":
+            out[f"game_over:{e['reason']}"] += 1
+            out["game_over:draw" if e["winner"] < 0 else "game_over:winner"] += 1
+    return +out
 
 
 def episode_seed(seed: int, env: int, episode: int) -> int:
@@ -85,19 +165,29 @@ class Mirror:
     """
 
     def __init__(self, scenario, num_envs, rules=None, label="default"):
-        self.scenario, self.rules, self.n, self.label = scenario, rules, num_envs, label
+        # Parsed once: Game(None) would read and validate the packaged TOML for every episode.
+        self.scenario, self.rules, self.n, self.label = load_scenario(scenario), rules, num_envs, label
         self.seed = None
         self.games = [None] * num_envs
         self.finished = [None] * num_envs
         self.episodes = np.zeros(num_envs, dtype=np.int64)
         self.step_index = 0  # VectorGame.step calls since the last reset
         self.size = None
+        # The last expected (observation, mask) of each env, keyed by its game and decision count:
+        # an env that was not stepped keeps them (its Python game did not change).
+        self._seen = [None] * num_envs
 
     def _new(self, i: int, k: int) -> list:
         self.episodes[i] = k
         g = Game(self.scenario, episode_seed(self.seed, i, k), self.rules)
         self.games[i] = g
         return list(g.events)
+
+    def _obs_mask(self, i: int):
+        g, seen = self.games[i], self._seen[i]
+        if seen is None or seen[0] is not g or seen[1] != len(g.history):
+            seen = self._seen[i] = (g, len(g.history), g.observation(g.current_player), g.action_mask())
+        return seen[2:]
 
     def context(self, i: int, finished: bool = False) -> str:
         """Where env ``i`` is: scenario, env, episode, episode seed, step, decision and its actions."""
@@ -110,8 +200,9 @@ class Mirror:
 
     def _expected(self, events, terminated=None, rewards=None, winner=None, final=None) -> dict:
         games = self.games
-        masks = np.stack([g.action_mask() for g in games])
-        obs = np.stack([g.observation(g.current_player) for g in games])
+        seen = [self._obs_mask(i) for i in range(self.n)]
+        obs = np.stack([o for o, _ in seen])
+        masks = np.stack([m for _, m in seen])
         self.size = obs.shape[1]
         return {"obs": obs, "masks": masks, "events": events, "terminated": terminated, "rewards": rewards,
                 "winner": winner, "final": final,
@@ -133,7 +224,9 @@ class Mirror:
         return self._expected(events)
 
     def views(self, player: int) -> np.ndarray:
-        return np.stack([g.observation(player) for g in self.games])
+        """Every game seen by ``player`` (the current player's view is the expected observation)."""
+        return np.stack([self._obs_mask(i)[0] if g.current_player == player else g.observation(player)
+                         for i, g in enumerate(self.games)])
 
     def step(self, actions, active=None) -> dict:
         """``VectorGame.step(actions, active)``: apply, auto-reset finished games."""
@@ -323,9 +416,10 @@ def legal_random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndar
 
 def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=None, threads=1,
                 twin_threads=None, active_p=None, views=0, resets=(), vector_actions=False, policy=None,
-                max_steps=200_000):
+                until=frozenset(), max_steps=200_000):
     """Play a VectorGame (record_events=True) and its Python mirror with the same random legal actions
-    until at least ``min_games`` games finished, comparing every output of every step exactly.
+    until at least ``min_games`` games finished and the compared events exercised every rule named in
+    ``until`` (see :func:`rules_exercised`), comparing every output of every step exactly.
 
     ``twin_threads``: a second VectorGame with that thread count steps the same actions and must give
     bit-identical outputs. ``views``: every ``views`` steps (0: never; always at resets) also compare
@@ -338,7 +432,8 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
     Returns
     -------
     (int, int, Counter)
-        Games finished (by termination), steps played, and the types of the events compared.
+        Games finished (by termination), steps played, and :func:`rules_exercised` of all the
+        events compared (those of the resets included).
     """
     from atomic_africa.env import VectorGame
 
@@ -350,8 +445,12 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
     rng = np.random.default_rng(rng_seed)
     resets = dict(resets)
 
+    seen, cards = Counter(), [{} for _ in range(num_envs)]
+
     def do_reset(s):
         exp = mirror.reset(s)
+        for i, ev in enumerate(exp["events"]):
+            seen.update(rules_exercised(ev, cards[i]))
         out = vg.reset(seed=s) if s is not None else vg.reset()
         check_reset(vg, mirror, out, exp, views=True)
         if twin is not None:
@@ -360,10 +459,10 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
         return exp
 
     exp = do_reset(seed)
-    types = Counter()
     done = steps = 0
-    while done < min_games:
-        assert steps < max_steps, f"{label}: {done} games after {steps} steps"
+    while done < min_games or not until <= set(seen):
+        assert steps < max_steps, (f"{label}: {done} games after {steps} steps; not yet exercised: "
+                                   f"{sorted(until - set(seen))}")
         if steps in resets:
             exp = do_reset(resets[steps])
         if vector_actions:
@@ -390,5 +489,6 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
                     f"{label}: events({i}) at step {steps} differ between threads={threads} and {twin_threads}"
         done += int(exp["terminated"].sum())
         steps += 1
-        types.update(e["type"] for ev in exp["events"] for e in ev)
-    return done, steps, types
+        for i, ev in enumerate(exp["events"]):
+            seen.update(rules_exercised(ev, cards[i]))
+    return done, steps, seen
