@@ -74,14 +74,15 @@ def test_random_scenarios_step_by_step(chunk):
 VARIANTS = {
     "moves_fire_cleanup": dict(
         movement={"directions": 8, "distance_fractions": [0.5, 1.0], "increment_cm": 6.0, "merge_contact_cm": 5.0},
-        fire={"turn_marker_cap": 3, "armor_floor": 2,
+        fire={"turn_marker_cap": 3, "armor_floor": 2, "feature_defense": 1, "feature_cover_per_wound": 2,
               "band_edges_cm": [20.0, 40.0, 60.0, 80.0, 100.0, 110.0, 120.0, 130.0]},
         cleanup={"split_min_figures": 4, "odd_to_larger_half": False}),
     "orders_rally_support": dict(
         orders={"first_player_alternates": False, "jokers": 4, "bystander_posture": "offensive",
+                "hand_units": "turn", "attached_add_cards": True,
                 "experience_bonus": {"green": 1, "regular": 2, "veteran": 3, "elite": 4}},
         rally={"markers_removed": 2, "comms_range_penalty": 2},
-        call_for_fire={"clockwise": False, "scatter_increment_cm": 3.0, "clock_zero_deg": 90.0}),
+        call_for_fire={"clockwise": False, "scatter_increment_cm": 3.0, "clock_zero_deg": 90.0, "scatter_die": 8}),
 }
 
 
