@@ -622,6 +622,22 @@ class Game:
         own = sum(1 for u in units if o.attached_add_cards or not u.attached)
         return own + o.experience_bonus[spec.experience]
 
+    def feature_targets(self, uid: int) -> list:
+        """Terrain features (scenario indices) the heavy weapon of unit ``uid`` may aim at now.
+
+        Parameters
+        ----------
+        uid : int
+            A unit slot, ``0 <= uid < 2 C``.
+
+        Returns
+        -------
+        list of int
+            Features with an armor value that still give cover, in view if fire needs LOS; empty if
+            the unit has no point-target heavy weapon.
+        """
+        return self._feature_targets(self.s.units[uid])
+
     def _own_ordered(self, side) -> list:
         return [u for u in self._side_units(side) if u.has_orders]
 

@@ -140,9 +140,9 @@ def draw(game: Game, ax=None, title=None):
     else:
         fig = ax.figure
     ax.add_patch(Rectangle((0, 0), sc.width_cm, sc.height_cm, facecolor=_COVER_COLOURS[0], edgecolor="k"))
-    for t in sc.terrain:
-        kw = dict(facecolor=_COVER_COLOURS[t.cover], edgecolor="#444", alpha=0.85,
-                  hatch="///" if t.blocks_los else None, linewidth=0.8)
+    for t, cover in zip(sc.terrain, game.s.feature_cover):   # current cover: heavy weapons lower it
+        kw = dict(facecolor=_COVER_COLOURS[cover], edgecolor="#444", alpha=0.85,
+                  hatch="///" if t.blocks_los and not (t.armor and cover == 0) else None, linewidth=0.8)
         patch = Polygon(t.points, closed=True, **kw) if t.shape == "polygon" else Circle(t.center, t.radius, **kw)
         ax.add_patch(patch)
         cx, cy = (sum(p[0] for p in t.points) / len(t.points), sum(p[1] for p in t.points) / len(t.points)) \
