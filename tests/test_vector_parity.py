@@ -157,3 +157,35 @@ def test_two_threads_are_bit_identical_to_one(scenario):
     assert finished >= 37  # the comparison covered auto-resets
     assert np.array_equal(a.episode_seeds, b.episode_seeds)
     assert a.episode_seeds[0] == np.uint64(episode_seed(5, 0, int(a.episodes[0])))
+
+
+# ---------------------------------------------------------------- issue 11: rules fidelity
+def _features_often(game, rng):
+    """Random play that declares a Heavy Weapon and aims it at a terrain feature when it can."""
+    legal = game.legal_actions()
+    if rng.random() < 0.8:
+        for want in ("HEAVY_WEAPON", "TARGET feature"):
+            hit = [a for a in legal if want in game.describe_action(a)]
+            if hit:
+                return int(rng.choice(hit))
+    return int(rng.choice(legal))
+
+
+def test_rules_fidelity_step_by_step():
+    """Armoured features knocked down (LOS opens), attached units, a light-infantry spotter and a
+    side whose hand (1 card, scenario hand_size) leaves units without orders to be confused."""
+    bunker = {"shape": "polygon", "points": [[40, 40], [70, 40], [70, 46], [40, 46]], "cover": "heavy",
+              "blocks_los": True, "armor": 2}
+    wood = {"shape": "circle", "center": [100, 45], "radius": 8, "cover": "light", "blocks_los": True, "armor": 1}
+    blue = [unit(55, 20, kind="vehicle", figures=1, armor=4, heavy_weapon={"point": -2, "dispersed": 0}),
+            unit(100, 20, kind="light_infantry", figures=5, spotter=True, attached=True),
+            unit(30, 20, heavy_weapon={"point": -3}, figures=3, attached=True), unit(75, 15)]
+    red = [unit(55, 70, markers=1), unit(100, 72, kind="light_infantry", figures=6), unit(80, 75)]
+    sc = mini_scenario(blue, red, terrain=[bunker, wood], turns=4, experience=("regular", "green"),
+                       assets=[{"dice": ["d10", "d10", "d8"], "ap": 0, "blast_radius_cm": 9.0}]).to_dict()
+    sc["sides"][1]["hand_size"] = 1
+    sc = aa.game.Scenario.from_dict(sc)
+    done, _, types = play_parity(sc, "rules_fidelity", num_envs=16, seed=11, min_games=64, rng_seed=11,
+                                 policy=_features_often, views=2)
+    assert done >= 64
+    assert types["feature_fire"] > 0 and types["confused"] > 0 and types["scatter"] > 0, dict(types)
