@@ -3,7 +3,9 @@ reading the README documents, driven through the public game API with scripted d
 tests/test_game_rules.py for the roll order). tests/test_vector_parity.py plays the same rules in
 both engines (random scenarios with attached units, hand sizes, light-infantry spotters and armoured
 terrain features; rules variants of the hand formula, feature damage and the scatter die)."""
+import json
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -306,6 +308,25 @@ def test_rules_s4_feature_at_no_cover_no_longer_blocks_line_of_sight():
     # Red's unit behind the ruin is now a fire target: Red activates it, Blue reacts and may aim at it.
     d.select(g.C).no_target().select(1)
     assert g.stage == "DECLARE_TARGET" and g.space.target(g.C) in g.legal_actions()
+
+
+def test_rules_s4_feature_cover_is_game_state_saved_cloned_and_pickled():
+    terrain = [bunker(40, 40, 60, 45, armor=3)]
+    g, d = game([unit(50, 20, **AT_GUN)], [unit(50, 70)], ["QH"], ["5C"], [1, 6, 8] + [1] * 9,
+                terrain=terrain, experience=("regular", "green"))
+    d.assign("QH", 0).assign("5C", g.C).select(0).declare(Action.HEAVY_WEAPON)
+    g.apply(g.space.feature(0))
+    d.select(g.C).stay()          # Red sees no target behind the ruin: no fire, it stays
+    assert g.s.feature_cover == [0]
+    for h in (Game.from_json(g.to_json()), g.clone(), pickle.loads(pickle.dumps(g))):
+        assert h.s.feature_cover == [0] and h.state_hash() == g.state_hash()
+        assert aa.game.los.has_los((50, 20), (50, 70), h.terrain)
+        assert np.array_equal(h.observation(1), g.observation(1))
+    # A game saved without the features' cover (an older version) is a clear error.
+    old = json.loads(g.to_json())
+    del old["state"]["feature_cover"]
+    with pytest.raises(ValueError, match="feature_cover"):
+        Game.from_json(json.dumps(old))
 
 
 # ---------------------------------------------------------------- point 6: the scatter die's clock

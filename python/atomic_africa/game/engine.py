@@ -206,7 +206,11 @@ class Game:
         g = cls.__new__(cls)
         g._setup(Scenario.from_dict(d["scenario"]), d["seed"], Rules.from_dict(d["rules"]))
         g.initial_figures = list(d["initial_figures"])
-        g.s = GameState.from_dict(d["state"])
+        try:
+            g.s = GameState.from_dict(d["state"])
+        except KeyError as e:  # e.g. a game saved before terrain features had a current cover
+            raise ValueError(f"text: the game state lacks the field {e.args[0]!r} (saved by an older "
+                             f"version?)") from None
         g.src = source_from_dict(d["source"])
         g.events = EventLog(d["events"])
         g.history = list(d["history"])
