@@ -455,6 +455,7 @@ def _build(g: Game):
     _limit("rules.call_for_fire.scatter_die", cff.scatter_die, 63, "sides")
     _limit("rules.fire.band_edges_cm", len(r.fire.band_edges_cm), 32, "edges")
     _limit("rules.dice.ladder", len(r.dice.ladder), 8, "dice")
+    _limit("scenario.terrain", len(sc.terrain), 1024, "terrain features")
     assets = []
     for p, side in enumerate(sc.sides):
         _limit(f"scenario.sides[{p}].fire_support", len(side.fire_support), 16, "assets")
