@@ -22,10 +22,11 @@ from vector_helpers import check_same_outputs, episode_seed, play_parity, random
 
 # Event types each test must have compared, so that its comparisons covered those rules. Random play
 # does not pick a Reserve card (it needs a suppressed unit left without orders, rallied, then targeted
-# when its side has no ordered unit left): test_reserve_pick_step_by_step steers games there; only the
-# default scenario's long games run a deck out (reshuffle); a dozen random scenarios may hold no
-# spotter with fire support (scatter), so test_non_default_rules_step_by_step picks scenarios with it.
-DEFAULT_EVENTS = set(EVENT_TYPES) - {"reserve_card"}
+# when its side has no ordered unit left): test_reserve_pick_step_by_step steers games there; with hands
+# fixed at set-up no deck runs out in the default scenario: test_rules_fidelity_step_by_step gives a side
+# a large hand (reshuffle); a dozen random scenarios may hold no spotter with fire support (scatter), so
+# test_non_default_rules_step_by_step picks scenarios with it.
+DEFAULT_EVENTS = set(EVENT_TYPES) - {"reserve_card", "reshuffle"}
 RULES_EVENTS = set(EVENT_TYPES) - {"reserve_card", "reshuffle"}
 RANDOM_EVENTS = RULES_EVENTS - {"scatter", "support_roll"}
 
@@ -172,8 +173,9 @@ def _features_often(game, rng):
 
 
 def test_rules_fidelity_step_by_step():
-    """Armoured features knocked down (LOS opens), attached units, a light-infantry spotter and a
-    side whose hand (1 card, scenario hand_size) leaves units without orders to be confused."""
+    """Armoured features knocked down (LOS opens), attached units, a light-infantry spotter, a side
+    whose hand (1 card, scenario hand_size) leaves units without orders to be confused, and a side
+    whose hand of 20 runs its deck out."""
     bunker = {"shape": "polygon", "points": [[40, 40], [70, 40], [70, 46], [40, 46]], "cover": "heavy",
               "blocks_los": True, "armor": 2}
     wood = {"shape": "circle", "center": [100, 45], "radius": 8, "cover": "light", "blocks_los": True, "armor": 1}
@@ -184,8 +186,10 @@ def test_rules_fidelity_step_by_step():
     sc = mini_scenario(blue, red, terrain=[bunker, wood], turns=4, experience=("regular", "green"),
                        assets=[{"dice": ["d10", "d10", "d8"], "ap": 0, "blast_radius_cm": 9.0}]).to_dict()
     sc["sides"][1]["hand_size"] = 1
+    sc["sides"][0]["hand_size"] = 20    # 4 turns of 20 cards: the 54-card deck runs out (reshuffle)
     sc = aa.game.Scenario.from_dict(sc)
     done, _, types = play_parity(sc, "rules_fidelity", num_envs=16, seed=11, min_games=64, rng_seed=11,
                                  policy=_features_often, views=2)
     assert done >= 64
     assert types["feature_fire"] > 0 and types["confused"] > 0 and types["scatter"] > 0, dict(types)
+    assert types["reshuffle"] > 0, dict(types)
