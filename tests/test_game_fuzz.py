@@ -5,14 +5,18 @@ import pytest
 
 from atomic_africa.game import Game, RandomAgent
 from atomic_africa.game.events import EVENT_TYPES
+from atomic_africa.game.scenario import Scenario
 from atomic_africa.game.testing import mini_scenario, unit
 
 KINDS = ("infantry", "light_infantry", "vehicle")
 
 
 def random_scenario(seed):
-    """A small random scenario: 1-4 units a side, random kinds, dice, terrain and assets."""
+    """A small random scenario: 1-4 units a side, random kinds, dice, terrain and assets; attached
+    units, a side's hand size, light-infantry spotters and armoured features come from a second stream
+    (so the rest of the scenario is the same as before they existed)."""
     r = np.random.default_rng(seed)
+    r2 = np.random.default_rng([seed, 11])
     dice = ["d4", "d6", "d8", "d10", "d12"]
 
     def side(y0):
@@ -25,6 +29,10 @@ def random_scenario(seed):
                      markers=int(r.integers(0, 3)), wounds=int(r.integers(0, 3)),
                      spotter=kind == "infantry" and bool(r.integers(2)), comms=bool(r.integers(2)),
                      commander=k == 0)
+            if kind == "light_infantry" and r2.integers(2):
+                u["spotter"] = True
+            if kind != "vehicle" and r2.integers(3) == 0:
+                u["attached"] = True
             if r.integers(2):
                 u["heavy_weapon"] = {"dispersed": -int(r.integers(0, 3))} if r.integers(2) else \
                     {"point": -int(r.integers(0, 4)), "dispersed": 0}
@@ -34,20 +42,27 @@ def random_scenario(seed):
     terrain = []
     for _ in range(int(r.integers(0, 5))):
         cover = ["none", "light", "heavy"][int(r.integers(3))]
+        armor = {"armor": int(r2.integers(1, 5))} if cover != "none" and r2.integers(4) else {}
         if r.integers(2):
             terrain.append({"shape": "circle", "center": [float(r.uniform(0, 120)), float(r.uniform(0, 90))],
-                            "radius": float(r.uniform(2, 15)), "cover": cover, "blocks_los": bool(r.integers(2))})
+                            "radius": float(r.uniform(2, 15)), "cover": cover, "blocks_los": bool(r.integers(2)),
+                            **armor})
         else:
             x, y = float(r.uniform(0, 100)), float(r.uniform(0, 70))
             w, h = float(r.uniform(3, 20)), float(r.uniform(3, 20))
             terrain.append({"shape": "polygon", "points": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]],
-                            "cover": cover, "blocks_los": bool(r.integers(2))})
+                            "cover": cover, "blocks_los": bool(r.integers(2)), **armor})
     assets = [{"dice": ["d10", "d10", "d8"], "ap": -int(r.integers(0, 2)),
                "blast_radius_cm": float(r.uniform(3, 15))} for _ in range(int(r.integers(0, 3)))]
     exp = ("green", "regular", "veteran", "elite")
-    return mini_scenario(side(0), side(60), terrain=terrain, turns=int(r.integers(1, 6)),
-                         experience=(exp[int(r.integers(4))], exp[int(r.integers(4))]), assets=assets,
-                         width=120.0, height=90.0)
+    sc = mini_scenario(side(0), side(60), terrain=terrain, turns=int(r.integers(1, 6)),
+                       experience=(exp[int(r.integers(4))], exp[int(r.integers(4))]), assets=assets,
+                       width=120.0, height=90.0)
+    if r2.integers(3) == 0:  # a side's hand size from the scenario instead of the rules' formula
+        d = sc.to_dict()
+        d["sides"][int(r2.integers(2))]["hand_size"] = int(r2.integers(0, 5))
+        sc = Scenario.from_dict(d)
+    return sc
 
 
 def run(game, seed):

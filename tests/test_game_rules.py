@@ -39,8 +39,11 @@ def only(events, type_, **match):
 
 
 def duel(blue_card, red_card, dice, blue=None, red=None, **kw):
-    """One Blue unit (slot 0) and one Red unit (slot C): orders assigned, Blue to activate."""
-    g, d = game([blue or unit(50, 20)], [red or unit(50, 70)], [blue_card], [red_card], dice, **kw)
+    """One Blue unit (slot 0) and one Red unit (slot C): orders assigned, Blue to activate. A vehicle
+    is attached and adds no card to its side's hand (RULES.md section 2): its side is Regular."""
+    blue, red = blue or unit(50, 20), red or unit(50, 70)
+    kw.setdefault("experience", tuple("regular" if u["kind"] == "vehicle" else "green" for u in (blue, red)))
+    g, d = game([blue], [red], [blue_card], [red_card], dice, **kw)
     d.assign(blue_card, 0)
     d.assign(red_card, g.C)
     return g, d
@@ -464,7 +467,8 @@ def test_5_vehicle_markers_and_cap_of_one_per_turn():
     d.select(0).target(g.C).select(g.C).no_target().stay().stay()
     assert only(g.events, "fire", target=g.C)[0]["markers"] == 0   # range only: no marker
     blue = [unit(40, 20), unit(60, 20)]
-    g, d = game(blue, [veh], ["QH", "KH"], ["AC"], [9, 9, 1, 1, 1, 1, 9, 9, 1, 1, 1, 1])
+    g, d = game(blue, [veh], ["QH", "KH"], ["AC"], [9, 9, 1, 1, 1, 1, 9, 9, 1, 1, 1, 1],
+                experience=("green", "regular"))
     d.assign("QH", 0).assign("KH", 1).assign("AC", g.C)
     d.select(0).declare(Action.MASS_FIRE).target(g.C).select(g.C).no_target().stay()
     assert only(g.events, "fire_result", target=g.C)[0]["markers"] == 1   # two attacks, capped at 1

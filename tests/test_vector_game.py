@@ -19,7 +19,8 @@ from vector_helpers import (Mirror, check_reset, check_same_outputs, check_same_
 
 def _small(turns=2):
     return mini_scenario([unit(60.0, 20.0), unit(120.0, 20.0, kind="light_infantry")],
-                         [unit(60.0, 90.0), unit(120.0, 90.0, kind="vehicle", armor=3)], turns=turns)
+                         [unit(60.0, 90.0), unit(120.0, 90.0, kind="vehicle", armor=3)], turns=turns,
+                         experience=("green", "regular"))  # Red's vehicle is attached: its card is the bonus
 
 
 def _advance(vg, steps, rng_seed=0):

@@ -31,10 +31,11 @@ from vector_helpers import RULE_FEATURES, check_same_outputs, episode_seed, play
 
 # Event types each slow test must have compared. Random play seldom picks a Reserve card (it needs a
 # suppressed unit left without orders, rallied, then targeted when its side has no ordered unit
-# left): test_reserve_pick_step_by_step steers games there; only the default scenario's long games
-# run a deck out (reshuffle); a dozen random scenarios may hold no spotter with fire support
-# (scatter), so test_non_default_rules_step_by_step picks scenarios with it.
-DEFAULT_EVENTS = set(EVENT_TYPES) - {"reserve_card"}
+# left): test_reserve_pick_step_by_step steers games there; with hands fixed at set-up no deck runs
+# out in the default scenario: test_rules_fidelity_step_by_step gives a side a large hand
+# (reshuffle); a dozen random scenarios may hold no spotter with fire support (scatter), so
+# test_non_default_rules_step_by_step picks scenarios with it.
+DEFAULT_EVENTS = set(EVENT_TYPES) - {"reserve_card", "reshuffle"}
 RULES_EVENTS = set(EVENT_TYPES) - {"reserve_card", "reshuffle"}
 RANDOM_EVENTS = RULES_EVENTS - {"scatter", "support_roll"}
 
@@ -160,14 +161,15 @@ def test_random_scenarios_step_by_step(chunk):
 VARIANTS = {
     "moves_fire_cleanup": dict(
         movement={"directions": 8, "distance_fractions": [0.5, 1.0], "increment_cm": 6.0, "merge_contact_cm": 5.0},
-        fire={"turn_marker_cap": 3, "armor_floor": 2,
+        fire={"turn_marker_cap": 3, "armor_floor": 2, "feature_defense": 1, "feature_cover_per_wound": 2,
               "band_edges_cm": [20.0, 40.0, 60.0, 80.0, 100.0, 110.0, 120.0, 130.0]},
         cleanup={"split_min_figures": 4, "odd_to_larger_half": False}),
     "orders_rally_support": dict(
         orders={"first_player_alternates": False, "jokers": 4, "bystander_posture": "offensive",
+                "hand_units": "turn", "attached_add_cards": True,
                 "experience_bonus": {"green": 1, "regular": 2, "veteran": 3, "elite": 4}},
         rally={"markers_removed": 2, "comms_range_penalty": 2},
-        call_for_fire={"clockwise": False, "scatter_increment_cm": 3.0, "clock_zero_deg": 90.0}),
+        call_for_fire={"clockwise": False, "scatter_increment_cm": 3.0, "clock_zero_deg": 90.0, "scatter_die": 8}),
 }
 
 
@@ -245,3 +247,38 @@ def test_two_threads_are_bit_identical_to_one(scenario):
     assert finished >= 37  # the comparison covered auto-resets
     assert np.array_equal(a.episode_seeds, b.episode_seeds)
     assert a.episode_seeds[0] == np.uint64(episode_seed(5, 0, int(a.episodes[0])))
+
+
+# ---------------------------------------------------------------- issue 11: rules fidelity
+def _features_often(game, rng):
+    """Random play that declares a Heavy Weapon and aims it at a terrain feature when it can."""
+    legal = game.legal_actions()
+    if rng.random() < 0.8:
+        for want in ("HEAVY_WEAPON", "TARGET feature"):
+            hit = [a for a in legal if want in game.describe_action(a)]
+            if hit:
+                return int(rng.choice(hit))
+    return int(rng.choice(legal))
+
+
+def test_rules_fidelity_step_by_step():
+    """Armoured features knocked down (LOS opens), attached units, a light-infantry spotter, a side
+    whose hand (1 card, scenario hand_size) leaves units without orders to be confused, and a side
+    whose hand of 20 runs its deck out."""
+    bunker = {"shape": "polygon", "points": [[40, 40], [70, 40], [70, 46], [40, 46]], "cover": "heavy",
+              "blocks_los": True, "armor": 2}
+    wood = {"shape": "circle", "center": [100, 45], "radius": 8, "cover": "light", "blocks_los": True, "armor": 1}
+    blue = [unit(55, 20, kind="vehicle", figures=1, armor=4, heavy_weapon={"point": -2, "dispersed": 0}),
+            unit(100, 20, kind="light_infantry", figures=5, spotter=True, attached=True),
+            unit(30, 20, heavy_weapon={"point": -3}, figures=3, attached=True), unit(75, 15)]
+    red = [unit(55, 70, markers=1), unit(100, 72, kind="light_infantry", figures=6), unit(80, 75)]
+    sc = mini_scenario(blue, red, terrain=[bunker, wood], turns=4, experience=("regular", "green"),
+                       assets=[{"dice": ["d10", "d10", "d8"], "ap": 0, "blast_radius_cm": 9.0}]).to_dict()
+    sc["sides"][1]["hand_size"] = 1
+    sc["sides"][0]["hand_size"] = 20    # 4 turns of 20 cards: the 54-card deck runs out (reshuffle)
+    sc = aa.game.Scenario.from_dict(sc)
+    done, _, types = play_parity(sc, "rules_fidelity", num_envs=16, seed=11, min_games=64, rng_seed=11,
+                                 policy=_features_often, views=2)
+    assert done >= 64
+    assert types["feature_fire"] > 0 and types["confused"] > 0 and types["scatter"] > 0, dict(types)
+    assert types["reshuffle"] > 0, dict(types)

@@ -363,7 +363,7 @@ def scatter(clock, distance, spotting, rules=None):
     n = flat[0].shape[0]
     dx = np.empty(n)
     dy = np.empty(n)
-    _fire.scatter_array(*flat, cff.scatter_increment_cm, math.radians(cff.clock_zero_deg),
+    _fire.scatter_array(*flat, cff.scatter_die, cff.scatter_increment_cm, math.radians(cff.clock_zero_deg),
                         cff.clockwise, dx, dy)
     hit = (flat[1] - flat[2]) < 0
     return Scatter(dx.reshape(shape), dy.reshape(shape), hit.reshape(shape))

@@ -139,12 +139,13 @@ def effective_armor(armor, cover=Cover.NONE, ap=0, rules=None) -> int:
 
 
 def scatter(clock, distance, spotting, rules=None) -> Scatter:
-    """Call for Fire: impact displacement from the two d12 (clock direction, scatter distance).
+    """Call for Fire: impact displacement from the two scatter dice (clock direction, distance).
 
     Parameters
     ----------
     clock : int
-        Direction die, 1..12 (12 o'clock = towards the top table edge, +y; clockwise).
+        Direction die, 1..``rules.call_for_fire.scatter_die`` (a d12 by default: the clock's
+        positions are the die's faces; 12 o'clock = towards the top table edge, +y; clockwise).
     distance : int
         Scatter distance die, 1..12.
     spotting : int
@@ -163,6 +164,6 @@ def scatter(clock, distance, spotting, rules=None) -> Scatter:
     clock = as_int(clock, "clock", lo=1, hi=cff.scatter_die)
     distance = as_int(distance, "distance", lo=1, hi=cff.scatter_die)
     spotting = as_int(spotting, "spotting", lo=0, hi=MAX_VALUE)
-    dx, dy = _k.scatter_scalar(clock, distance, spotting, cff.scatter_increment_cm,
+    dx, dy = _k.scatter_scalar(clock, distance, spotting, cff.scatter_die, cff.scatter_increment_cm,
                                math.radians(cff.clock_zero_deg), cff.clockwise)
     return Scatter(dx, dy, distance - spotting < 0)

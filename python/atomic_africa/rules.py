@@ -159,6 +159,8 @@ class FireRules(_Section):
     vehicle_markers_beyond_damage: int
     turn_marker_cap: int
     vehicle_turn_marker_cap: int
+    feature_defense: int
+    feature_cover_per_wound: int
     los_edge_depth_cm: float
 
     def _validate(self, path):
@@ -178,8 +180,10 @@ class FireRules(_Section):
              _int_list(f"{path}.cover_armor_bonus", self.cover_armor_bonus, lo=0, length=3))
         _int(f"{path}.armor_floor", self.armor_floor, lo=1)
         for name in ("markers_beyond_range", "markers_beyond_damage", "vehicle_markers_beyond_range",
-                     "vehicle_markers_beyond_damage", "turn_marker_cap", "vehicle_turn_marker_cap"):
+                     "vehicle_markers_beyond_damage", "turn_marker_cap", "vehicle_turn_marker_cap",
+                     "feature_defense"):
             _int(f"{path}.{name}", getattr(self, name), lo=0, hi=100)
+        _int(f"{path}.feature_cover_per_wound", self.feature_cover_per_wound, lo=1, hi=2)
 
 
 @dataclass(frozen=True)
@@ -218,6 +222,8 @@ class OrdersRules(_Section):
     deck_cards: int
     jokers: int
     experience_bonus: dict
+    hand_units: str
+    attached_add_cards: bool
     joker_takes_initiative: bool
     basic_max_rank: int
     joker_basic_value: int
@@ -237,6 +243,8 @@ class OrdersRules(_Section):
             _fail(p, f"needs exactly the levels {sorted(levels)}, got {sorted(self.experience_bonus)}")
         for k, v in self.experience_bonus.items():
             _int(f"{p}.{k}", v, lo=0)
+        _choice(f"{path}.hand_units", self.hand_units, {"setup", "turn"})
+        _bool(f"{path}.attached_add_cards", self.attached_add_cards)
         _bool(f"{path}.joker_takes_initiative", self.joker_takes_initiative)
         ranks = self.deck_cards // 4
         _int(f"{path}.basic_max_rank", self.basic_max_rank, lo=1, hi=ranks)

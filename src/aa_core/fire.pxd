@@ -44,16 +44,18 @@ cdef inline int predominant_cover(int a, int b, int c) noexcept nogil:
     return a if a > b else b
 
 
-cdef inline void scatter(int clock, int distance, int spotting, double increment,
+cdef inline void scatter(int clock, int distance, int spotting, int positions, double increment,
                          double zero_rad, bint clockwise, double* dx, double* dy) noexcept nogil:
-    """Impact displacement in cm for a clock face (1..12) and scatter distance; 0 if a direct hit."""
+    """Impact displacement in cm for a clock face (1..positions: the scatter die's sides, the clock's
+    positions) and scatter distance; 0 if a direct hit."""
     cdef int offset = distance - spotting
     cdef double ang, r
     if offset <= 0:
         dx[0] = 0.0
         dy[0] = 0.0
         return
-    ang = (clock % 12) * (M_PI / 6.0)
+    # 2 pi / positions: for 12 positions bit for bit pi / 6 (scaling by 2 is exact)
+    ang = (clock % positions) * (2.0 * M_PI / positions)
     if not clockwise:
         ang = -ang
     ang += zero_rad

@@ -66,12 +66,13 @@ def predominant_cover_array(const int64_t[:] start, const int64_t[:] in_transit,
 
 
 def scatter_array(const int64_t[:] clock, const int64_t[:] distance, const int64_t[:] spotting,
-                  double increment, double zero_rad, bint clockwise, double[:] dx, double[:] dy):
+                  int positions, double increment, double zero_rad, bint clockwise, double[:] dx,
+                  double[:] dy):
     """Impact displacement (cm) for each clock / scatter distance / spotting score."""
     cdef Py_ssize_t i, n = clock.shape[0]
     with nogil:
         for i in range(n):
-            scatter(<int>clock[i], <int>distance[i], <int>spotting[i], increment, zero_rad,
+            scatter(<int>clock[i], <int>distance[i], <int>spotting[i], positions, increment, zero_rad,
                     clockwise, &dx[i], &dy[i])
 
 
@@ -88,9 +89,9 @@ def predominant_cover_scalar(int start, int in_transit, int destination):
     return predominant_cover(start, in_transit, destination)
 
 
-def scatter_scalar(int clock, int distance, int spotting, double increment, double zero_rad,
-                   bint clockwise):
+def scatter_scalar(int clock, int distance, int spotting, int positions, double increment,
+                   double zero_rad, bint clockwise):
     """Scalar twin of scatter: (dx, dy) in cm."""
     cdef double dx, dy
-    scatter(clock, distance, spotting, increment, zero_rad, clockwise, &dx, &dy)
+    scatter(clock, distance, spotting, positions, increment, zero_rad, clockwise, &dx, &dy)
     return dx, dy

@@ -76,7 +76,8 @@ cdef enum:
     F_MOVES = 10
     F_CONFUSED = 11
     F_BORN = 12        # scratch: slot filled during this Clean-up's compulsory splits
-    NI8 = 13
+    F_ATTACHED = 13    # needs orders, adds no card to the hand
+    NI8 = 14
 
 # Unit int32 fields (rows of the (n, NI32, U) array).
 cdef enum:
@@ -156,6 +157,7 @@ cdef enum:
     E_DISCARD = 30
     E_TURN_END = 31
     E_GAME_OVER = 32
+    E_FEATURE_FIRE = 33
 
 
 ctypedef struct EventBuffer:
@@ -168,7 +170,7 @@ ctypedef struct Params:
     int C, U, K, obs_size, n_actions
     # action-space segment bases (atomic_africa.game.actions)
     int b_assign, b_end_orders, b_select, b_declare, b_target, b_no_target, b_asset, b_move
-    int b_stay, b_split, b_end_splits
+    int b_stay, b_split, b_end_splits, b_feature
     # cards (tables from atomic_africa.game.cards.Deck)
     const int8_t* card_joker
     const int8_t* card_suit
@@ -189,7 +191,9 @@ ctypedef struct Params:
     # orders
     bint joker_takes_initiative, fire_needs_los, first_player_alternates
     int bystander_posture
-    int draw_bonus[2]
+    int draw_bonus[2]              # experience bonus
+    int hand_fixed[2]              # cards drawn per Orders phase; -1: own units on the table + bonus
+    bint attached_add_cards
     # rally
     int rally_self_range, rally_comms_penalty, rally_removed
     # call for fire
@@ -227,6 +231,14 @@ ctypedef struct Params:
     const int8_t* circ_cover
     int n_circ
     double edge_depth
+    # terrain features as heavy-weapon targets (scenario order); poly_feat / circ_feat: feature index
+    int n_feat, feature_defense, feature_per_wound
+    const int32_t* feat_armor      # 0: not a target
+    const double* feat_x           # aim point
+    const double* feat_y
+    const int8_t* feat_cover0      # cover at the start
+    const int32_t* poly_feat
+    const int32_t* circ_feat
     # table and game length
     double W, H, cx_mid, cy_mid
     int turns
@@ -245,6 +257,7 @@ ctypedef struct Game:
     int32_t* counts     # 2 x NC
     double* bonus       # 2 sprint bonus displacements (pending sprints)
     int8_t* los         # U x U cache: -1 unknown, 0 blocked, 1 clear
+    int8_t* fcover      # n_feat: each terrain feature's current cover
     bitgen_t* rng
     EventBuffer* ev     # NULL: events not recorded
 

@@ -10,7 +10,7 @@ from cython.parallel cimport prange
 from libc.math cimport atan2, cos, sin, sqrt, M_PI
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memmove, memset
 from numpy.random cimport bitgen_t
 
 from aa_core.banding cimport range_band
@@ -61,6 +61,7 @@ ctypedef struct V:
     int8_t* moves
     int8_t* confused
     int8_t* born
+    int8_t* attached
     int32_t* name_base
     int32_t* name_depth
     int32_t* figures
@@ -106,6 +107,7 @@ cdef inline void make_view(const Params* P, Game* g, V* v) noexcept nogil:
     v.moves = g.i8 + F_MOVES * U
     v.confused = g.i8 + F_CONFUSED * U
     v.born = g.i8 + F_BORN * U
+    v.attached = g.i8 + F_ATTACHED * U
     v.name_base = g.i32 + F_NAME_BASE * U
     v.name_depth = g.i32 + F_NAME_DEPTH * U
     v.figures = g.i32 + F_FIGURES * U
@@ -280,31 +282,45 @@ cdef inline void scores_of(const Params* P, const int* faces, int posture, int a
 
 
 # ---------------------------------------------------------------------------------------- geometry
-cdef bint blocked(const Params* P, double ax, double ay, double bx, double by) noexcept nogil:
-    cdef int k
+cdef inline bint blocks_now(V* v, int f, bint base) noexcept nogil:
+    """TerrainArrays.from_scenario: a LOS-blocking feature stops blocking once heavy weapons have
+    brought its cover down to None."""
+    return base and not (v.P.feat_armor[f] > 0 and v.g.fcover[f] == 0)
+
+
+cdef bint blocked(V* v, double ax, double ay, double bx, double by, int skip) noexcept nogil:
+    """The sight line A-B is blocked by the terrain as it stands; feature `skip` (-1: none) left out."""
+    cdef const Params* P = v.P
+    cdef int k, f
     cdef int64_t o
     for k in range(P.n_poly):
         o = P.poly_off[k]
-        if P.poly_blocks[k] and segment_hits_polygon(ax, ay, bx, by, P.vx + o, P.vy + o,
-                                                     P.poly_off[k + 1] - o, P.edge_depth):
+        f = P.poly_feat[k]
+        if f != skip and blocks_now(v, f, P.poly_blocks[k]) and segment_hits_polygon(
+                ax, ay, bx, by, P.vx + o, P.vy + o, P.poly_off[k + 1] - o, P.edge_depth):
             return True
     for k in range(P.n_circ):
-        if P.circ_blocks[k] and segment_hits_circle(ax, ay, bx, by, P.cx[k], P.cy[k], P.cr[k],
-                                                    P.edge_depth):
+        f = P.circ_feat[k]
+        if f != skip and blocks_now(v, f, P.circ_blocks[k]) and segment_hits_circle(
+                ax, ay, bx, by, P.cx[k], P.cy[k], P.cr[k], P.edge_depth):
             return True
     return False
 
 
-cdef int cover_at(const Params* P, double px, double py) noexcept nogil:
-    cdef int k, best = 0
+cdef int cover_at(V* v, double px, double py) noexcept nogil:
+    """Best current cover of the features containing the point."""
+    cdef const Params* P = v.P
+    cdef int k, c, best = 0
     cdef int64_t o
     for k in range(P.n_poly):
         o = P.poly_off[k]
-        if P.poly_cover[k] > best and point_in_polygon(px, py, P.vx + o, P.vy + o, P.poly_off[k + 1] - o):
-            best = P.poly_cover[k]
+        c = v.g.fcover[P.poly_feat[k]]
+        if c > best and point_in_polygon(px, py, P.vx + o, P.vy + o, P.poly_off[k + 1] - o):
+            best = c
     for k in range(P.n_circ):
-        if P.circ_cover[k] > best and point_in_circle(px, py, P.cx[k], P.cy[k], P.cr[k]):
-            best = P.circ_cover[k]
+        c = v.g.fcover[P.circ_feat[k]]
+        if c > best and point_in_circle(px, py, P.cx[k], P.cy[k], P.cr[k]):
+            best = c
     return best
 
 
@@ -320,7 +336,7 @@ cdef bint los(V* v, int a, int b) noexcept nogil:
         return True
     c = v.g.los + lo * v.U + hi
     if c[0] < 0:
-        c[0] = 0 if blocked(v.P, v.x[lo], v.y[lo], v.x[hi], v.y[hi]) else 1
+        c[0] = 0 if blocked(v, v.x[lo], v.y[lo], v.x[hi], v.y[hi], -1) else 1
     return c[0] == 1
 
 
@@ -464,6 +480,22 @@ cdef inline int hw_targets(V* v, int u, int* out) noexcept nogil:
     return enemy_targets(v, u, v.P.fire_needs_los, True, out)
 
 
+cdef int feature_targets(V* v, int u, int* out) noexcept nogil:
+    """Game._feature_targets: features u's point-target heavy weapon may aim at (armor, cover left,
+    in view from u if fire needs LOS, the feature itself not blocking); into out unless NULL."""
+    cdef const Params* P = v.P
+    cdef int f, n = 0
+    if not v.hwp[u]:
+        return 0
+    for f in range(P.n_feat):
+        if P.feat_armor[f] > 0 and v.g.fcover[f] > 0 and (
+                not P.fire_needs_los or not blocked(v, v.x[u], v.y[u], P.feat_x[f], P.feat_y[f], f)):
+            if out != NULL:
+                out[n] = f
+            n += 1
+    return n
+
+
 cdef int rally_targets(V* v, int u, int* out) noexcept nogil:
     cdef int t, n = 0, side = u // v.C
     cdef bint ok
@@ -485,8 +517,9 @@ cdef inline int cff_targets(V* v, int u, int* out) noexcept nogil:
 
 cdef bint special_ok(V* v, int u, int a) noexcept nogil:
     cdef int k = v.kind[u]
+    # light infantry is infantry (RULES.md sections 1 and 4): only vehicles are excluded
     if (a == A_DIG_IN or a == A_MASS_FIRE or a == A_SPLIT_FIRE or a == A_CALL_FOR_FIRE) \
-            and k != K_INFANTRY:
+            and k == K_VEHICLE:
         return False
     if a == A_DIG_IN:
         return True
@@ -495,7 +528,7 @@ cdef bint special_ok(V* v, int u, int a) noexcept nogil:
     if a == A_SPLIT_FIRE:
         return fire_targets(v, u, NULL) >= 2
     if a == A_HEAVY_WEAPON:
-        return (v.hwd[u] or v.hwp[u]) and hw_targets(v, u, NULL) > 0
+        return (v.hwd[u] or v.hwp[u]) and (hw_targets(v, u, NULL) > 0 or feature_targets(v, u, NULL) > 0)
     if a == A_RALLY:
         return rally_targets(v, u, NULL) > 0
     if a == A_CALL_FOR_FIRE:
@@ -527,7 +560,7 @@ cdef int action_options(V* v, int u, int* acts, int* posts) noexcept nogil:
     p = v.P.card_posture[c]
     if v.P.card_face[c]:
         if v.confused[u]:
-            acts[0] = A_DIG_IN if v.kind[u] == K_INFANTRY else A_SPRINT
+            acts[0] = A_SPRINT if v.kind[u] == K_VEHICLE else A_DIG_IN
             posts[0] = p
             return 1
         for a in range(1, N_ACTIONS):
@@ -634,6 +667,11 @@ cdef int legal_v(V* v, int* out) noexcept nogil:
             k = fire_targets(v, u, ts)
         for i in range(k):
             out[i] = P.b_target + ts[i]
+        if a == A_HEAVY_WEAPON:
+            n = feature_targets(v, u, ts)
+            for i in range(n):
+                out[k + i] = P.b_feature + ts[i]
+            k += n
         if optional_target(a):
             out[k] = P.b_no_target
             k += 1
@@ -685,19 +723,28 @@ cdef bint is_legal(const Params* P, Game* g, int a) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------- orders phase
-cdef int draw(V* v, int p) noexcept nogil:
+cdef void reshuffle(V* v, int p, int n) noexcept nogil:
+    """The empty deck becomes the first n cards of the discard pile, shuffled; the discard pile keeps
+    the cards after them (cards a confused draw has shown, Game keeps them aside until it ends)."""
     cdef int32_t* c = cnt(v, p)
     cdef int16_t* deck = pile(v, p, PILE_DECK)
+    cdef int16_t* dis = pile(v, p, PILE_DISCARD)
+    memcpy(deck, dis, n * sizeof(int16_t))
+    memmove(dis, dis + n, (c[C_DISCARD] - n) * sizeof(int16_t))
+    c[C_DECK] = n
+    c[C_DISCARD] -= n
+    shuffle(v, deck, n)
+    ev_list(v, E_RESHUFFLE, p, deck, n)
+
+
+cdef int draw(V* v, int p) noexcept nogil:
+    cdef int32_t* c = cnt(v, p)
     if c[C_DECK] == 0:
         if c[C_DISCARD] == 0:
             return NO_CARD
-        memcpy(deck, pile(v, p, PILE_DISCARD), c[C_DISCARD] * sizeof(int16_t))
-        c[C_DECK] = c[C_DISCARD]
-        c[C_DISCARD] = 0
-        shuffle(v, deck, c[C_DECK])
-        ev_list(v, E_RESHUFFLE, p, deck, c[C_DECK])
+        reshuffle(v, p, c[C_DISCARD])
     c[C_DECK] -= 1
-    return deck[c[C_DECK]]
+    return pile(v, p, PILE_DECK)[c[C_DECK]]
 
 
 cdef inline void discard(V* v, int p, int card) noexcept nogil:
@@ -718,6 +765,15 @@ cdef void hand_remove(V* v, int p, int card) noexcept nogil:
             return
 
 
+cdef int hand_units(V* v, int side) noexcept nogil:
+    """Units of a side on the table that add a card to its hand (Game.hand_size, hand_units "turn")."""
+    cdef int u, n = 0
+    for u in range(side * v.C, (side + 1) * v.C):
+        if v.alive[u] and (v.P.attached_add_cards or not v.attached[u]):
+            n += 1
+    return n
+
+
 cdef void begin_turn(V* v) noexcept nogil:
     cdef const Params* P = v.P
     cdef int p, n, k, c, first
@@ -728,7 +784,7 @@ cdef void begin_turn(V* v) noexcept nogil:
     v.s[S_FIRST] = (v.s[S_TURN] - 1) % 2 if P.first_player_alternates else 0
     v.s[S_NEXT_ACT] = v.s[S_FIRST]
     for p in range(2):
-        n = side_count(v, p) + P.draw_bonus[p]
+        n = P.hand_fixed[p] if P.hand_fixed[p] >= 0 else hand_units(v, p) + P.draw_bonus[p]
         hand = pile(v, p, PILE_HAND)
         cn = cnt(v, p)
         first = cn[C_HAND]
@@ -835,7 +891,7 @@ cdef void begin_reaction(V* v) noexcept nogil:
         v.s[S_STAGE] = ST_REACT
         v.s[S_CUR] = q
         return
-    if is_fire(v.action[a]) and v.target[a] >= 0:
+    if is_fire(v.action[a]) and 0 <= v.target[a] < v.U:
         t = v.target[a]
     if t < 0 or not v.alive[t] or v.card[t] != NO_CARD or v.acted[t]:
         evn(v, E_NO_REACTION, 2, q, -1)
@@ -852,15 +908,36 @@ cdef void begin_reaction(V* v) noexcept nogil:
     confused_draw(v, t)
 
 
+cdef bint any_legal(V* v, int side, bint sup, int n_discard) noexcept nogil:
+    """A card legal for a unit (suppressed or not) among the deck and the first n_discard cards of
+    the discard pile."""
+    cdef int16_t* deck = pile(v, side, PILE_DECK)
+    cdef int16_t* dis = pile(v, side, PILE_DISCARD)
+    cdef int i
+    for i in range(cnt(v, side)[C_DECK]):
+        if legal_for(v, deck[i], sup):
+            return True
+    for i in range(n_discard):
+        if legal_for(v, dis[i], sup):
+            return True
+    return False
+
+
 cdef void confused_draw(V* v, int t) noexcept nogil:
-    """RULES.md section 6: draw, show and discard illegal cards until a legal one comes."""
-    cdef int side = t // v.C, k, c
+    """RULES.md section 6: draw, show and discard illegal cards until a legal one comes; it stops
+    only when no legal card is left in the deck and the discard pile together. The shown cards lie
+    after the n0 older discards, and a reshuffle during the draw takes only those (as Game, which
+    keeps the shown cards aside until the draw ends)."""
+    cdef int side = t // v.C, c
     cdef bint sup = v.markers[t] > 0
-    cdef int limit = cnt(v, side)[C_DECK] + cnt(v, side)[C_DISCARD] + 1
-    for k in range(limit):
-        c = draw(v, side)
-        if c == NO_CARD:
-            break
+    cdef int32_t* cn = cnt(v, side)
+    cdef int n0 = cn[C_DISCARD]
+    while any_legal(v, side, sup, n0):
+        if cn[C_DECK] == 0:
+            reshuffle(v, side, n0)
+            n0 = 0
+        cn[C_DECK] -= 1
+        c = pile(v, side, PILE_DECK)[cn[C_DECK]]
         if legal_for(v, c, sup):
             v.card[t] = c
             v.revealed[t] = 1
@@ -986,7 +1063,7 @@ cdef void call_for_fire(V* v, int u, const Scores* sc, Attacks* A) noexcept nogi
     cdef Scores ssc
     sd[0] = sd[1] = P.scatter_die
     roll_many(v, sd, 2, cf)
-    scatter(cf[0], cf[1], sc.spotting, P.scatter_inc, P.zero_rad, P.clockwise, &dx, &dy)
+    scatter(cf[0], cf[1], sc.spotting, P.scatter_die, P.scatter_inc, P.zero_rad, P.clockwise, &dx, &dy)
     ix = v.aim_x[u] + dx
     iy = v.aim_y[u] + dy
     evn(v, E_SCATTER, 10, u, k, v.aim_x[u], v.aim_y[u], cf[0], cf[1], sc.spotting, cf[1] - sc.spotting < 0, ix, iy)
@@ -1015,7 +1092,7 @@ cdef bint rally(V* v, int u, const Scores* sc, int* target) noexcept nogil:
         points(v, u, pax, pay)
         points(v, t, pbx, pby)
         rng = range_band(dist(pax[1], pay[1], pbx[1], pby[1]), P.band_edges, P.n_edges)
-        clear = not blocked(P, pax[1], pay[1], pbx[1], pby[1])
+        clear = not blocked(v, pax[1], pay[1], pbx[1], pby[1], -1)
         if not clear and v.comms[u]:
             rng += P.rally_comms_penalty
     ok = (clear or v.comms[u]) and sc.rally > rng + v.markers[t]
@@ -1059,9 +1136,9 @@ cdef void fire(V* v, Attacks* A, const int* parts, const Scores* scores, int n_p
             defense[i] = sc.defense
     for i in range(nt):
         points(v, targets[i], px, py)
-        c0 = cover_at(P, px[0], py[0])
-        c1 = cover_at(P, px[1], py[1])
-        c2 = cover_at(P, px[2], py[2])
+        c0 = cover_at(v, px[0], py[0])
+        c1 = cover_at(v, px[1], py[1])
+        c2 = cover_at(v, px[2], py[2])
         cover[i] = predominant_cover(c0, c1, c2)
         mk[i] = 0
         wd[i] = 0
@@ -1082,6 +1159,25 @@ cdef void fire(V* v, Attacks* A, const int* parts, const Scores* scores, int n_p
         evn(v, E_FIRE_RESULT, 6, t, m, wd[i], v.markers[t], v.wounds[t], cover[i])
 
 
+cdef void fire_on_features(V* v, Attacks* F) noexcept nogil:
+    """Game._fire_on_features: Defense feature_defense against the feature's armor (AP applies, no
+    cover bonus); each wound lowers its cover."""
+    cdef const Params* P = v.P
+    cdef int j, f, w, before, after
+    for j in range(F.n):
+        f = F.tgt[j]
+        resolve_fire(F.att[j], F.band[j], P.feature_defense, P.feat_armor[f], 0, F.ap[j], False, &P.fire, &w)
+        before = v.g.fcover[f]
+        after = before - w * P.feature_per_wound
+        if after < 0:
+            after = 0
+        v.g.fcover[f] = <int8_t>after
+        if after != before:
+            invalidate_los(v)
+        evn(v, E_FEATURE_FIRE, 10, F.src[j], f, F.att[j], F.band[j], P.feature_defense, P.feat_armor[f],
+            F.ap[j], w, before, after)
+
+
 cdef void resolve(V* v) noexcept nogil:
     cdef const Params* P = v.P
     cdef int parts[2]
@@ -1091,7 +1187,10 @@ cdef void resolve(V* v) noexcept nogil:
     cdef int rtarget[2]
     cdef bint is_rally[2]
     cdef Attacks A
+    cdef Attacks F          # heavy weapons at terrain features: tgt = feature index
+    cdef double px[3], py[3]
     A.n = 0
+    F.n = 0
     if v.s[S_ACT] >= 0:
         parts[np_] = v.s[S_ACT]
         np_ += 1
@@ -1105,7 +1204,12 @@ cdef void resolve(V* v) noexcept nogil:
         u = parts[k]
         a = v.action[u]
         t = v.target[u]
-        if is_fire(a) and t >= 0:
+        if t >= v.U:
+            points(v, u, px, py)
+            push_attack(&F, u, t - v.U, scores[k].attack[0],
+                        range_band(dist(px[1], py[1], P.feat_x[t - v.U], P.feat_y[t - v.U]), P.band_edges,
+                                   P.n_edges), v.hwp_ap[u])
+        elif is_fire(a) and t >= 0:
             b = band(v, u, t)
             if a == A_MASS_FIRE:
                 for i in range(scores[k].n_attacks):
@@ -1125,6 +1229,7 @@ cdef void resolve(V* v) noexcept nogil:
         if is_rally[k]:
             ok[k] = rally(v, parts[k], &scores[k], &rtarget[k])
     fire(v, &A, parts, scores, np_)
+    fire_on_features(v, &F)
     for k in range(np_):
         if is_rally[k] and ok[k]:
             t = rtarget[k]
@@ -1406,6 +1511,7 @@ cdef void start_game(const Params* P, Game* g) noexcept nogil:
     memcpy(g.i8, P.tmpl_i8, NI8 * U * sizeof(int8_t))
     memcpy(g.i32, P.tmpl_i32, NI32 * U * sizeof(int32_t))
     memcpy(g.f64, P.tmpl_f64, NF64 * U * sizeof(double))
+    memcpy(g.fcover, P.feat_cover0, P.n_feat * sizeof(int8_t))
     memset(g.s, 0, NS * sizeof(int32_t))
     memset(g.counts, 0, 2 * NC * sizeof(int32_t))
     memset(g.piles, 0, 2 * 3 * K * sizeof(int16_t))
@@ -1473,7 +1579,12 @@ cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil:
         g.s[S_STAGE] = ST_DECLARE_TARGET
     elif st == ST_DECLARE_TARGET:
         u = g.s[S_DECL]
-        v.target[u] = -1 if a == P.b_no_target else a - P.b_target
+        if a == P.b_no_target:
+            v.target[u] = -1
+        elif a >= P.b_feature:       # a terrain feature: stored past the unit slots
+            v.target[u] = v.U + a - P.b_feature
+        else:
+            v.target[u] = a - P.b_target
         if v.action[u] == A_CALL_FOR_FIRE:
             v.aim_x[u] = v.x[v.target[u]]
             v.aim_y[u] = v.y[v.target[u]]
@@ -1608,6 +1719,9 @@ cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nog
         uid = player * P.C + k if k < P.C else q * P.C + k - P.C
         if v.alive[uid]:
             unit_features(&v, uid, uid // P.C == player, out + pos + k * UNIT_FEATURES)
+    pos += 2 * P.C * UNIT_FEATURES
+    for k in range(P.n_feat):
+        out[pos + k] = <float>(g.fcover[k] / 2.0)
 
 
 # ---------------------------------------------------------------------------------------- the batch
@@ -1646,7 +1760,8 @@ cdef class Engine:
                      "b_end_splits", "ranks", "directions", "n_fracs", "per_value", "sprint_card_value",
                      "bystander_posture", "rally_self_range", "rally_comms_penalty", "rally_removed",
                      "scatter_die", "support_band", "support_action", "support_posture", "split_min",
-                     "morale_removed", "n_ladder", "shattered_die", "n_edges", "n_poly", "n_circ", "turns"):
+                     "morale_removed", "n_ladder", "shattered_die", "n_edges", "n_poly", "n_circ", "turns",
+                     "b_feature", "n_feat", "feature_defense", "feature_per_wound"):
             _set_int(P, name, params[name])
         P.merge_contact = params["merge_contact"]
         P.merge_same_kind_only = params["merge_same_kind_only"]
@@ -1654,6 +1769,7 @@ cdef class Engine:
         P.joker_takes_initiative = params["joker_takes_initiative"]
         P.fire_needs_los = params["fire_needs_los"]
         P.first_player_alternates = params["first_player_alternates"]
+        P.attached_add_cards = params["attached_add_cards"]
         P.scatter_inc = params["scatter_inc"]
         P.zero_rad = params["zero_rad"]
         P.clockwise = params["clockwise"]
@@ -1670,6 +1786,7 @@ cdef class Engine:
             P.inc[i] = params["inc"][i]
             P.sprint_inc[i] = params["sprint_inc"][i]
             P.draw_bonus[i] = params["draw_bonus"][i]
+            P.hand_fixed[i] = params["hand_fixed"][i]
             P.shift_attr[i] = params["shift_attr"][i]
             P.n_assets[i] = len(params["assets"][i])
             for k, (dice, ap, r2) in enumerate(params["assets"][i]):
@@ -1712,6 +1829,12 @@ cdef class Engine:
         f64v = tables["cr"]; P.cr = &f64v[0]
         u8v = tables["circ_blocks"]; P.circ_blocks = &u8v[0]
         i8v = tables["circ_cover"]; P.circ_cover = &i8v[0]
+        i32v = tables["feat_armor"]; P.feat_armor = &i32v[0]
+        f64v = tables["feat_x"]; P.feat_x = &f64v[0]
+        f64v = tables["feat_y"]; P.feat_y = &f64v[0]
+        i8v = tables["feat_cover0"]; P.feat_cover0 = &i8v[0]
+        i32v = tables["poly_feat"]; P.poly_feat = &i32v[0]
+        i32v = tables["circ_feat"]; P.circ_feat = &i32v[0]
         i8v = tables["tmpl_i8"]; P.tmpl_i8 = &i8v[0]
         i32v = tables["tmpl_i32"]; P.tmpl_i32 = &i32v[0]
         f64v = tables["tmpl_f64"]; P.tmpl_f64 = &f64v[0]
@@ -1725,6 +1848,7 @@ cdef class Engine:
             "counts": np.zeros((n, 2, NC), dtype=np.int32),
             "sprint_bonus": np.zeros((n, 2), dtype=np.float64),
             "los": np.full((n, U * U), -1, dtype=np.int8),
+            "fcover": np.zeros((n, max(1, P.n_feat)), dtype=np.int8),
             "rng": np.zeros((n, PCG_WORDS), dtype=np.uint64),
             "agent_rng": np.zeros((n, PCG_WORDS), dtype=np.uint64),
             "episode": np.zeros(n, dtype=np.int64),
@@ -1757,6 +1881,7 @@ cdef class Engine:
         cdef int32_t[:, :, ::1] counts = self.arrays["counts"]
         cdef double[:, ::1] bonus = self.arrays["sprint_bonus"]
         cdef int8_t[:, ::1] lv = self.arrays["los"]
+        cdef int8_t[:, ::1] fc = self.arrays["fcover"]
         cdef uint64_t[:, ::1] rng = self.arrays["rng"]
         cdef uint64_t[:, ::1] arng = self.arrays["agent_rng"]
         cdef int i
@@ -1769,6 +1894,7 @@ cdef class Engine:
             self.games[i].counts = &counts[i, 0, 0]
             self.games[i].bonus = &bonus[i, 0]
             self.games[i].los = &lv[i, 0]
+            self.games[i].fcover = &fc[i, 0]
             pcg_bitgen(&rng[i, 0], &self.game_bg[i])
             pcg_bitgen(&arng[i, 0], &self.agent_bg[i])
             self.games[i].rng = &self.game_bg[i]
@@ -2032,6 +2158,10 @@ cdef _set_int(Params* P, str name, object value):
     elif name == "n_poly": P.n_poly = x
     elif name == "n_circ": P.n_circ = x
     elif name == "turns": P.turns = x
+    elif name == "b_feature": P.b_feature = x
+    elif name == "n_feat": P.n_feat = x
+    elif name == "feature_defense": P.feature_defense = x
+    elif name == "feature_per_wound": P.feature_per_wound = x
     else:
         raise KeyError(name)
 

@@ -22,7 +22,7 @@ import math
 from .. import odds
 from ..dice import wounded_dice
 from ..enums import Action, Cover, Die, Posture, UnitKind
-from ..fire import range_band
+from ..fire import range_band, resolve_fire
 from ..game.agents import HeuristicAgent
 from ..game.agents import RandomAgent, play
 from ..game.los import cover_at, los_blocked
@@ -177,6 +177,36 @@ class GreedyAgent(_ScoringAgent):
             rules=view.rules)
         return self._dist_value(dist, view.cap_left(t))
 
+    def feature_value(self, view, u, f, posture) -> float:
+        """Expected value of u's heavy weapon at terrain feature f in ``posture`` (exact odds).
+
+        Parameters
+        ----------
+        view : _View
+            The agent's per-decision view of the game (cached odds, LOS, cover).
+        u : Unit
+            The acting unit (with a point-target heavy weapon).
+        f : int
+            Terrain feature index (scenario order).
+        posture : Posture or int
+
+        Returns
+        -------
+        float
+            Expected cover levels knocked off the feature x ``cover_value`` (RULES.md section 4:
+            Defense ``fire.feature_defense`` against its armor, AP applies, each wound one level).
+        """
+        feat, fr = view.g.scenario.terrain[f], view.rules.fire
+        band = view.band((u.x, u.y), feat.aim_point)
+        cover = view.s.feature_cover[f]
+        pmf = odds.scores_pmf(view.dice(u), Posture(posture), Action.HEAVY_WEAPON, rules=view.rules)
+        levels = 0.0
+        for attacks, p in pmf.attacks.items():
+            w = resolve_fire(attacks[0], band, fr.feature_defense, feat.armor, Cover.NONE, u.hw_point_ap,
+                             False, view.rules).wounds
+            levels += p * min(cover, w * fr.feature_cover_per_wound)
+        return levels * self.cover_value
+
     def _fire_target(self, view, u, t, origin):
         tp, ta = view.defense_roll(t)
         return odds.FireTarget(view.dice(t), tp, view.band(origin, (t.x, t.y)), t.armor, ta,
@@ -304,7 +334,10 @@ class GreedyAgent(_ScoringAgent):
         if action == Action.SPLIT_FIRE:
             return max((self.split_value(view, u, a, b, posture) for a in ts for b in ts if a is not b),
                        default=0.0)
-        return max((self.fire_value(view, u, t, action, posture) for t in ts), default=0.0)
+        best = max((self.fire_value(view, u, t, action, posture) for t in ts), default=0.0)
+        if action == Action.HEAVY_WEAPON:
+            best = max([best] + [self.feature_value(view, u, f, posture) for f in view.g.feature_targets(u.uid)])
+        return best
 
     def card_value(self, view, u, card) -> float:
         """Value of giving ``card`` to u: its best Basic fire in the card's posture, more for cards
@@ -365,8 +398,12 @@ class GreedyAgent(_ScoringAgent):
         if st in (Stage.DECLARE_TARGET, Stage.DECLARE_TARGET2):
             for a in legal:
                 seg = sp.decode(a)
-                out[a] = -math.inf if seg[0] == "NO_TARGET" else \
-                    self._target_value(view, u, s.units[seg[1]], st == Stage.DECLARE_TARGET2)
+                if seg[0] == "NO_TARGET":
+                    out[a] = -math.inf
+                elif seg[0] == "FEATURE":
+                    out[a] = self.feature_value(view, u, seg[1], u.posture)
+                else:
+                    out[a] = self._target_value(view, u, s.units[seg[1]], st == Stage.DECLARE_TARGET2)
             return out
         if st in (Stage.MOVE, Stage.SPRINT_MOVE):
             return self._move_values(game, view, u, legal)
@@ -392,7 +429,7 @@ class GreedyAgent(_ScoringAgent):
         dests = [game.preview_destination(a) for a in legal]
         cov = cover_at([d[0] for d in dests], [d[1] for d in dests], game.terrain).tolist()
         sprint = view.s.stage == Stage.SPRINT_MOVE
-        target = view.s.units[u.target] if (u.target >= 0 and not sprint
+        target = view.s.units[u.target] if (0 <= u.target < len(view.s.units) and not sprint
                                             and Action(u.action) in _FIRE_ACTIONS) else None
         enemies = view.alive(1 - u.side)
         out = {}
@@ -509,6 +546,10 @@ class DoctrineAgent(_ScoringAgent):
                 seg = sp.decode(a)
                 if seg[0] == "NO_TARGET":
                     out[a] = -math.inf
+                    continue
+                if seg[0] == "FEATURE":        # a terrain feature: by distance, like a unit
+                    fx, fy = game.scenario.terrain[seg[1]].aim_point
+                    out[a] = -math.hypot(fx - u.x, fy - u.y)
                     continue
                 t = s.units[seg[1]]
                 if u.action == Action.RALLY:   # self first, then the most suppressed friend

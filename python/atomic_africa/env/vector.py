@@ -32,13 +32,13 @@ _EVENTS = ("setup", "shuffle", "reshuffle", "draw", "assign", "orders_done", "ac
            "reserve_card", "confused_draw", "confused", "confused_direction", "no_reaction", "declare",
            "targets", "move", "roll", "bystander_roll", "scatter", "support_roll", "fire", "fire_result",
            "rally", "sprint", "complete_move", "merge", "initiative", "split", "removed", "morale",
-           "discard", "turn_end", "game_over")
+           "discard", "turn_end", "game_over", "feature_fire")
 _REASONS = ("a side has no units left", "turn limit: more remaining figures", "turn limit: equal figures")
 # Columns of the kernel's scalars array (aa_core/vgame.pxd S_*).
 _S_TURN, _S_STAGE, _S_CUR = 0, 1, 2
 # Unit int8 / int32 field rows used for the templates (aa_core/vgame.pxd F_*).
 _I8 = ("alive", "kind", "hw_dispersed", "hw_point", "spotter", "comms", "commander", "revealed", "acted",
-       "split_done", "moves", "confused", None)
+       "split_done", "moves", "confused", None, "attached")
 _I32 = (None, None, "figures", "armor", "hw_dispersed_ap", "hw_point_ap", "markers", "wounds",
         "turn_markers", "card", "action", "posture", "target", "target2", "asset")
 _F64 = ("x", "y", "aim_x", "aim_y", "dest_x", "dest_y")
@@ -455,6 +455,7 @@ def _build(g: Game):
     _limit("rules.call_for_fire.scatter_die", cff.scatter_die, 63, "sides")
     _limit("rules.fire.band_edges_cm", len(r.fire.band_edges_cm), 32, "edges")
     _limit("rules.dice.ladder", len(r.dice.ladder), 8, "dice")
+    _limit("scenario.terrain", len(sc.terrain), 1024, "terrain features")
     assets = []
     for p, side in enumerate(sc.sides):
         _limit(f"scenario.sides[{p}].fire_support", len(side.fire_support), 16, "assets")
@@ -470,6 +471,8 @@ def _build(g: Game):
         "b_declare": sp.base["DECLARE"], "b_target": sp.base["TARGET"], "b_no_target": sp.base["NO_TARGET"],
         "b_asset": sp.base["ASSET"], "b_move": sp.base["MOVE"], "b_stay": sp.base["STAY"],
         "b_split": sp.base["SPLIT"], "b_end_splits": sp.base["END_SPLITS"], "ranks": deck.ranks,
+        "b_feature": sp.base["FEATURE"], "n_feat": len(sc.terrain),
+        "feature_defense": r.fire.feature_defense, "feature_per_wound": r.fire.feature_cover_per_wound,
         "directions": m.directions, "n_fracs": len(m.distance_fractions), "per_value": m.basic_move_per_value,
         "sprint_card_value": m.sprint_card_value,
         "fracs": [float(f) for f in m.distance_fractions],
@@ -482,6 +485,9 @@ def _build(g: Game):
         "fire_needs_los": o.fire_needs_los, "first_player_alternates": o.first_player_alternates,
         "bystander_posture": int(Posture[o.bystander_posture.upper()]),
         "draw_bonus": [o.experience_bonus[side.experience] for side in sc.sides],
+        "hand_fixed": [g.hand_size(p) if side.hand_size is not None or o.hand_units == "setup" else -1
+                       for p, side in enumerate(sc.sides)],
+        "attached_add_cards": o.attached_add_cards,
         "rally_self_range": r.rally.self_range, "rally_comms_penalty": r.rally.comms_range_penalty,
         "rally_removed": r.rally.markers_removed,
         "scatter_die": cff.scatter_die, "support_band": cff.support_range_band,
@@ -517,6 +523,12 @@ def _build(g: Game):
         "cx": _padded(t.circ_x, np.float64), "cy": _padded(t.circ_y, np.float64),
         "cr": _padded(t.circ_r, np.float64), "circ_blocks": _padded(t.circ_blocks, np.uint8),
         "circ_cover": _padded(t.circ_cover, np.int8),
+        "feat_armor": _padded([f.armor for f in sc.terrain], np.int32),
+        "feat_x": _padded([f.aim_point[0] for f in sc.terrain], np.float64),
+        "feat_y": _padded([f.aim_point[1] for f in sc.terrain], np.float64),
+        "feat_cover0": _padded([f.cover for f in sc.terrain], np.int8),
+        "poly_feat": _padded([i for i, f in enumerate(sc.terrain) if f.shape == "polygon"], np.int32),
+        "circ_feat": _padded([i for i, f in enumerate(sc.terrain) if f.shape == "circle"], np.int32),
     }
     tables.update(_templates(g))
     return params, tables
@@ -638,5 +650,8 @@ def _decode(rec: np.ndarray, vg: VectorGame, env: int) -> list:
             e.update(figures=[i[0], i[1]], units=[i[2], i[3]])
         elif t == "game_over":
             e.update(winner=i[0], reason=_REASONS[i[1]], figures=[i[2], i[3]])
+        elif t == "feature_fire":
+            e.update(source=i[0], feature=i[1], name=sc.terrain[i[1]].name, attack=i[2], range=i[3],
+                     defense=i[4], armor=i[5], ap=i[6], wounds=i[7], cover=[i[8], i[9]])
         out.append(e)
     return out

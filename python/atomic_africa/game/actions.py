@@ -16,6 +16,7 @@ MOVE           directions x fracs  Destination: clock direction x fraction of ma
 STAY           1                   Destination = Start
 SPLIT          C                   Clean-up: split own unit slot ``u``
 END_SPLITS     1                   no more voluntary splits
+FEATURE        terrain features    heavy-weapon target: terrain feature ``f`` (scenario order)
 =============  ==================  =============================================
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..enums import Action, Posture
 __all__ = ["ActionSpace", "SEGMENTS"]
 
 SEGMENTS = ("ASSIGN", "END_ORDERS", "SELECT", "DECLARE", "TARGET", "NO_TARGET", "ASSET", "MOVE",
-            "STAY", "SPLIT", "END_SPLITS")
+            "STAY", "SPLIT", "END_SPLITS", "FEATURE")
 
 
 class ActionSpace:
@@ -43,18 +44,22 @@ class ActionSpace:
         Movement directions (``rules.movement.directions``).
     n_fracs : int
         Movement distance fractions (``len(rules.movement.distance_fractions)``).
+    n_features : int
+        Terrain features of the scenario (each may be a heavy-weapon target if it has armor).
 
     The encoders take in-range indices and do not check them; :meth:`decode` checks its id.
     """
 
-    def __init__(self, n_cards: int, slots: int, n_assets: int, directions: int, n_fracs: int):
+    def __init__(self, n_cards: int, slots: int, n_assets: int, directions: int, n_fracs: int,
+                 n_features: int = 0):
         self.n_cards, self.slots, self.n_assets = n_cards, slots, max(n_assets, 1)
+        self.n_features = n_features
         self.directions, self.n_fracs = directions, n_fracs
         sizes = {
             "ASSIGN": n_cards * slots, "END_ORDERS": 1, "SELECT": slots,
             "DECLARE": len(Action) * len(Posture), "TARGET": 2 * slots, "NO_TARGET": 1,
             "ASSET": self.n_assets, "MOVE": directions * n_fracs, "STAY": 1, "SPLIT": slots,
-            "END_SPLITS": 1,
+            "END_SPLITS": 1, "FEATURE": n_features,
         }
         self.base, self.size = {}, {}
         pos = 0
@@ -114,6 +119,10 @@ class ActionSpace:
         """Id of ending the voluntary splits."""
         return self.base["END_SPLITS"]
 
+    def feature(self, f: int) -> int:
+        """Id of aiming a heavy weapon at terrain feature ``f`` (0..n_features-1)."""
+        return self.base["FEATURE"] + f
+
     # -- decoding -------------------------------------------------------------------------------
     def decode(self, a: int) -> tuple:
         """``(segment, *args)`` of an action id, e.g. ``("ASSIGN", card, local)``.
@@ -146,6 +155,6 @@ class ActionSpace:
             return (name, Action(k // len(Posture)), Posture(k % len(Posture)))
         if name == "MOVE":
             return (name, k // self.n_fracs, k % self.n_fracs)
-        if name in ("SELECT", "TARGET", "ASSET", "SPLIT"):
+        if name in ("SELECT", "TARGET", "ASSET", "SPLIT", "FEATURE"):
             return (name, k)
         return (name,)

@@ -101,6 +101,9 @@ class HeuristicAgent:
             if u.action == Action.RALLY:
                 return t.markers
             return -math.hypot(t.x - u.x, t.y - u.y)
+        if kind == "FEATURE":   # a terrain feature is a target like any other: the closest first
+            u, (fx, fy) = s.units[s.decl_uid], game.scenario.terrain[seg[1]].aim_point
+            return -math.hypot(fx - u.x, fy - u.y)
         if kind == "NO_TARGET":
             return -1e9
         if kind in ("MOVE", "STAY"):

@@ -122,10 +122,21 @@ class Game:
         self.assets = [list(sd.fire_support) for sd in scenario.sides]
         m = rules.movement
         self.space = ActionSpace(self.deck.size, self.C, max(len(a) for a in self.assets),
-                                 m.directions, len(m.distance_fractions))
-        self.terrain = TerrainArrays.from_scenario(scenario, rules)
+                                 m.directions, len(m.distance_fractions), len(scenario.terrain))
+        self._terrain_key = self._terrain = None
         self._los_key = None
         self._los = None
+        self._feature_los = {}
+
+    @property
+    def terrain(self) -> TerrainArrays:
+        """The terrain as it stands: features' current cover (heavy weapons lower it, RULES.md
+        section 4) and line-of-sight blocking."""
+        key = tuple(self.s.feature_cover)
+        if key != self._terrain_key:
+            self._terrain_key = key
+            self._terrain = TerrainArrays.from_scenario(self.scenario, self.rules, key)
+        return self._terrain
 
     def _start(self):
         s, sc = self.s, self.scenario
@@ -140,9 +151,11 @@ class Game:
                 u.hw_dispersed, u.hw_dispersed_ap = "dispersed" in hw, hw.get("dispersed", 0)
                 u.hw_point, u.hw_point_ap = "point" in hw, hw.get("point", 0)
                 u.spotter, u.comms, u.commander = us.spotter, us.comms, us.commander
+                u.attached = us.attached
                 u.x, u.y = us.position
                 u.markers, u.wounds = us.markers, us.wounds
                 u.clear_scratch()
+        s.feature_cover = [t.cover for t in sc.terrain]
         self.initial_figures = [sum(u.figures for u in spec.units) for spec in sc.sides]
         self.events.add("setup", 0, scenario=sc.name, seed=self.seed, slots=self.C)
         for p in range(2):
@@ -193,7 +206,11 @@ class Game:
         g = cls.__new__(cls)
         g._setup(Scenario.from_dict(d["scenario"]), d["seed"], Rules.from_dict(d["rules"]))
         g.initial_figures = list(d["initial_figures"])
-        g.s = GameState.from_dict(d["state"])
+        try:
+            g.s = GameState.from_dict(d["state"])
+        except KeyError as e:  # e.g. a game saved before terrain features had a current cover
+            raise ValueError(f"text: the game state lacks the field {e.args[0]!r} (saved by an older "
+                             f"version?)") from None
         g.src = source_from_dict(d["source"])
         g.events = EventLog(d["events"])
         g.history = list(d["history"])
@@ -232,12 +249,13 @@ class Game:
         Game
         """
         memo = {id(self.rules): self.rules, id(self.scenario): self.scenario,
-                id(self.terrain): self.terrain, id(self.space): self.space, id(self.deck): self.deck}
+                id(self._terrain): self._terrain, id(self.space): self.space, id(self.deck): self.deck}
         return copy.deepcopy(self, memo)
 
     def __getstate__(self):
         d = dict(self.__dict__)
-        d["_los_key"] = d["_los"] = None
+        d["_los_key"] = d["_los"] = d["_terrain_key"] = d["_terrain"] = None
+        d["_feature_los"] = {}
         return d
 
     def check_invariants(self) -> None:
@@ -402,6 +420,8 @@ class Game:
             return f"DECLARE {seg[1].name} {seg[2].name}"
         if name == "TARGET":
             return f"TARGET {self._uname(seg[1])}"
+        if name == "FEATURE":
+            return f"TARGET feature {self.scenario.terrain[seg[1]].name}"
         if name == "ASSET":
             return f"ASSET {seg[1]}"
         if name == "MOVE":
@@ -477,7 +497,7 @@ class Game:
         return m.vehicle_increment_cm if self._is_vehicle(u) else m.increment_cm
 
     def _los_matrix(self):
-        key = tuple((u.alive, u.x, u.y) for u in self.s.units)
+        key = (tuple(self.s.feature_cover), tuple((u.alive, u.x, u.y) for u in self.s.units))
         if key != self._los_key:
             alive = [u for u in self.s.units if u.alive]
             pairs = [(a, b) for i, a in enumerate(alive) for b in alive[i + 1:]]
@@ -508,6 +528,29 @@ class Game:
     def _hw_targets(self, u) -> list:
         return [t for t in self._fire_targets(u) if self._hw_ap(u, self.s.units[t]) is not None]
 
+    def _feature_targets(self, u) -> list:
+        """Terrain features u's heavy weapon may aim at (RULES.md section 4): a point-target weapon,
+        a feature with an armor value that still gives cover, in view if fire needs LOS."""
+        if not u.hw_point:
+            return []
+        need = self.rules.orders.fire_needs_los
+        return [f for f, t in enumerate(self.scenario.terrain)
+                if t.armor and self.s.feature_cover[f] > 0 and (not need or self._sees_feature(u, f))]
+
+    def _sees_feature(self, u, f) -> bool:
+        """LOS from u's position to feature f's aim point; f itself does not block it."""
+        key = (tuple(self.s.feature_cover), u.x, u.y, f)
+        seen = self._feature_los.get(key)
+        if seen is None:
+            terrain = TerrainArrays.from_scenario(self.scenario, self.rules, key[0], skip=f)
+            ax, ay = self.scenario.terrain[f].aim_point
+            seen = self._feature_los[key] = not los_blocked([u.x], [u.y], [ax], [ay], terrain)[0]
+        return bool(seen)
+
+    def _target_feature(self, u):
+        """The terrain feature u aims at, or None (feature f is stored as target 2 C + f)."""
+        return u.target - 2 * self.C if u.target >= 2 * self.C else None
+
     def _rally_targets(self, u) -> list:
         los = self._los_matrix()
         out = []
@@ -525,8 +568,8 @@ class Game:
         return [t.uid for t in self._side_units(1 - u.side) if los[u.uid, t.uid]]
 
     def _special_ok(self, u, a) -> bool:
-        inf = u.kind == UnitKind.INFANTRY
-        if a in _INFANTRY_ONLY and not inf:
+        # Light infantry is infantry (RULES.md sections 1 and 4): only vehicles are excluded.
+        if a in _INFANTRY_ONLY and self._is_vehicle(u):
             return False
         if a == Action.DIG_IN:
             return True
@@ -535,7 +578,7 @@ class Game:
         if a == Action.SPLIT_FIRE:
             return len(self._fire_targets(u)) >= 2
         if a == Action.HEAVY_WEAPON:
-            return (u.hw_dispersed or u.hw_point) and bool(self._hw_targets(u))
+            return (u.hw_dispersed or u.hw_point) and bool(self._hw_targets(u) or self._feature_targets(u))
         if a == Action.RALLY:
             return bool(self._rally_targets(u))
         if a == Action.CALL_FOR_FIRE:
@@ -555,9 +598,49 @@ class Game:
         p = self.deck.posture(card)
         if self.deck.is_face(card):
             if u.confused:
-                return [(Action.DIG_IN if u.kind == UnitKind.INFANTRY else Action.SPRINT, p)]
+                return [(Action.SPRINT if self._is_vehicle(u) else Action.DIG_IN, p)]
             return [(a, p) for a in specials if self._special_ok(u, a)]
         return [(Action.BASIC, p)]
+
+    def hand_size(self, side: int) -> int:
+        """Order cards ``side`` draws in each Orders phase (RULES.md section 2).
+
+        The side's ``hand_size`` from the scenario if it has one; else its own (non-attached) units,
+        counted at set-up (rules ``orders.hand_units = "setup"``, fixed for the battle) or on the
+        table now (``"turn"``), plus its Experience bonus. Attached units count only if
+        ``orders.attached_add_cards``.
+
+        Parameters
+        ----------
+        side : int
+            0 or 1.
+
+        Returns
+        -------
+        int
+        """
+        o, spec = self.rules.orders, self.scenario.sides[side]
+        if spec.hand_size is not None:
+            return spec.hand_size
+        units = spec.units if o.hand_units == "setup" else self._side_units(side)
+        own = sum(1 for u in units if o.attached_add_cards or not u.attached)
+        return own + o.experience_bonus[spec.experience]
+
+    def feature_targets(self, uid: int) -> list:
+        """Terrain features (scenario indices) the heavy weapon of unit ``uid`` may aim at now.
+
+        Parameters
+        ----------
+        uid : int
+            A unit slot, ``0 <= uid < 2 C``.
+
+        Returns
+        -------
+        list of int
+            Features with an armor value that still give cover, in view if fire needs LOS; empty if
+            the unit has no point-target heavy weapon.
+        """
+        return self._feature_targets(self.s.units[uid])
 
     def _own_ordered(self, side) -> list:
         return [u for u in self._side_units(side) if u.has_orders]
@@ -623,6 +706,8 @@ class Game:
             else:
                 ts = self._fire_targets(u)
             out = {sp.target(t) for t in ts}
+            if a == Action.HEAVY_WEAPON:
+                out |= {sp.feature(f) for f in self._feature_targets(u)}
             if a in _OPTIONAL_TARGET:
                 out.add(sp.no_target)
             return out
@@ -713,7 +798,7 @@ class Game:
             s.stage = Stage.DECLARE_TARGET
         elif st == Stage.DECLARE_TARGET:
             u = s.units[s.decl_uid]
-            u.target = -1 if name == "NO_TARGET" else seg[1]
+            u.target = -1 if name == "NO_TARGET" else seg[1] if name == "TARGET" else 2 * self.C + seg[1]
             if u.action == Action.CALL_FOR_FIRE:
                 t = s.units[u.target]
                 u.aim_x, u.aim_y = t.x, t.y
@@ -767,7 +852,7 @@ class Game:
         s.first_player = (s.turn - 1) % 2 if o.first_player_alternates else 0
         s.next_activating = s.first_player
         for p in range(2):
-            n = len(self._side_units(p)) + o.experience_bonus[self.scenario.sides[p].experience]
+            n = self.hand_size(p)
             drawn = []
             for _ in range(n):
                 c = self._draw(p)
@@ -860,7 +945,7 @@ class Game:
             s.stage, s.current_player = Stage.REACT, q
             return
         a = s.units[s.act_uid]
-        t = s.units[a.target] if a.action in _FIRE and a.target >= 0 else None
+        t = s.units[a.target] if a.action in _FIRE and 0 <= a.target < 2 * self.C else None
         if t is None or not t.alive or t.card != NO_CARD or t.acted:
             self._ev("no_reaction", player=q)
             self._begin_movement()
@@ -873,23 +958,28 @@ class Game:
         self._confused_draw(t)
 
     def _confused_draw(self, t):
-        """RULES.md section 6: draw, show and discard illegal cards until a legal one comes."""
+        """RULES.md section 6: draw, show and discard illegal cards until a legal one comes.
+
+        It stops only when no legal card is left in the deck and the discard pile together. The cards
+        shown go to the discard pile when the draw ends, so a reshuffle during the draw (the deck ran
+        out) never brings them back to be shown again.
+        """
         s = self.s
         pl = s.players[t.side]
         sup = self._suppressed(t)
-        limit = len(pl.deck) + len(pl.discard) + 1
-        for _ in range(limit):
+        shown = []
+        while any(self.deck.legal_for(c, sup) for c in pl.deck + pl.discard):
             c = self._draw(t.side)
-            if c is None:
-                break
             if self.deck.legal_for(c, sup):
+                pl.discard.extend(shown)
                 t.card, t.revealed, t.confused = c, True, True
                 s.react_uid = t.uid
                 self._ev("confused", player=t.side, unit=t.uid, card=self.deck.name(c))
                 self._begin_declare(t)
                 return
-            pl.discard.append(c)
+            shown.append(c)
             self._ev("confused_draw", player=t.side, unit=t.uid, card=self.deck.name(c), legal=False)
+        pl.discard.extend(shown)
         self._ev("no_reaction", player=t.side, unit=t.uid, reason="no legal card in deck or discard")
         self._begin_movement()
 
@@ -980,9 +1070,16 @@ class Game:
         parts = [s.units[uid] for uid in (s.act_uid, s.react_uid) if uid >= 0]
         scores = {u.uid: self._roll_unit(u, u.posture, u.action, "roll") for u in parts}
         attacks = []  # (source, target uid, attack, band, ap); source = uid or -1 - asset
+        on_features = []  # (source uid, feature, attack, band, ap)
         for u in parts:
             sc, a = scores[u.uid], u.action
-            if a in _FIRE and u.target >= 0:
+            f = self._target_feature(u)
+            if f is not None:
+                fx, fy = self.scenario.terrain[f].aim_point
+                pa = self._points(u)[1]
+                on_features.append((u.uid, f, sc.attacks[0], range_band(_dist(pa[0], pa[1], fx, fy), rules),
+                                    u.hw_point_ap))
+            elif a in _FIRE and u.target >= 0:
                 band = self._band(u, s.units[u.target])
                 if a == Action.MASS_FIRE:
                     attacks += [(u.uid, u.target, x, band, 0) for x in sc.attacks]
@@ -1000,6 +1097,7 @@ class Game:
         # Rally is judged against the markers before this phase's fire (simultaneous resolution).
         rallies = [self._rally(u, scores[u.uid]) for u in parts if u.action == Action.RALLY]
         self._fire(attacks, scores)
+        self._fire_on_features(on_features)
         for t, ok in rallies:
             if ok:
                 s.units[t].markers = max(0, s.units[t].markers - rules.rally.markers_removed)
@@ -1093,6 +1191,20 @@ class Game:
             u.wounds += w
             self._ev("fire_result", target=t, markers=m, wounds=w, total_markers=u.markers,
                      total_wounds=u.wounds, cover=cover[i])
+
+    def _fire_on_features(self, attacks):
+        """Heavy weapons against terrain features (RULES.md section 4): Defense ``feature_defense``
+        against the feature's armor (AP applies, no cover bonus); each wound lowers its cover. After
+        the units' fire, whose cover was judged before (simultaneous resolution)."""
+        s, fr = self.s, self.rules.fire
+        for src, f, att, band, ap in attacks:
+            feat = self.scenario.terrain[f]
+            r = resolve_fire(att, band, fr.feature_defense, feat.armor, 0, ap, False, self.rules)
+            before = s.feature_cover[f]
+            s.feature_cover[f] = max(0, before - r.wounds * fr.feature_cover_per_wound)
+            self._ev("feature_fire", source=src, feature=f, name=feat.name, attack=att, range=band,
+                     defense=fr.feature_defense, armor=feat.armor, ap=ap, wounds=r.wounds,
+                     cover=[before, s.feature_cover[f]])
 
     def _next_sprint(self):
         s = self.s

@@ -11,7 +11,7 @@ EVENT_TYPES = (
     "setup", "shuffle", "reshuffle", "draw", "assign", "orders_done", "activate", "react", "reserve_card",
     "confused_draw", "confused", "confused_direction", "no_reaction", "declare", "targets", "move", "roll", "bystander_roll",
     "scatter", "support_roll", "fire", "fire_result", "rally", "sprint", "complete_move", "merge",
-    "initiative", "split", "removed", "morale", "discard", "turn_end", "game_over",
+    "initiative", "split", "removed", "morale", "discard", "turn_end", "game_over", "feature_fire",
 )
 
 
@@ -39,6 +39,13 @@ class EventLog(list):
         ev.update(fields)
         self.append(ev)
         return ev
+
+
+def _is_unit(names, target) -> bool:
+    # A heavy weapon aimed at a terrain feature has a target past the unit slots.
+    if target is None or target < 0:
+        return False
+    return target in names if isinstance(names, dict) else target < len(names)
 
 
 def summarize_turn(events, turn: int, names) -> list[str]:
@@ -70,9 +77,11 @@ def summarize_turn(events, turn: int, names) -> list[str]:
             lines.append(f"         {names[e['unit']]} is confused ({e['card']})")
         elif t == "declare":
             lines.append(f"         {names[e['unit']]}: {e['action']} {e['posture']}")
-        elif t == "targets" and e.get("target", -1) is not None and e.get("target", -1) >= 0:
+        elif t == "targets" and _is_unit(names, e.get("target", -1)):
             aims = [names[e["target"]]] + ([names[e["target2"]]] if (e.get("target2") or -1) >= 0 else [])
             lines.append(f"           targets {' and '.join(aims)}")
+        elif t == "feature_fire":
+            lines.append(f"         {e['name']}: {e['wounds']} wounds, cover {e['cover'][0]} -> {e['cover'][1]}")
         elif t == "fire_result" and (e["markers"] or e["wounds"]):
             lines.append(f"         {names[e['target']]}: +{e['markers']} markers, +{e['wounds']} wounds")
         elif t == "rally":

@@ -33,7 +33,7 @@ class TerrainArrays:
     edge_depth_cm: float = 0.0   # rules.fire.los_edge_depth_cm
 
     @classmethod
-    def from_scenario(cls, scenario, rules=None) -> "TerrainArrays":
+    def from_scenario(cls, scenario, rules=None, covers=None, skip=-1) -> "TerrainArrays":
         """Pack a scenario's terrain features.
 
         Parameters
@@ -42,27 +42,41 @@ class TerrainArrays:
             A validated scenario (its ``terrain`` polygons and circles are used).
         rules : Rules, optional
             ``fire.los_edge_depth_cm``; the packaged defaults if omitted.
+        covers : sequence of int, optional
+            Current cover of each feature (scenario order), when heavy weapons have lowered it
+            (RULES.md section 4): a feature with an armor value whose cover is down to None no longer
+            blocks line of sight. Default: the scenario's covers.
+        skip : int
+            Index of a feature left out of line-of-sight blocking (the feature a heavy weapon aims
+            at does not hide itself); -1: none.
 
         Returns
         -------
         TerrainArrays
         """
-        polys = [t for t in scenario.terrain if t.shape == "polygon"]
-        circs = [t for t in scenario.terrain if t.shape == "circle"]
+        covers = [t.cover for t in scenario.terrain] if covers is None else list(covers)
+        feats = [(i, t, covers[i]) for i, t in enumerate(scenario.terrain)]
+        polys = [f for f in feats if f[1].shape == "polygon"]
+        circs = [f for f in feats if f[1].shape == "circle"]
+
+        def blocks(i, t, c):
+            return t.blocks_los and i != skip and not (t.armor and c == 0)
+
+        polys_t = [t for _, t, _ in polys]
         off = np.zeros(len(polys) + 1, dtype=np.int64)
-        for i, t in enumerate(polys):
+        for i, t in enumerate(polys_t):
             off[i + 1] = off[i] + len(t.points)
-        vx = np.array([p[0] for t in polys for p in t.points], dtype=np.float64)
-        vy = np.array([p[1] for t in polys for p in t.points], dtype=np.float64)
+        vx = np.array([p[0] for t in polys_t for p in t.points], dtype=np.float64)
+        vy = np.array([p[1] for t in polys_t for p in t.points], dtype=np.float64)
         return cls(
             vx=vx, vy=vy, poly_offsets=off,
-            poly_blocks=np.array([t.blocks_los for t in polys], dtype=np.uint8),
-            poly_cover=np.array([t.cover for t in polys], dtype=np.int8),
-            circ_x=np.array([t.center[0] for t in circs], dtype=np.float64),
-            circ_y=np.array([t.center[1] for t in circs], dtype=np.float64),
-            circ_r=np.array([t.radius for t in circs], dtype=np.float64),
-            circ_blocks=np.array([t.blocks_los for t in circs], dtype=np.uint8),
-            circ_cover=np.array([t.cover for t in circs], dtype=np.int8),
+            poly_blocks=np.array([blocks(*f) for f in polys], dtype=np.uint8),
+            poly_cover=np.array([c for _, _, c in polys], dtype=np.int8),
+            circ_x=np.array([t.center[0] for _, t, _ in circs], dtype=np.float64),
+            circ_y=np.array([t.center[1] for _, t, _ in circs], dtype=np.float64),
+            circ_r=np.array([t.radius for _, t, _ in circs], dtype=np.float64),
+            circ_blocks=np.array([blocks(*f) for f in circs], dtype=np.uint8),
+            circ_cover=np.array([c for _, _, c in circs], dtype=np.int8),
             edge_depth_cm=resolve_rules(rules).fire.los_edge_depth_cm,
         )
 

@@ -1,7 +1,8 @@
 """Observations: what one player may see, as a flat float32 vector.
 
 Hidden: the opponent's hand/Reserve and face-down order cards (only "has a card" shows), and both
-decks' order. Everything on the table (positions, markers, wounds, revealed cards, declarations) shows.
+decks' order. Everything on the table (positions, markers, wounds, revealed cards, declarations, the
+terrain features' current cover, last in the vector) shows.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def observation_size(game) -> int:
     -------
     int
     """
-    return 1 + Stage.COUNT + 8 + game.deck.size + 2 * game.C * UNIT_FEATURES
+    return 1 + Stage.COUNT + 8 + game.deck.size + 2 * game.C * UNIT_FEATURES + len(game.scenario.terrain)
 
 
 def _unit_features(game, u, visible_card: bool, out: np.ndarray):
@@ -92,4 +93,8 @@ def observe(game, player: int) -> np.ndarray:
     for k, uid in enumerate(order):
         u = s.units[uid]
         _unit_features(game, u, u.side == player, obs[pos + k * UNIT_FEATURES: pos + (k + 1) * UNIT_FEATURES])
+    pos += len(order) * UNIT_FEATURES
+    # Each terrain feature's current cover (heavy weapons lower it, RULES.md section 4).
+    for f, c in enumerate(s.feature_cover):
+        obs[pos + f] = c / 2
     return obs

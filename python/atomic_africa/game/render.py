@@ -60,26 +60,41 @@ def _unit_size(u) -> float:
     return 2.0 + min(u.figures, 14) * 0.25
 
 
+def _feature_patch(t, cover, **kw):
+    """A terrain feature's patch in the colour of ``cover``, hatched while it blocks line of sight
+    (an armoured feature knocked down to no cover no longer does)."""
+    from matplotlib.patches import Circle, Polygon
+    kw = dict(facecolor=_COVER_COLOURS[Cover(cover)], edgecolor="#444", alpha=0.85, linewidth=0.8,
+              hatch="///" if t.blocks_los and not (t.armor and cover == Cover.NONE) else None) | kw
+    return Polygon(t.points, closed=True, **kw) if t.shape == "polygon" else Circle(t.center, t.radius, **kw)
+
+
 def _draw_terrain(ax, sc):
-    from matplotlib.patches import Circle, Polygon, Rectangle
+    """Table and terrain as set up (the static layer); returns the terrain labels."""
+    from matplotlib.patches import Rectangle
     ax.add_patch(Rectangle((0, 0), sc.width_cm, sc.height_cm, facecolor=_COVER_COLOURS[Cover.NONE],
                            edgecolor="k", zorder=0))
     texts = []
     for t in sc.terrain:
-        kw = dict(facecolor=_COVER_COLOURS[Cover(t.cover)], edgecolor="#444", alpha=0.85,
-                  hatch="///" if t.blocks_los else None, linewidth=0.8, zorder=1)
+        ax.add_patch(_feature_patch(t, t.cover, zorder=1))
         if t.shape == "polygon":
-            ax.add_patch(Polygon(t.points, closed=True, **kw))
             cx = sum(p[0] for p in t.points) / len(t.points)
             cy = sum(p[1] for p in t.points) / len(t.points)
         else:
-            ax.add_patch(Circle(t.center, t.radius, **kw))
             cx, cy = t.center
         txt = ax.text(cx, cy, t.name, fontsize=8, ha="center", va="center", color="#222", style="italic",
                       zorder=2, bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.55))
         txt.set_gid("terrain-label")
         texts.append(txt)
     return texts
+
+
+def _draw_damaged_terrain(ax, game):
+    """Features whose cover heavy weapons have lowered, drawn over the static layer in their current
+    cover (opaque, so the set-up colour does not show through)."""
+    for t, cover in zip(game.scenario.terrain, game.s.feature_cover):
+        if cover != t.cover:
+            ax.add_patch(_feature_patch(t, cover, zorder=1.5, alpha=1.0, gid="damaged-terrain"))
 
 
 def _draw_actions(ax, game, units):
@@ -275,6 +290,7 @@ def _draw_state(ax, game, title, caption, fixed):
     """What changes from frame to frame: moves, fire, units, labels, title and caption."""
     sc = game.scenario
     units = {u.uid: u for u in game.units if u.alive}
+    _draw_damaged_terrain(ax, game)
     _draw_actions(ax, game, units)
     placed = _draw_units(ax, units)
     status = f"turn {game.s.turn}, {game.stage.lower()}"

@@ -18,7 +18,8 @@ __all__ = ["Scenario", "ScenarioError", "Terrain", "UnitSpec", "SideSpec", "Fire
            "load_scenario", "default_scenario", "EXPERIENCE_LEVELS", "TARGET_TYPES"]
 
 EXPERIENCE_LEVELS = ("green", "regular", "veteran", "elite")
-#: Heavy-weapon target types: infantry and light infantry are dispersed, vehicles point targets.
+#: Heavy-weapon target types: infantry and light infantry are dispersed, vehicles and terrain features
+#: with an armor value point targets.
 TARGET_TYPES = ("dispersed", "point")
 _COVERS = {"none": Cover.NONE, "no": Cover.NONE, "light": Cover.LIGHT, "heavy": Cover.HEAVY}
 
@@ -104,11 +105,22 @@ class Terrain:
     radius: float = 0.0
     cover: int = 0             # Cover value
     blocks_los: bool = False
+    armor: int = 0             # > 0: a point target for heavy weapons (RULES.md section 4); 0: not a target
+
+    @property
+    def aim_point(self) -> tuple:
+        """Where a heavy weapon aims at the feature: the circle's centre or the polygon's vertex mean."""
+        if self.shape == "circle":
+            return self.center
+        n = len(self.points)
+        return (sum(p[0] for p in self.points) / n, sum(p[1] for p in self.points) / n)
 
     def to_dict(self):
         """This table as in a scenario file (a dict)."""
         d = {"name": self.name, "shape": self.shape, "cover": Cover(self.cover).name.lower(),
              "blocks_los": self.blocks_los}
+        if self.armor:
+            d["armor"] = self.armor
         if self.shape == "polygon":
             d["points"] = [list(p) for p in self.points]
         else:
@@ -133,11 +145,12 @@ class UnitSpec:
     commander: bool = False
     markers: int = 0           # suppression markers at the start (scenario set-up)
     wounds: int = 0            # wound counters at the start
+    attached: bool = False     # needs order cards but adds none to the draw (always True for vehicles)
 
     def to_dict(self):
         """This table as in a scenario file (a dict)."""
         d = {"name": self.name, "kind": UnitKind(self.kind).name.lower(), "figures": self.figures,
-             "markers": self.markers, "wounds": self.wounds,
+             "markers": self.markers, "wounds": self.wounds, "attached": self.attached,
              "dice": [f"d{s}" for s in self.dice], "armor": self.armor, "position": list(self.position),
              "spotter": self.spotter, "comms": self.comms, "commander": self.commander}
         if self.heavy_weapon:
@@ -162,18 +175,23 @@ class FireSupport:
 
 @dataclass(frozen=True)
 class SideSpec:
-    """One side of a scenario: its name, experience level, units and fire-support assets."""
+    """One side of a scenario: its name, experience level, units, fire-support assets and, optionally,
+    its hand size (order cards drawn per Orders phase) instead of the rules' formula."""
 
     name: str
     experience: str
     units: tuple
     fire_support: tuple = ()
+    hand_size: int | None = None
 
     def to_dict(self):
         """This table as in a scenario file (a dict)."""
-        return {"name": self.name, "experience": self.experience,
-                "units": [u.to_dict() for u in self.units],
-                "fire_support": [f.to_dict() for f in self.fire_support]}
+        d = {"name": self.name, "experience": self.experience,
+             "units": [u.to_dict() for u in self.units],
+             "fire_support": [f.to_dict() for f in self.fire_support]}
+        if self.hand_size is not None:
+            d["hand_size"] = self.hand_size
+        return d
 
 
 @dataclass(frozen=True)
@@ -239,9 +257,13 @@ class Scenario:
             _fail("terrain", "expected an array of tables [[terrain]]")
         for i, f in enumerate(raw_t):
             p = f"terrain[{i}]"
-            _table(p, f, ("shape", "cover", "blocks_los"), ("name", "points", "center", "radius"))
+            _table(p, f, ("shape", "cover", "blocks_los"), ("name", "points", "center", "radius", "armor"))
             shape = _str(f"{p}.shape", f["shape"], ("polygon", "circle"))
             cover = _COVERS[_str(f"{p}.cover", f["cover"], tuple(_COVERS))]
+            armor = _int(f"{p}.armor", f.get("armor", 0), lo=1, hi=100) if "armor" in f else 0
+            if armor and cover == Cover.NONE:
+                _fail(f"{p}.armor", "a feature with an armor value (a heavy-weapon target) must give "
+                                    "light or heavy cover: its wounds lower that cover")
             blocks = _bool(f"{p}.blocks_los", f["blocks_los"])
             fname = _str(f"{p}.name", f.get("name", f"feature {i}"))
             if shape == "polygon":
@@ -253,7 +275,8 @@ class Scenario:
                 if not isinstance(pts, list) or len(pts) < 3:
                     _fail(f"{p}.points", f"expected a list of 3+ points [x, y], got {pts!r}")
                 pts = tuple(_point(f"{p}.points[{j}]", q) for j, q in enumerate(pts))
-                terrain.append(Terrain(fname, "polygon", points=pts, cover=int(cover), blocks_los=blocks))
+                terrain.append(Terrain(fname, "polygon", points=pts, cover=int(cover), blocks_los=blocks,
+                                       armor=armor))
             else:
                 for k in ("center", "radius"):
                     if k not in f:
@@ -262,7 +285,7 @@ class Scenario:
                     _fail(f"{p}.points", "a circle has center/radius, not points")
                 terrain.append(Terrain(fname, "circle", center=_point(f"{p}.center", f["center"]),
                                        radius=_num(f"{p}.radius", f["radius"], positive=True),
-                                       cover=int(cover), blocks_los=blocks))
+                                       cover=int(cover), blocks_los=blocks, armor=armor))
         sides = data["sides"]
         if not isinstance(sides, list) or len(sides) != 2:
             _fail("sides", f"expected exactly two [[sides]], got {len(sides) if isinstance(sides, list) else sides!r}")
@@ -285,7 +308,7 @@ class Scenario:
 
 
 def _side(path, s, w, h):
-    _table(path, s, ("experience", "units"), ("name", "fire_support"))
+    _table(path, s, ("experience", "units"), ("name", "fire_support", "hand_size"))
     exp = _str(f"{path}.experience", s["experience"], EXPERIENCE_LEVELS)
     units = s["units"]
     if not isinstance(units, list) or not units:
@@ -308,12 +331,15 @@ def _side(path, s, w, h):
                                   tuple(_die(f"{p}.dice[{j}]", d) for j, d in enumerate(dice)),
                                   _int(f"{p}.ap", a["ap"], hi=0),
                                   _num(f"{p}.blast_radius_cm", a["blast_radius_cm"], positive=True)))
-    return SideSpec(_str(f"{path}.name", s.get("name", path)), exp, specs, tuple(assets))
+    hand = s.get("hand_size")
+    if hand is not None:
+        hand = _int(f"{path}.hand_size", hand, lo=0, hi=1000)
+    return SideSpec(_str(f"{path}.name", s.get("name", path)), exp, specs, tuple(assets), hand)
 
 
 def _unit(path, u, w, h):
     _table(path, u, ("kind", "figures", "dice", "armor", "position"),
-           ("name", "heavy_weapon", "spotter", "comms", "commander", "markers", "wounds"))
+           ("name", "heavy_weapon", "spotter", "comms", "commander", "markers", "wounds", "attached"))
     kind = _str(f"{path}.kind", u["kind"], ("infantry", "light_infantry", "vehicle"))
     dice = u["dice"]
     if not isinstance(dice, list) or len(dice) != 3:
@@ -329,8 +355,13 @@ def _unit(path, u, w, h):
             _fail(f"{path}.heavy_weapon.{t}", f"unknown target type; allowed: {list(TARGET_TYPES)}")
     hw_t = tuple((t, _int(f"{path}.heavy_weapon.{t}", hw[t], hi=0)) for t in TARGET_TYPES if t in hw)
     spotter = _bool(f"{path}.spotter", u.get("spotter", False))
-    if spotter and kind != "infantry":
-        _fail(f"{path}.spotter", "only infantry may Call for Fire (RULES.md section 4)")
+    if spotter and kind == "vehicle":
+        _fail(f"{path}.spotter", "only infantry (light infantry included) may Call for Fire (RULES.md section 4)")
+    # RULES.md section 1: vehicles are attached units [src]; any other unit when its entry says so.
+    attached = _bool(f"{path}.attached", u.get("attached", kind == "vehicle"))
+    if kind == "vehicle" and not attached:
+        _fail(f"{path}.attached", "a vehicle is always an attached unit (RULES.md section 1); "
+                                  "omit the field or set it to true")
     return UnitSpec(
         name=_str(f"{path}.name", u.get("name", path)),
         kind=int(UnitKind[kind.upper()]),
@@ -342,6 +373,7 @@ def _unit(path, u, w, h):
         commander=_bool(f"{path}.commander", u.get("commander", False)),
         markers=_int(f"{path}.markers", u.get("markers", 0), lo=0, hi=1000),
         wounds=_int(f"{path}.wounds", u.get("wounds", 0), lo=0, hi=1000),
+        attached=attached,
     )
 
 

@@ -52,6 +52,7 @@ class Unit:
     spotter: bool = False
     comms: bool = False
     commander: bool = False
+    attached: bool = False     # needs orders but adds no card to the hand (RULES.md section 1)
     x: float = 0.0
     y: float = 0.0
     markers: int = 0
@@ -119,6 +120,7 @@ class GameState:
     reason: str = ""
     units: list = field(default_factory=list)
     players: list = field(default_factory=list)
+    feature_cover: list = field(default_factory=list)  # current cover of each terrain feature
 
     def to_dict(self) -> dict:
         """The state as nested dicts and lists (:meth:`from_dict` restores it)."""
@@ -132,4 +134,5 @@ class GameState:
         kw["players"] = [PlayerState(**p) for p in d["players"]]
         kw["pending"] = list(d["pending"])
         kw["sprint_bonus"] = list(d["sprint_bonus"])
+        kw["feature_cover"] = list(d["feature_cover"])
         return cls(**kw)

@@ -130,12 +130,14 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
 
 
 def scatter(clock, distance, spotting, rules=None):
-    """Offset = distance - spotting; < 0 a direct hit, else offset increments towards the clock."""
+    """Offset = distance - spotting; < 0 a direct hit, else offset increments towards the clock,
+    whose positions are the scatter die's faces."""
     cff = resolve_rules(rules).call_for_fire
     offset = distance - spotting
     if offset <= 0:
         return Scatter(0.0, 0.0, offset < 0)
-    angle = math.radians(cff.clock_zero_deg) + (1 if cff.clockwise else -1) * (clock % 12) * math.pi / 6
+    n = cff.scatter_die
+    angle = math.radians(cff.clock_zero_deg) + (1 if cff.clockwise else -1) * (clock % n) * 2 * math.pi / n
     r = offset * cff.scatter_increment_cm
     return Scatter(r * math.sin(angle), r * math.cos(angle), False)
 
