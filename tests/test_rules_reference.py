@@ -131,12 +131,16 @@ def test_scenario_template_loads_and_names_its_fields(tmp_path, capsys):
     scenario = load_scenario(path)
     assert scenario.name == "Crossroads skirmish" and len(scenario.sides) == 2
     assert scenario.sides[0].fire_support and any(u.heavy_weapon for u in scenario.sides[1].units)
+    # The fields of the hand and of armoured features are shown too, and read.
+    assert scenario.sides[1].hand_size == 3 and scenario.sides[0].hand_size is None
+    assert any(u.attached and u.kind != aa.UnitKind.VEHICLE for u in scenario.sides[0].units)
+    assert any(t.armor > 0 for t in scenario.terrain)
     # Every optional field of a unit is shown with a comment.
     raw = tomllib.loads(out)
     unit_keys = {k for side in raw["sides"] for u in side["units"] for k in u}
     assert unit_keys >= {"name", "kind", "figures", "dice", "armor", "position", "heavy_weapon",
-                         "spotter", "comms", "commander", "markers", "wounds"}
-    keys = ("turns", "width_cm", "shape", "cover", "blocks_los", "experience") + tuple(unit_keys)
+                         "spotter", "comms", "commander", "markers", "wounds", "attached"}
+    keys = ("turns", "width_cm", "shape", "cover", "blocks_los", "experience", "hand_size") + tuple(unit_keys)
     for key in keys:   # the first time each field appears, a comment explains it
         first = next(ln for ln in out.splitlines() if re.match(rf"{key}\s*=", ln))
         assert "#" in first, key

@@ -28,10 +28,15 @@ A unit is a group of figures, one miniature per soldier or vehicle. It is rated 
 **Attribute dice**: Training, Equipment and Morale. Each is a die type on the ladder
 {dice.ladder:dice}; better troops roll bigger dice.
 
-A unit is infantry, light infantry or a vehicle. Each unit also has an armor value, and may have a
+A unit is infantry, light infantry or a vehicle. Light infantry is infantry: it may take every
+action infantry may, and Sprint as well. Each unit also has an armor value, and may have a
 heavy weapon (with the target types it may engage and an armor penetration, AP, for each), the
 ability to spot for off-board fire support, and tactical comms. One unit per side may be the force
 commander.
+
+A unit may be **attached** to its platoon: a vehicle always is, any other unit when the scenario
+marks it `attached` (weapon teams, scouts). An attached unit needs orders like any other, but
+whether it adds cards to its player's hand (section 2) is {orders.attached_add_cards}.
 
 **Wounds** wear a unit down: each wound counter moves one of its dice one step down the ladder:
 the {dice.wound_shift_infantry} die of infantry, the
@@ -57,14 +62,22 @@ plus {orders.jokers} Jokers. The card a unit receives decides what it may do:
   printed {orders.joker_basic_value}. Seizing the initiative: a Joker's
   player becomes the Activating player of the next Activation phase: {orders.joker_takes_initiative}.
 
-**Orders phase.** At the start of each turn each player draws one card per unit on the table plus
-an Experience bonus of {orders.experience_bonus}, then gives one card,
-face down, to every unit that may legally take one. Cards left over form the **Reserve**; cards
-still unused at Clean-up are discarded, and the discard pile is shuffled back into the deck when the
-deck runs out.
+**The hand.** The number of cards a player draws in each Orders phase is its *hand*: one card for
+each of its own units (an attached unit counts only as section 1 says) plus an Experience bonus of
+{orders.experience_bonus}. When the units are counted:
+{orders.hand_units} (`setup`: once, at set-up, so the hand stays the same for the whole battle
+however many units are lost or split off; `turn`: the units on the table at each Orders phase). A
+scenario may instead give a side a fixed `hand_size`, which replaces this count.
+
+**Orders phase.** At the start of each turn each player draws its hand, then gives the cards, one
+per unit and face down, to its units that may legally take them, for as long as the cards last: with
+attached units and split-off halves needing orders too, a hand is often too small for every unit.
+Cards left over form the **Reserve**; cards still unused at Clean-up are discarded, and the discard
+pile is shuffled back into the deck when the deck runs out.
 
 A **suppressed** unit (one with any suppression marker) may only be given a defensive card or a
-Joker. A unit for which no legal card is left goes without orders.
+Joker. A unit that gets no card (none left, or no legal one) goes without orders for the turn; it
+may still be forced to react when fired at, and then it is *confused* (section 6).
 
 ## 3. Table 5: scores from three dice
 
@@ -83,8 +96,8 @@ higher of the two Attacks.
 
 A face card (or a Joker) lets a unit take one of these, if it is allowed to:
 
-- **Infantry only**: Dig-in, Mass Fire, Split Fire, and Call for Fire (only a unit able to spot,
-  such as a command element or scouts).
+- **Infantry only** (light infantry included): Dig-in, Mass Fire, Split Fire, and Call for Fire
+  (only a unit able to spot, such as a command element or scouts).
 - **Light infantry and vehicles only**: Sprint.
 - **Any unit**: Rally, and Fire Heavy Weapon if it carries one.
 
@@ -93,6 +106,15 @@ Dig-in, Mass Fire, Split Fire, Fire Heavy Weapon, Rally and Call for Fire do not
 **Fire Heavy Weapon.** A heavy weapon may only fire at the target types it is rated for: infantry
 counts as a dispersed target, vehicles as point targets. Against an eligible target its AP (zero or
 negative) is added to the target's armor (section 5).
+
+**Armoured terrain features.** A terrain feature the scenario gives an armor value (a building, a
+stone wall) is a point target too, aimed at its middle, while it still gives cover; it needs line of
+sight like a unit, but does not hide itself. It defends with Defense {fire.feature_defense} against
+its own armor, plus the weapon's AP, with no cover bonus; fire results are worked out as in section
+5 but only the wounds count. Each wound lowers the cover the feature gives by
+{fire.feature_cover_per_wound} level(s), from heavy to light to none; a feature knocked down to no
+cover no longer blocks line of sight and can no longer be aimed at. Units are hit first, with the
+cover they had when the phase began.
 
 **Rally.** The target is the rallying unit itself or a friendly unit. Unless the rallier is the
 force commander, it must carry fewer suppression markers than its target. The Rally succeeds when
@@ -185,11 +207,13 @@ vehicle.
 
 A unit without orders may be **forced to react**: when the activated unit fires at it and its
 player has no ordered unit left to answer with. It then takes a legal card from its player's
-Reserve; if there is none, its player draws from the deck, showing and discarding each card the unit
-may not take, until a legal card comes or none is left. The unit is *confused*: its Destination goes
+Reserve; if there is none, its player draws from the deck, showing each card the unit may not take,
+until a legal card comes. A deck that runs out is made up again from the discard pile as usual, so
+the draw ends without a card only when no legal card is left in the deck and the discard pile
+together; the cards shown are discarded when the draw ends. The unit is *confused*: its Destination goes
 in a random clock direction at the card's full move, with In-transit figures halfway, and it is
-placed after the Activating player's. A confused infantry unit that reveals a face card must
-Dig-in; a confused light infantry unit or vehicle must Sprint. A confused unit that reveals a Joker
+placed after the Activating player's. A confused infantry unit, light infantry included, that
+reveals a face card must Dig-in; a confused vehicle must Sprint. A confused unit that reveals a Joker
 still seizes the initiative and chooses its action freely.
 
 ## 7. Clean-up and victory
