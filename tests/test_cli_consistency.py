@@ -1,12 +1,15 @@
 """One command line: option names, defaults, counts, band spans, suggestions and error messages."""
 import argparse
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from atomic_africa.cli import build_parser, main
-from atomic_africa.cli.common import DEFAULT_AGENTS, band_label, count_arg
+from atomic_africa.cli.common import DEFAULT_AGENTS, count_arg
+from atomic_africa.fire import band_label
 
 
 def _sub(name):
@@ -58,6 +61,23 @@ def test_band_label_spans_the_rules_stick():
         with pytest.raises(ValueError, match="range_band: .* allowed 1..3"):
             band_label(bad, rules)
 
+
+
+def test_the_game_layer_never_imports_the_command_line():
+    """The commands are built on the game layer, never the other way round (the battle log's
+    narration and band labels live under atomic_africa.game and atomic_africa.fire)."""
+    import atomic_africa.game
+    game_dir = Path(atomic_africa.game.__file__).parent
+    modules = sorted(game_dir.glob("*.py"))
+    assert len(modules) > 10
+    for path in modules:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                target = "." * node.level + (node.module or "")
+                assert not (target.startswith("..cli") or target.startswith("atomic_africa.cli")), \
+                    f"{path.name} imports {target}"
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith("atomic_africa.cli") for a in node.names), path.name
 
 def test_fire_and_odds_print_the_band_span(capsys):
     assert main(["fire", "-n", "1000", "--range-band", "4"]) == 0

@@ -12,7 +12,7 @@ from .enums import Cover
 from .results import FireResult, Scatter
 from .rules import resolve_rules
 
-__all__ = ["range_band", "predominant_cover", "resolve_fire", "effective_armor", "scatter"]
+__all__ = ["range_band", "band_label", "predominant_cover", "resolve_fire", "effective_armor", "scatter"]
 
 
 def _distance(value, name="distance_cm") -> float:
@@ -42,6 +42,29 @@ def range_band(distance_cm, rules=None) -> int:
     """
     rules = resolve_rules(rules)
     return _band.range_band_scalar(_distance(distance_cm), rules.band_edges)
+
+
+def band_label(band: int, rules=None) -> str:
+    """A range band with its span on the rules' stick, e.g. ``"band 3 (45-58.5 cm)"``.
+
+    Parameters
+    ----------
+    band : int
+        1 (closest) to one more than the number of band edges (beyond the stick).
+    rules : Rules, optional
+        Default: the packaged rules.
+
+    Returns
+    -------
+    str
+    """
+    edges = resolve_rules(rules).fire.band_edges_cm
+    if isinstance(band, bool) or not isinstance(band, int) or not 1 <= band <= len(edges) + 1:
+        raise ValueError(f"range_band: {band!r} is out of range; allowed 1..{len(edges) + 1}")
+    if band > len(edges):
+        return f"band {band} (over {edges[-1]:g} cm)"
+    low = 0.0 if band == 1 else edges[band - 2]
+    return f"band {band} ({low:g}-{edges[band - 1]:g} cm)"
 
 
 def predominant_cover(start, in_transit, destination) -> Cover:

@@ -6,7 +6,7 @@ import time
 
 from ..game import Game, load_scenario
 from ..env.agents import AGENTS, make_agent
-from .battle_log import Narrator, result_line, side_tables
+from ..game.narrate import Narrator, result_line, side_tables
 from .common import DEFAULT_AGENTS, scenario_arg, seed_arg
 
 

@@ -9,8 +9,9 @@ from importlib import resources
 
 from .._validate import as_enum, dice_triple
 from ..enums import Action, Cover, Die, Posture
+from ..fire import band_label  # noqa: F401  (re-exported: the fire and odds commands label bands)
 from ..fire import range_band as _range_band
-from ..rules import Rules, resolve_rules
+from ..rules import Rules
 
 #: The agents of ``battle``, ``render`` and ``selfplay`` when ``--agents`` is not given.
 DEFAULT_AGENTS = "random,greedy"
@@ -118,29 +119,6 @@ def add_rules_option(parser) -> None:
     parser.add_argument("--rules", type=rules_arg, default=None, metavar="FILE",
                         help="a complete rules TOML used instead of the packaged one (start from "
                              "'atomic-africa rules --dump-toml > my_rules.toml' and edit it)")
-
-
-def band_label(band: int, rules=None) -> str:
-    """A range band with its span on the rules' stick, e.g. ``"band 3 (45-58.5 cm)"``.
-
-    Parameters
-    ----------
-    band : int
-        1 (closest) to one more than the number of band edges (beyond the stick).
-    rules : Rules, optional
-        Default: the packaged rules.
-
-    Returns
-    -------
-    str
-    """
-    edges = resolve_rules(rules).fire.band_edges_cm
-    if isinstance(band, bool) or not isinstance(band, int) or not 1 <= band <= len(edges) + 1:
-        raise ValueError(f"range_band: {band!r} is out of range; allowed 1..{len(edges) + 1}")
-    if band > len(edges):
-        return f"band {band} (over {edges[-1]:g} cm)"
-    low = 0.0 if band == 1 else edges[band - 2]
-    return f"band {band} ({low:g}-{edges[band - 1]:g} cm)"
 
 
 def names(enum_cls) -> str:

@@ -9,6 +9,7 @@ import json
 from typing import NamedTuple
 
 from .engine import Game
+from .narrate import Narrator
 
 __all__ = ["load_replay", "game_at", "last_phase_events", "Frame", "frames", "phase_lines", "caption",
            "FRAME_EVERY"]
@@ -125,7 +126,7 @@ def last_phase_events(game) -> list:
 class Frame(NamedTuple):
     """One picture of a replay: the game after ``step`` actions, the events since the previous
     frame (in log order) and the battle log's lines for them (plain words, see
-    :class:`atomic_africa.cli.battle_log.Narrator`)."""
+    :class:`atomic_africa.game.narrate.Narrator`)."""
 
     step: int
     game: Game
@@ -159,7 +160,6 @@ def frames(scenario, rules, seed, actions, every: str = "phase"):
     ValueError
         If ``every`` is not one of :data:`FRAME_EVERY`.
     """
-    from ..cli.battle_log import Narrator
     if every not in FRAME_EVERY:
         raise ValueError(f"every: expected one of {', '.join(FRAME_EVERY)}, got {every!r}")
     g = game_at(scenario, rules, seed, actions, 0)

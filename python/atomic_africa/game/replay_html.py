@@ -14,7 +14,7 @@ import os
 
 from .. import odds
 from .._atomic_write import replaced_atomically
-from ..cli.common import band_label
+from ..fire import band_label
 from ..enums import Action, Cover, Posture, UnitKind
 from .replay import caption, frames, last_phase_events
 from .replay_page import PAGE
