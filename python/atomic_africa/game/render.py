@@ -378,9 +378,16 @@ class _Animator:
         self.fig, self.canvas = ax.figure, ax.figure.canvas
         self.fixed = _draw_static(ax, scenario, True)
         ax.set_title(" ", fontsize=13)
+        # The labels of armoured features are left out of the background and drawn with each frame,
+        # above the feature as heavy weapons leave it (_draw_damaged_terrain), as draw() stacks them.
+        self.relabelled = [txt for txt, t in zip(self.fixed, scenario.terrain) if t.armor]
+        for txt in self.relabelled:
+            txt.set_visible(False)
         self.canvas.draw()
         self.background = self.canvas.copy_from_bbox(self.fig.bbox)
-        self.static = set(ax.get_children())
+        for txt in self.relabelled:
+            txt.set_visible(True)
+        self.static = set(ax.get_children()) - set(self.relabelled)
 
     def frame(self, game, caption):
         """The picture of ``game`` with ``caption``, as an RGB PIL image."""
@@ -395,7 +402,8 @@ class _Animator:
         w, h = self.canvas.get_width_height()
         image = Image.frombuffer("RGBA", (w, h), self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
         for a in changing:
-            a.remove()
+            if a not in self.relabelled:
+                a.remove()
         return image
 
 
