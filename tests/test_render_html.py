@@ -38,8 +38,8 @@ def _dist(rows):
 
 
 def test_every_shot_carries_its_exact_odds():
-    # Greedy against doctrine, seed 1: plain fire, Mass Fire, Split Fire, Heavy Weapon and fire support.
-    g = _game(1)
+    # Greedy against doctrine, seed 0: plain fire, Mass Fire, Split Fire, Heavy Weapon and fire support.
+    g = _game(0)
     data = replay_data(*_replay(g))
     shots = [s for f in data["frames"] for s in f["shots"]]
     kinds = {(s["action"], s["source"] < 0) for s in shots}
@@ -65,6 +65,49 @@ def test_every_shot_carries_its_exact_odds():
         assert dist == again
     # Mass Fire is one volley: both attacks on one shot.
     assert all(len(s["attack"]) == 2 for s in shots if s["action"] == "mass fire")
+
+
+def _feature_game():
+    """Seed 4, always the last legal action (aiming at a terrain feature comes last): heavy weapons
+    fire at the default scenario's armoured features and knock a cover down."""
+    g = Game(None, 4)
+    for _ in range(200):
+        g.apply(g.legal_actions()[-1])
+    return g
+
+
+def test_heavy_weapon_shots_at_armoured_features_carry_their_odds_and_the_cover_they_leave():
+    g = _feature_game()
+    data = replay_data(*_replay(g))
+    assert [t["armor"] for t in data["terrain"]] == [t.armor for t in g.scenario.terrain]
+    rules = g.rules
+    seen = 0
+    for k, f in enumerate(data["frames"]):
+        for s in (s for s in f["shots"] if s.get("feature") is not None):
+            seen += 1
+            feat = g.scenario.terrain[s["feature"]]
+            assert s["target_name"] == feat.name and s["aim"] == list(feat.aim_point)
+            assert s["defense"] == rules.fire.feature_defense and s["armor"] == feat.armor
+            # The odds, worked out here from the shooter's Attack pmf and the fire rule: a feature
+            # takes wounds only, at the fixed Defense against its armor, AP and no cover bonus.
+            pmf = odds.scores_pmf(tuple(s["shooter_dice"]), Posture[s["posture"].upper()],
+                                  Action.HEAVY_WEAPON, rules=rules).attacks
+            want = {}
+            for (attack,), p in pmf.items():
+                threshold = s["band"] + s["defense"]
+                eff = max(s["armor"] + s["ap"], rules.fire.armor_floor)
+                w = (attack - threshold) // eff if attack > threshold else 0
+                want[(0, w)] = want.get((0, w), 0.0) + p
+            got = _dist(s["outcomes"])
+            assert got.keys() == want.keys() and all(got[o] == pytest.approx(want[o]) for o in want)
+            assert s["p_actual"] == got[tuple(s["actual"])] > 0 and s["actual"][0] == 0
+            # The frame shows the feature's cover as the shot left it.
+            assert f["covers"][s["feature"]] == s["cover_after"]
+            lowered = s["actual"][1] * rules.fire.feature_cover_per_wound
+            order = ["open", "light", "heavy"]
+            assert order.index(s["cover_after"]) == max(0, order.index(s["cover_before"]) - lowered)
+    assert seen >= 2
+    assert data["frames"][-1]["covers"] == [["open", "light", "heavy"][c] for c in g.s.feature_cover]
 
 
 def test_frames_follow_the_game():
@@ -192,3 +235,27 @@ def test_replay_page_in_headless_chromium(tmp_path):
         assert b.errors() == []
         # Nothing but the page itself was loaded.
         assert set(b.requests()) == {page.as_uri()}
+
+
+def test_replay_page_shows_feature_shots_and_each_features_current_cover(tmp_path):
+    if not CHROMIUM.exists():
+        pytest.fail(INSTALL_HINT)
+    g = _feature_game()
+    data = replay_data(*_replay(g))
+    k, shot = next((k, s) for k, f in enumerate(data["frames"]) for s in f["shots"] if s.get("feature") is not None
+                   and s["cover_after"] != s["cover_before"])
+    page = tmp_path / "replay.html"
+    save_html(*_replay(g), page)
+    covers = "[...document.querySelectorAll('svg .terrain')].map(t => t.getAttribute('data-cover'))"
+    with Chromium() as b:
+        b.open(page.as_uri())
+        assert b.eval(covers) == data["frames"][0]["covers"] == [t["cover"] for t in data["terrain"]]
+        b.eval(f"window.replay.show({k})")
+        assert b.eval(covers) == data["frames"][k]["covers"]
+        assert b.eval(covers)[shot["feature"]] == shot["cover_after"]
+        cards = b.eval("[...document.querySelectorAll('.shot')].map(c => c.textContent)")
+        card = next(c for c in cards if f"\u2192 {shot['target_name']}" in c)
+        assert f"cover {shot['cover_before']} \u2192 {shot['cover_after']}" in card
+        assert "chance of exactly this" in card and "vs no roll" in card
+        assert b.eval("document.querySelectorAll('#frame line.fire').length") == len(data["frames"][k]["shots"])
+        assert b.errors() == []

@@ -17,7 +17,7 @@ __all__ = ["load_replay", "game_at", "last_phase_events", "Frame", "frames", "ph
 #: Values of ``every`` in :func:`frames`.
 FRAME_EVERY = ("phase", "action")
 # An action that produces one of these events ends a phase-frame.
-_PHASE_END = ("complete_move", "fire_result", "turn_end", "game_over")
+_PHASE_END = ("complete_move", "fire_result", "feature_fire", "turn_end", "game_over")
 
 
 def load_replay(path, game: int = 0):
@@ -149,7 +149,8 @@ def frames(scenario, rules, seed, actions, every: str = "phase"):
         Action ids.
     every : {"phase", "action"}
         ``"action"``: a frame after every action; ``"phase"``: after each action that completes a
-        move, resolves fire, or ends a turn or the game (and after the last action).
+        move, resolves fire (at units or terrain features), or ends a turn or the game (and after the
+        last action).
 
     Yields
     ------

@@ -14,12 +14,12 @@ import os
 
 from .. import odds
 from .._atomic_write import replaced_atomically
-from ..fire import band_label
 from ..enums import Action, Cover, Posture, UnitKind
+from ..fire import band_label, resolve_fire
 from .replay import caption, frames, last_phase_events
 from .replay_page import PAGE
 
-__all__ = ["replay_data", "shot_odds", "render_html", "save_html"]
+__all__ = ["replay_data", "shot_odds", "feature_shot_odds", "render_html", "save_html"]
 
 _COVER_WORDS = {int(c): w for c, w in ((Cover.NONE, "open"), (Cover.LIGHT, "light"), (Cover.HEAVY, "heavy"))}
 _SIDE_COLOURS = ("#1f5fbf", "#c0392b")
@@ -145,15 +145,65 @@ def shot_odds(events, game) -> list:
     return shots
 
 
+def feature_shot_odds(events, game) -> list:
+    """Every heavy-weapon shot at a terrain feature in one Activation phase, with its exact odds.
+
+    A feature does not roll: it defends with the fixed Defense ``rules.fire.feature_defense``
+    against its own armor, with the weapon's AP and no cover bonus (RULES.md section 4). So the
+    odds are the shooter's Attack distribution (:func:`atomic_africa.odds.scores_pmf` for its dice
+    and posture, action Fire Heavy Weapon) passed through the fire rule: a distribution of wounds,
+    each of which lowers the feature's cover by ``rules.fire.feature_cover_per_wound`` levels.
+
+    Parameters
+    ----------
+    events : sequence of dict
+        The phase's events (see :func:`shot_odds`).
+    game : Game
+
+    Returns
+    -------
+    list of dict
+        Shots in the fields of :func:`shot_odds` (``target`` -1, no markers: outcomes are
+        ``[0, wounds, p]`` rows, ``target_dice`` empty), plus ``feature`` (its index in the
+        scenario's terrain), ``aim`` (the point aimed at) and ``cover_before``/``cover_after``.
+    """
+    rules, units = game.rules, game.units
+    rolls = {e["unit"]: e for e in events if e["type"] == "roll"}
+    shots = []
+    for e in events:
+        if e["type"] != "feature_fire":
+            continue
+        sr, feat = rolls[e["source"]], game.scenario.terrain[e["feature"]]
+        posture = Posture[sr["posture"]]
+        pmf = odds.scores_pmf(sr["dice"], posture, Action.HEAVY_WEAPON, rules=rules).attacks
+        dist = {}
+        for (attack,), p in pmf.items():
+            w = resolve_fire(attack, e["range"], e["defense"], e["armor"], Cover.NONE, e["ap"], False, rules).wounds
+            dist[(0, w)] = dist.get((0, w), 0.0) + p
+        actual = [0, e["wounds"]]
+        shots.append(dict(
+            source=e["source"], source_unit=e["source"], target=-1, feature=e["feature"],
+            aim=list(feat.aim_point), impact=None, shooter=units[e["source"]].name, target_name=feat.name,
+            action="heavy weapon", posture=posture.name.lower(),
+            target_stance="terrain feature: fixed Defense, no roll",
+            shooter_dice=[int(d) for d in sr["dice"]], target_dice=[], attack=[e["attack"]],
+            defense=e["defense"], band=e["range"], band_words=band_label(e["range"], rules),
+            armor=e["armor"], cover="open", ap=e["ap"], vehicle=False, cap=0, actual=actual,
+            cover_before=_COVER_WORDS[e["cover"][0]], cover_after=_COVER_WORDS[e["cover"][1]],
+            **_summary(dist, actual)))
+    return shots
+
+
 def _frame(f, game) -> dict:
     """One frame's JSON: what the picture of :func:`.render.draw` shows, plus the shots."""
     phase = last_phase_events(game)
     moves = [e["start"] + e["dest"] for e in phase
              if e["type"] in ("move", "complete_move", "sprint") and "start" in e]
     impacts = [e["impact"] for e in phase if e["type"] == "scatter"]
-    shots = shot_odds(phase, game)
+    shots = shot_odds(phase, game) + feature_shot_odds(phase, game)
     return {
         "step": f.step, "turn": game.s.turn, "stage": game.stage.lower(),
+        "covers": [_COVER_WORDS[int(c)] for c in game.s.feature_cover],
         "caption": caption(game, f.lines).splitlines(),
         "units": [[u.uid, u.name, u.side, int(u.kind), round(u.x, 2), round(u.y, 2), u.figures, u.markers,
                    u.wounds, bool(u.commander)] for u in game.units if u.alive],
@@ -179,11 +229,12 @@ def replay_data(scenario, rules, seed, actions, every: str = "phase") -> dict:
     -------
     dict
         ``title``, ``table`` (``width``, ``height`` in cm), ``sides`` (name, colour), ``terrain``
-        (name, shape, points or center/radius, cover word, blocks_los), ``actions`` (number of
+        (name, shape, points or center/radius, cover word at set-up, blocks_los, armor), ``actions`` (number of
         actions) and ``frames`` (one dict per frame: ``step``, ``turn``, ``stage``, ``caption``
-        lines, ``units`` rows ``[uid, name, side, kind, x, y, figures, markers, wounds,
-        commander]``, ``moves`` ``[x0, y0, x1, y1]``, ``impacts`` ``[x, y]`` and ``shots`` as
-        returned by :func:`shot_odds`).
+        lines, ``covers`` (each terrain feature's cover word now: heavy weapons lower the cover of
+        armoured features), ``units`` rows ``[uid, name, side, kind, x, y, figures, markers,
+        wounds, commander]``, ``moves`` ``[x0, y0, x1, y1]``, ``impacts`` ``[x, y]`` and ``shots``
+        as returned by :func:`shot_odds`, then those of :func:`feature_shot_odds`).
     """
     out = []
     for f in frames(scenario, rules, seed, actions, every):
@@ -191,7 +242,8 @@ def replay_data(scenario, rules, seed, actions, every: str = "phase") -> dict:
     sc = f.game.scenario
     terrain = []
     for t in sc.terrain:
-        d = {"name": t.name, "shape": t.shape, "cover": _COVER_WORDS[int(t.cover)], "blocks_los": bool(t.blocks_los)}
+        d = {"name": t.name, "shape": t.shape, "cover": _COVER_WORDS[int(t.cover)], "blocks_los": bool(t.blocks_los),
+             "armor": t.armor}
         if t.shape == "polygon":
             d["points"] = [list(p) for p in t.points]
         else:

@@ -128,15 +128,22 @@ PAGE = r"""<!DOCTYPE html>
                                markerHeight: 7, orient: "auto", markerUnits: "strokeWidth" }, defs);
   el("path", { d: "M0,0 L10,5 L0,10 z", fill: "#444" }, arrow);
   el("rect", { x: 0, y: 0, width: W, height: H, fill: COVER.open, stroke: "#000", "stroke-width": 0.3 }, svg);
-  const terrainLabels = [];
+  const terrainLabels = [], terrainShapes = [];
+  // A feature's look for a cover word: its colour, and hatched while it blocks line of sight (an
+  // armoured feature knocked down to no cover by heavy weapons no longer does).
+  const blocks = (t, cover) => t.blocks_los && !(t.armor && cover === "open");
+  const featureTitle = (t, cover) => `${t.name}: ${cover} cover${blocks(t, cover) ? ", blocks line of sight" : ""}` +
+    (t.armor ? `; armor ${t.armor}, a target for heavy weapons${cover !== t.cover ? ` (set up with ${t.cover} cover)` : ""}` : "");
   for (const t of data.terrain) {
-    const attrs = { fill: COVER[t.cover], stroke: "#444", "stroke-width": 0.25, "fill-opacity": 0.9 };
+    const attrs = { fill: COVER[t.cover], stroke: "#444", "stroke-width": 0.25, "fill-opacity": 0.9, class: "terrain" };
     const shape = (extra) => t.shape === "polygon"
       ? el("polygon", Object.assign({ points: t.points.map((p) => `${p[0]},${Y(p[1])}`).join(" ") }, extra), svg)
       : el("circle", Object.assign({ cx: t.center[0], cy: Y(t.center[1]), r: t.radius }, extra), svg);
     const s = shape(attrs);
-    el("title", {}, s).textContent = `${t.name}: ${t.cover} cover${t.blocks_los ? ", blocks line of sight" : ""}`;
-    if (t.blocks_los) shape({ fill: "url(#hatch)", stroke: "none", "pointer-events": "none" });
+    const title = el("title", {}, s);
+    title.textContent = featureTitle(t, t.cover);
+    const hatched = t.blocks_los ? shape({ fill: "url(#hatch)", stroke: "none", "pointer-events": "none" }) : null;
+    terrainShapes.push({ t, s, title, hatched });
     const c = t.shape === "polygon"
       ? [t.points.reduce((a, p) => a + p[0], 0) / t.points.length, t.points.reduce((a, p) => a + p[1], 0) / t.points.length]
       : t.center;
@@ -228,22 +235,36 @@ PAGE = r"""<!DOCTYPE html>
   }
   function grow(b, d) { return { x1: b.x1 - d, y1: b.y1 - d, x2: b.x2 + d, y2: b.y2 + d }; }
 
+  function drawCovers(f) {
+    terrainShapes.forEach(({ t, s, title, hatched }, i) => {
+      const cover = f.covers[i];
+      s.setAttribute("fill", COVER[cover]);
+      s.setAttribute("data-cover", cover);
+      title.textContent = featureTitle(t, cover);
+      if (hatched) hatched.setAttribute("visibility", blocks(t, cover) ? "visible" : "hidden");
+    });
+  }
+
   function drawFrame(f) {
     while (layer.firstChild) layer.removeChild(layer.firstChild);
+    drawCovers(f);
     const units = f.units.map(unitRow);
     const at = new Map(units.map((u) => [u.uid, u]));
     for (const m of f.moves)
       el("line", { x1: m[0], y1: Y(m[1]), x2: m[2], y2: Y(m[3]), stroke: "#444", "stroke-width": 0.35,
                    "stroke-dasharray": "1.4 0.9", "marker-end": "url(#arrow)", class: "move" }, layer);
     f.shots.forEach((s, k) => {
-      const t = at.get(s.target), from = s.source >= 0 ? at.get(s.source) : null;
+      const t = s.feature != null ? { x: s.aim[0], y: s.aim[1] } : at.get(s.target);
+      const from = s.source >= 0 ? at.get(s.source) : null;
       const origin = from ? [from.x, from.y] : s.impact;
       if (!t || !origin) return;
       const hit = s.actual[0] > 0 || s.actual[1] > 0;
       const line = el("line", { x1: origin[0], y1: Y(origin[1]), x2: t.x, y2: Y(t.y), stroke: hit ? HIT : MISS,
                                 "stroke-width": 0.45 + 0.3 * s.actual[1], "stroke-linecap": "round", class: "fire",
                                 "data-shot": k, opacity: 0.95 }, layer);
-      el("title", {}, line).textContent = `${s.shooter} -> ${s.target_name}: +${s.actual[0]} markers, +${s.actual[1]} wounds (P = ${pct(s.p_actual)})`;
+      el("title", {}, line).textContent = s.feature != null
+        ? `${s.shooter} -> ${s.target_name}: +${s.actual[1]} wounds, ${s.cover_before} -> ${s.cover_after} cover (P = ${pct(s.p_actual)})`
+        : `${s.shooter} -> ${s.target_name}: +${s.actual[0]} markers, +${s.actual[1]} wounds (P = ${pct(s.p_actual)})`;
     });
     for (const p of f.impacts)
       el("path", { d: starPath(p[0], Y(p[1]), 3.2), fill: IMPACT, stroke: "#000", "stroke-width": 0.2, class: "impact" }, layer);
@@ -282,14 +303,20 @@ PAGE = r"""<!DOCTYPE html>
       const att = s.attack.length > 1 ? `attacks ${s.attack.join(" and ")}` : `attack ${s.attack[0]}`;
       html("div", {}, card, `${s.source < 0 ? "fire support: " : ""}${s.action} (${s.posture}), ${att} ` +
                             `vs defense ${s.defense} (${s.target_stance})`);
-      html("div", { class: "facts" }, card,
-           `dice ${s.shooter_dice.map((d) => "d" + d).join(" ")} vs ${s.target_dice.map((d) => "d" + d).join(" ")}; ` +
-           `${s.band_words}; armor ${s.armor}${s.ap ? ` (AP ${s.ap})` : ""}; ${s.cover} cover${s.vehicle ? "; vehicle" : ""}`);
-      html("div", {}, card, `Result: +${plural(s.actual[0], "marker")}, +${plural(s.actual[1], "wound")} ` +
+      const feature = s.feature != null;
+      html("div", { class: "facts" }, card, feature
+        ? `dice ${s.shooter_dice.map((d) => "d" + d).join(" ")} vs no roll; ${s.band_words}; armor ${s.armor}` +
+          `${s.ap ? ` (AP ${s.ap})` : ""}; no cover bonus; each wound lowers its cover a level`
+        : `dice ${s.shooter_dice.map((d) => "d" + d).join(" ")} vs ${s.target_dice.map((d) => "d" + d).join(" ")}; ` +
+          `${s.band_words}; armor ${s.armor}${s.ap ? ` (AP ${s.ap})` : ""}; ${s.cover} cover${s.vehicle ? "; vehicle" : ""}`);
+      html("div", {}, card, (feature
+        ? `Result: +${plural(s.actual[1], "wound")}, cover ${s.cover_before} \u2192 ${s.cover_after} `
+        : `Result: +${plural(s.actual[0], "marker")}, +${plural(s.actual[1], "wound")} `) +
                             `\u2014 chance of exactly this: ${pct(s.p_actual)}`);
-      html("div", { class: "facts" }, card,
-           `P(\u22651 marker) ${pct(s.p_marker)}, P(\u22651 wound) ${pct(s.p_wound)}, ` +
-           `expected ${s.e_markers.toFixed(2)} markers, ${s.e_wounds.toFixed(2)} wounds (markers capped at ${s.cap} a turn)`);
+      html("div", { class: "facts" }, card, feature
+        ? `P(\u22651 wound) ${pct(s.p_wound)}, expected ${s.e_wounds.toFixed(2)} wounds (a feature takes no markers)`
+        : `P(\u22651 marker) ${pct(s.p_marker)}, P(\u22651 wound) ${pct(s.p_wound)}, ` +
+          `expected ${s.e_markers.toFixed(2)} markers, ${s.e_wounds.toFixed(2)} wounds (markers capped at ${s.cap} a turn)`);
       const table = html("table", {}, card);
       const head = html("tr", {}, table);
       ["markers", "wounds", "chance", ""].forEach((h) => html("th", {}, head, h));
