@@ -21,7 +21,8 @@ from ..enums import Cover, Posture, UnitKind
 from ..fire import band_label, effective_armor
 from .cards import SUITS, Deck
 
-__all__ = ["Narrator", "card_words", "fire_reason", "legend", "result_line", "side_tables"]
+__all__ = ["Narrator", "card_words", "feature_fire_reason", "fire_reason", "hand_rule", "legend", "result_line",
+           "side_tables"]
 
 _RANK_WORDS = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 _SUIT_WORDS = {s[0].upper(): s.capitalize() for s in SUITS}
@@ -106,6 +107,60 @@ def fire_reason(attack: int, band: int, defense: int, armor: int, cover: int, ap
             f"{armor_text}: wounds = floor(({attack} - {threshold}) / {eff}) = {wounds}")
 
 
+def feature_fire_reason(attack: int, band: int, defense: int, armor: int, ap: int, wounds: int,
+                        cover: tuple, rules) -> str:
+    """Why a heavy weapon's shot at an armoured terrain feature had its result (RULES.md section 4).
+
+    Parameters
+    ----------
+    attack, band, defense, armor, ap : int
+        The shot as the event log records it (``feature_fire`` event): Attack score, range band,
+        the feature's Defense (``fire.feature_defense``), its armor and the weapon's AP (<= 0).
+    wounds : int
+        Wounds the feature took.
+    cover : tuple of two int
+        The feature's cover before and after (0 none, 1 light, 2 heavy).
+    rules : Rules
+
+    Returns
+    -------
+    str
+        E.g. ``'Attack 11 > range 2 + Defense 0 = 2; armor 4 - AP 2 = 2 (no cover bonus): wounds =
+        floor((11 - 2) / 2) = 4; cover down 4 x 1 level: heavy cover -> no cover'``.
+    """
+    threshold = band + defense
+    if attack <= threshold:
+        return f"Attack {attack} <= range {band} + Defense {defense} = {threshold}: no wound"
+    eff = effective_armor(armor, Cover.NONE, ap, rules)
+    floor_note = f" (at least {rules.fire.armor_floor})" if eff != armor + ap else ""
+    armor_text = f"armor {armor}" + (f" - AP {-ap} = {eff}{floor_note}" if ap else "")
+    step = rules.fire.feature_cover_per_wound
+    return (f"Attack {attack} > range {band} + Defense {defense} = {threshold}; {armor_text} (no cover "
+            f"bonus): wounds = floor(({attack} - {threshold}) / {eff}) = {wounds}; cover down "
+            f"{wounds} x {_plural(step, 'level')}: {_COVER_WORDS[Cover(cover[0])]} -> "
+            f"{_COVER_WORDS[Cover(cover[1])]}")
+
+
+def hand_rule(rules) -> str:
+    """The order-card hand in one sentence, as the rules data set it (RULES.md section 2).
+
+    Parameters
+    ----------
+    rules : Rules
+
+    Returns
+    -------
+    str
+    """
+    o = rules.orders
+    when = "at set-up" if o.hand_units == "setup" else "on the table that turn"
+    attached = "" if o.attached_add_cards else " (attached units add none)"
+    return (f"Hand: each turn a side draws one order card per own unit {when}{attached} plus its "
+            "experience bonus, unless the scenario sets its hand size; a unit left without a card has no orders and, "
+            "fired on with no friend to answer, reacts confused (a card from the Reserve or drawn "
+            "until a legal one comes, a random direction, face cards Dig-in, or Sprint for vehicles).")
+
+
 def legend(rules) -> list[str]:
     """Lines explaining the cards, the range bands and the fire rule, printed once before a battle.
 
@@ -142,6 +197,7 @@ def legend(rules) -> list[str]:
         "beyond it.",
         f"  At most {cap} new markers a turn ({vcap} for vehicles); a unit with markers is suppressed "
         "(defensive cards and Jokers only); wounds shift its Morale die down.",
+        f"  {hand_rule(rules)}",
     ]
     return [w for line in lines for w in textwrap.wrap(line, 100, subsequent_indent="    ",
                                                         break_on_hyphens=False)]
@@ -238,6 +294,11 @@ class Narrator:
         self.scenario = game.scenario
         self.sides = [s.name for s in game.scenario.sides]
         self.turns = game.scenario.turns
+        self._deck = Deck(game.rules)
+        self._slots = game.C   # a heavy weapon aimed at terrain feature f has the target 2 C + f
+        # The hand as of set-up (fixed for the battle with rules orders.hand_units = "setup").
+        self._hands = [game.hand_size(p) for p in range(2)]
+        self._drawn = [0, 0]
         self._units = {}
         self._sync(game.units)
         self._turn, self._phase, self._cleanup = 0, 0, False
@@ -267,9 +328,21 @@ class Narrator:
         labels = _side_labels(sc, agents)
         lines = [f"{sc.name}: {labels[0]} vs {labels[1]}, seed {self.seed}, {self.turns} turns"]
         for p, side in enumerate(sc.sides):
-            units = ", ".join(f"{u.name} ({u.figures})" for u in side.units)
+            units = ", ".join(f"{u.name} ({u.figures}{', attached' if u.attached else ''})"
+                              for u in side.units)
             lines.append(f"{self.sides[p]} ({side.experience}, "
-                         f"{sum(u.figures for u in side.units)} figures): {units}")
+                         f"{sum(u.figures for u in side.units)} figures, "
+                         f"{_plural(self._hands[p], 'order card')} a turn): {units}")
+        armoured = [t for t in sc.terrain if t.armor]
+        if armoured:
+            f = self.rules.fire
+            lines += textwrap.wrap(
+                "Armoured features: " + ", ".join(f"{t.name} (armor {t.armor}, {_COVER_WORDS[Cover(t.cover)]})"
+                                                  for t in armoured)
+                + f"; heavy weapons rated for point targets may fire at them (Defense {f.feature_defense}, "
+                f"no cover bonus); each wound takes {_plural(f.feature_cover_per_wound, 'level')} off "
+                "their cover, and with no cover left they no longer block line of sight.",
+                100, subsequent_indent="    ", break_on_hyphens=False)
         return lines + legend(self.rules)
 
     def feed(self, events, units) -> list[str]:
@@ -326,8 +399,10 @@ class Narrator:
 
     # ------------------------------------------------------------------ orders
     def _on_draw(self, e, units):
+        self._drawn[e["player"]] = len(e["cards"])
         if self.verbose:
-            return f"  {self.sides[e['player']]} draws {_plural(len(e['cards']), 'card')}"
+            cards = ", ".join(card_words(self._deck.name(c)) for c in e["cards"])
+            return f"  {self.sides[e['player']]} draws {_plural(len(e['cards']), 'card')}" + (f": {cards}" if cards else "")
 
     def _on_reshuffle(self, e, units):
         return (f"  {self.sides[e['player']]} shuffles its discard pile into a new deck of "
@@ -338,8 +413,12 @@ class Narrator:
 
     def _on_orders_done(self, e, units):
         p = e["player"]
-        return (f"  {self.sides[p]} gives orders to {_plural(self._assigned[p], 'unit')}, "
-                f"{_plural(e['reserve'], 'card')} in Reserve")
+        n = sum(1 for u in units if u.alive and u.side == p)
+        left = n - self._assigned[p]
+        without = f"; {_plural(left, 'unit')} without orders" if left else ""
+        drawn = "" if self.verbose else f" ({_plural(self._drawn[p], 'card')} drawn)"  # verbose: the draw line
+        return (f"  {self.sides[p]} gives orders to {self._assigned[p]} of its {_plural(n, 'unit')}{drawn}, "
+                f"{_plural(e['reserve'], 'card')} in Reserve{without}")
 
     # ------------------------------------------------------------------ declaration
     def _on_activate(self, e, units):
@@ -361,7 +440,7 @@ class Narrator:
     def _on_confused_draw(self, e, units):
         if self.verbose:
             return (f"    {self._name(e['unit'])} draws the {card_words(e['card'])}: not legal for a "
-                    "suppressed unit, discarded")
+                    "suppressed unit, shown and discarded")
 
     def _on_no_reaction(self, e, units):
         if "unit" in e:
@@ -393,6 +472,8 @@ class Narrator:
             return f"{words}: {asset.name} on {self._name(t)}"
         if t is None or t < 0:
             return f"{words}, no target"
+        if t >= 2 * self._slots:
+            return f"{words} at the {self.scenario.terrain[t - 2 * self._slots].name}"
         if action == "SPLIT_FIRE":
             return f"{words} at {self._name(t)} (higher Attack) and {self._name(t2)}"
         return f"{words} at {self._name(t)}"
@@ -400,7 +481,8 @@ class Narrator:
     # ------------------------------------------------------------------ movement
     def _on_confused_direction(self, e, units):
         verb = "sprints" if e.get("sprint") else "moves"
-        return f"    {self._name(e['unit'])} is confused and {verb} towards {e['face']} o'clock (d12)"
+        die = self.rules.call_for_fire.scatter_die
+        return f"    {self._name(e['unit'])} is confused and {verb} towards {e['face']} o'clock (d{die})"
 
     def _on_move(self, e, units):
         (x0, y0), (x1, y1) = e["start"], e["dest"]
@@ -463,7 +545,7 @@ class Narrator:
             why = f"{max(off, 0)} x {inc:g} cm"
         if self.verbose:
             ix, iy = e["impact"]
-            line += (f": scatter d12 {e['distance']} - Spotting {e['spotting']} = {off}, {why}; impact at "
+            line += (f": scatter d{self.rules.call_for_fire.scatter_die} {e['distance']} - Spotting {e['spotting']} = {off}, {why}; impact at "
                      f"({_cm(ix)}, {_cm(iy)})")
         return line
 
@@ -516,6 +598,26 @@ class Narrator:
             why = fire_reason(e["attack"], e["range"], e["defense"], e["armor"], e["cover"], e["ap"],
                               e["markers"], e["wounds"], self._units[t].vehicle, self.rules)
             lines.append(f"      {where}, {cover}: {why}")
+        return lines
+
+    def _on_feature_fire(self, e, units):
+        src = e["source"]
+        card, posture, _ = self._played[src]
+        before, after = (Cover(c) for c in e["cover"])
+        if e["wounds"]:
+            result = f"{_plural(e['wounds'], 'wound')}, {_COVER_WORDS[before]} down to {_COVER_WORDS[after]}"
+            if after == Cover.NONE and self.scenario.terrain[e["feature"]].blocks_los:
+                result += ", no longer blocks line of sight"
+        else:
+            result = f"no effect, still {_COVER_WORDS[before]}"
+        lines = [f"    {self._name(src)} ({card_words(card)}, {posture}) Heavy Weapon at the {e['name']}: "
+                 f"{result}"]
+        if self.verbose:
+            (ax, ay), (bx, by) = self._point(src), self.scenario.terrain[e["feature"]].aim_point
+            why = feature_fire_reason(e["attack"], e["range"], e["defense"], e["armor"], e["ap"],
+                                      e["wounds"], e["cover"], self.rules)
+            lines.append(f"      range {band_label(e['range'], self.rules)}, "
+                         f"{_cm(math.dist((ax, ay), (bx, by)))} cm to its middle: {why}")
         return lines
 
     def _on_fire_result(self, e, units):
