@@ -18,7 +18,7 @@ import pytest
 
 from atomic_africa import Rules
 from atomic_africa.cli import main
-from atomic_africa.game.narrate import Narrator, card_words, fire_reason, side_tables
+from atomic_africa.game.narrate import Narrator, card_words, feature_fire_reason, fire_reason, side_tables
 from atomic_africa.enums import Action, Cover, Posture
 from atomic_africa.fire import range_band
 from atomic_africa.game import Game, RandomAgent
@@ -169,6 +169,49 @@ def test_fire_reason_explains_the_seed_example_and_each_threshold():
     assert fire_reason(9, 2, 3, 1, Cover.NONE, -3, 2, 4, False, rules).endswith(
         "effective armor 1 - AP 3 = 1 (at least 1): wounds = floor((9 - 5) / 1) = 4")
 
+
+
+def test_feature_fire_reason_works_out_the_wounds_and_the_cover_left():
+    rules = Rules.default()
+    assert feature_fire_reason(11, 2, 0, 4, -2, 4, (2, 0), rules) == (
+        "Attack 11 > range 2 + Defense 0 = 2; armor 4 - AP 2 = 2 (no cover bonus): wounds = "
+        "floor((11 - 2) / 2) = 4; cover down 4 x 1 level: heavy cover -> no cover")
+    assert feature_fire_reason(2, 2, 0, 3, 0, 0, (2, 2), rules) == "Attack 2 <= range 2 + Defense 0 = 2: no wound"
+    assert feature_fire_reason(5, 1, 0, 3, 0, 1, (1, 0), rules).startswith(
+        "Attack 5 > range 1 + Defense 0 = 1; armor 3 (no cover bonus): wounds = floor((5 - 1) / 3) = 1")
+
+
+def test_feature_shots_and_the_hand_are_told_with_their_numbers():
+    # Seed 4, always the last legal action (aiming at a terrain feature comes last).
+    game = Game(None, 4)
+    log = Narrator(game, verbose=True)
+    lines, shown, orders = [], 0, []
+    for _ in range(200):
+        game.apply(game.legal_actions()[-1])
+        new = game.events[shown:]
+        alive = [sum(1 for u in game.units if u.alive and u.side == p) for p in range(2)]
+        out = log.feed(new, game.units)
+        orders += [(line, alive) for line in out if " gives orders to " in line]
+        lines += out
+        shown = len(game.events)
+    shots = [e for e in game.events if e["type"] == "feature_fire"]
+    assert shots and any(e["wounds"] for e in shots)
+    for e in shots:
+        i = next(k for k, line in enumerate(lines) if f"Heavy Weapon at the {e['name']}: " in line)
+        before, after = (("no cover", "light cover", "heavy cover")[c] for c in e["cover"])
+        assert lines[i].endswith(f"{e['wounds']} wounds, {before} down to {after}" +
+                                 (", no longer blocks line of sight"
+                                  if e["cover"][1] == 0 and game.scenario.terrain[e["feature"]].blocks_los else ""))
+        assert lines[i + 1].startswith(f"      range band {e['range']} (")
+        assert f"Defense {e['defense']}" in lines[i + 1] and f"= {e['wounds']}; cover down" in lines[i + 1]
+        lines = lines[i + 1:]
+    # Each side's orders line counts its units given a card and left without one.
+    assert orders and any("without orders" in line for line, _ in orders)
+    for line, alive in orders:
+        m = re.match(r"  (\w+) gives orders to (\d+) of its (\d+) units?, .* in Reserve(; (\d+) units? without orders)?$", line)
+        side = [s.name for s in game.scenario.sides].index(m.group(1))
+        assert int(m.group(3)) == alive[side]
+        assert int(m.group(2)) + int(m.group(5) or 0) == alive[side]
 
 def test_closing_tables_add_up_to_the_result(played):
     game, _ = played
