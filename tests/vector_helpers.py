@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 
-from atomic_africa.enums import Action, Posture
+from atomic_africa.enums import Action, Posture, UnitKind
 from atomic_africa.game import Game
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.scenario import load_scenario
@@ -22,7 +22,12 @@ __all__ = ["episode_seed", "random_scenario", "Mirror", "check_step", "check_res
 # event type, every action declared, and the branches inside events that run different code in the
 # native engine (a Joker played, confusion forcing an action, both kinds of split, a direct hit and a
 # scatter, Rally and morale passing and failing, Split Fire on two targets, a second fire-support
-# asset, armour-piercing and fire-support shots, each way a game ends).
+# asset, armour-piercing and fire-support shots, each way a game ends) and issue 11's rules: light
+# infantry declaring the infantry-only actions (a light-infantry spotter calling for fire) and, when
+# confused with a face card, Dig-in; an attached unit given orders; a unit confused because its
+# side's fixed hand ran out; a reshuffle in the middle of a confused draw; a heavy weapon's shot
+# lowering a terrain feature's cover and knocking it down to none.
+LIGHT_INFANTRY_ACTIONS = ("DIG_IN", "MASS_FIRE", "SPLIT_FIRE", "CALL_FOR_FIRE")
 RULE_FEATURES = frozenset(
     [f"event:{t}" for t in EVENT_TYPES]
     + [f"action:{a.name}" for a in Action]
@@ -33,39 +38,74 @@ RULE_FEATURES = frozenset(
        "morale:success", "morale:failure", "targets:two", "targets:none", "targets:second_asset",
        "fire:support", "fire:armour_piercing", "fire_result:markers", "fire_result:wounds",
        "game_over:winner", "game_over:draw"]
-    + [f"game_over:{r}" for r in ("a side has no units left", "turn limit: more remaining figures")])
+    + [f"game_over:{r}" for r in ("a side has no units left", "turn limit: more remaining figures")]
+    + [f"light_infantry:{a}" for a in LIGHT_INFANTRY_ACTIONS]
+    + ["light_infantry:confused DIG_IN", "assign:attached", "confused:hand ran out", "confused_draw:reshuffle",
+       "feature_fire:cover lowered", "feature_fire:cover to none"])
 
 
-def rules_exercised(events, cards=None) -> Counter:
+def rules_exercised(events, state=None, scenario=None) -> Counter:
     """How often an event list exercised each rule named in :data:`RULE_FEATURES` (and any other
     event type or action it holds).
 
-    ``cards`` (unit -> the card it plays, from its activate / react / reserve_card / confused event)
-    carries over between calls on successive parts of one env's log: a unit may declare its action
-    a step after it got its card.
+    ``state`` (a dict, filled in here) carries over between calls on successive parts of one env's
+    log: the card each unit plays (from its activate / react / reserve_card / confused event: a unit
+    may declare its action a step after it got its card), each unit slot's kind and attached flag
+    (from ``scenario``, the loaded Scenario, at the setup event; a split's new unit copies its
+    parent's) and each side's Reserve after its Orders this turn. Without ``scenario`` the rules of
+    light infantry and attached units are not counted.
     """
     out = Counter()
-    cards = {} if cards is None else cards
+    state = {} if state is None else state
+    cards = state.setdefault("cards", {})
+    units = state.setdefault("units", {})      # slot -> (kind name, attached)
+    reserve = state.setdefault("reserve", {})  # side -> cards left in its hand after its Orders
+    last = state.get("last")                   # the type of the previous event of this env's log
     for e in events:
         t = e["type"]
         out[f"event:{t}"] += 1
+        if t == "setup":
+            cards.clear()
+            units.clear()
+            if scenario is not None:
+                units.update({side * e["slots"] + k: (UnitKind(u.kind).name, bool(u.attached))
+                              for side, spec in enumerate(scenario.sides) for k, u in enumerate(spec.units)})
+        elif t == "draw":
+            reserve.pop(e["player"], None)
+        elif t == "orders_done":
+            reserve[e["player"]] = e["reserve"]
+        elif t == "assign":
+            if units.get(e["unit"], ("", False))[1]:
+                out["assign:attached"] += 1
+        elif t == "reshuffle" and last == "confused_draw":
+            out["confused_draw:reshuffle"] += 1
         if t in ("activate", "react", "reserve_card", "confused"):
             cards[e["unit"]] = e["card"]
             if e["card"].startswith("Joker"):
                 out["card:joker"] += 1
                 if t == "confused":
                     out["confused:joker"] += 1
+            if t == "confused" and reserve.get(e["player"]) == 0:
+                # Its side had no card left to give it at the Orders (a hand of 0 counts too).
+                out["confused:hand ran out"] += 1
         elif t == "declare":
             out[f"action:{e['action']}"] += 1
             out[f"posture:{e['posture']}"] += 1
-            if e["confused"] and not cards.get(e["unit"], "").startswith("Joker"):
+            joker = cards.get(e["unit"], "").startswith("Joker")
+            if e["confused"] and not joker:
                 out[f"confused:{e['action']}"] += 1
+            if units.get(e["unit"], ("",))[0] == "LIGHT_INFANTRY":
+                out[f"light_infantry:{e['action']}"] += 1
+                if e["confused"] and not joker:
+                    out[f"light_infantry:confused {e['action']}"] += 1
         elif t == "confused_direction":
             out["confused_direction:sprint" if e.get("sprint") else "confused_direction:move"] += 1
         elif t == "no_reaction" and "reason" in e:
             out["no_reaction:no_card"] += 1
         elif t == "split":
             out["split:voluntary" if e["voluntary"] else "split:shattered"] += 1
+            if e["unit"] in units:
+                units[e["new_unit"]] = units[e["unit"]]
         elif t == "scatter":
             out["scatter:direct_hit" if e["direct_hit"] else "scatter:off_target"] += 1
         elif t == "rally":
@@ -89,9 +129,15 @@ def rules_exercised(events, cards=None) -> Counter:
         elif t == "fire_result":
             out["fire_result:markers"] += e["markers"] > 0
             out["fire_result:wounds"] += e["wounds"] > 0
+        elif t == "feature_fire":
+            before, after = e["cover"]
+            out["feature_fire:cover lowered"] += after < before
+            out["feature_fire:cover to none"] += after == 0
         elif t == "game_over":
             out[f"game_over:{e['reason']}"] += 1
             out["game_over:draw" if e["winner"] < 0 else "game_over:winner"] += 1
+        last = t
+    state["last"] = last
     return +out
 
 
@@ -445,12 +491,12 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
     rng = np.random.default_rng(rng_seed)
     resets = dict(resets)
 
-    seen, cards = Counter(), [{} for _ in range(num_envs)]
+    seen, states = Counter(), [{} for _ in range(num_envs)]
 
     def do_reset(s):
         exp = mirror.reset(s)
         for i, ev in enumerate(exp["events"]):
-            seen.update(rules_exercised(ev, cards[i]))
+            seen.update(rules_exercised(ev, states[i], mirror.scenario))
         out = vg.reset(seed=s) if s is not None else vg.reset()
         check_reset(vg, mirror, out, exp, views=True)
         if twin is not None:
@@ -490,5 +536,5 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
         done += int(exp["terminated"].sum())
         steps += 1
         for i, ev in enumerate(exp["events"]):
-            seen.update(rules_exercised(ev, cards[i]))
+            seen.update(rules_exercised(ev, states[i], mirror.scenario))
     return done, steps, seen
