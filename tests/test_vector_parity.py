@@ -11,9 +11,10 @@ The fast tests (``PLAYS``) are a few chosen games that together exercise every r
 implement (:data:`vector_helpers.RULE_FEATURES`: every event type, every action, both postures, a
 Joker, confusion forcing Dig-in and Sprint, both kinds of split, merges, a Reserve pick, scatter and
 direct hits, Rally through comms, a reshuffle, a confused draw through the whole deck, each way a game
-ends ...) and every way of driving a VectorGame (a threads=2 twin, 2 threads, stepping subsets of
-envs, resets mid-run, its own random actions, both players' views); each play asserts the rules it
-is there for, and a test asserts that the plays together claim every rule. The slow tests add
+ends, and issue 11's rules: heavy weapons knocking armoured terrain features down, attached units,
+light infantry's infantry actions, units confused because their side's fixed hand ran out ...) and
+every way of driving a VectorGame (a threads=2 twin, 2 threads, stepping subsets of envs, resets
+mid-run, its own random actions, both players' views); each play asserts the rules it is there for, and a test asserts that the plays together claim every rule. The slow tests add
 breadth: 2,000+ more games on the default scenario, ~100 random scenarios with vehicles, heavy
 weapons, light infantry, spotters, 0-2 fire-support assets, terrain and experience, and non-default
 rules.
@@ -32,8 +33,8 @@ from vector_helpers import RULE_FEATURES, check_same_outputs, episode_seed, play
 # Event types each slow test must have compared. Random play seldom picks a Reserve card (it needs a
 # suppressed unit left without orders, rallied, then targeted when its side has no ordered unit
 # left): test_reserve_pick_step_by_step steers games there; with hands fixed at set-up no deck runs
-# out in the default scenario: test_rules_fidelity_step_by_step gives a side a large hand
-# (reshuffle); a dozen random scenarios may hold no spotter with fire support (scatter), so
+# out in the default scenario (the fast plays run decks out: a 4-card deck, a hand of 20); a dozen
+# random scenarios may hold no spotter with fire support (scatter), so
 # test_non_default_rules_step_by_step picks scenarios with it.
 DEFAULT_EVENTS = set(EVENT_TYPES) - {"reserve_card", "reshuffle"}
 RULES_EVENTS = set(EVENT_TYPES) - {"reserve_card", "reshuffle"}
@@ -125,8 +126,9 @@ PLAYS = {
         num_envs=8, min_games=16, vector_actions=True, views=1), {
         "event:reshuffle", "no_reaction:no_card", "confused_draw:reshuffle"}),
     "rules fidelity: features, attached units, hands of 1 and 20": (_rules_fidelity_scenario, None, dict(
-        num_envs=8, min_games=16, policy=_features_often, views=2), {
-        "event:feature_fire", "feature_fire:cover lowered", "feature_fire:cover to none", "assign:attached",
+        num_envs=8, min_games=8, policy=_features_often, views=2), {
+        "event:feature_fire", "feature_fire:cover lowered", "feature_fire:cover to none",
+        "feature_fire:line of sight opened", "assign:attached",
         "light_infantry:CALL_FOR_FIRE", "light_infantry:SPLIT_FIRE", "light_infantry:DIG_IN",
         "confused:hand ran out", "event:reshuffle", "event:scatter"}),
 }

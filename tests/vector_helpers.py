@@ -26,7 +26,8 @@ __all__ = ["episode_seed", "random_scenario", "Mirror", "check_step", "check_res
 # infantry declaring the infantry-only actions (a light-infantry spotter calling for fire) and, when
 # confused with a face card, Dig-in; an attached unit given orders; a unit confused because its
 # side's fixed hand ran out; a reshuffle in the middle of a confused draw; a heavy weapon's shot
-# lowering a terrain feature's cover and knocking it down to none.
+# lowering a terrain feature's cover and knocking it down to none (a feature that blocked line of
+# sight then no longer does).
 LIGHT_INFANTRY_ACTIONS = ("DIG_IN", "MASS_FIRE", "SPLIT_FIRE", "CALL_FOR_FIRE")
 RULE_FEATURES = frozenset(
     [f"event:{t}" for t in EVENT_TYPES]
@@ -41,7 +42,7 @@ RULE_FEATURES = frozenset(
     + [f"game_over:{r}" for r in ("a side has no units left", "turn limit: more remaining figures")]
     + [f"light_infantry:{a}" for a in LIGHT_INFANTRY_ACTIONS]
     + ["light_infantry:confused DIG_IN", "assign:attached", "confused:hand ran out", "confused_draw:reshuffle",
-       "feature_fire:cover lowered", "feature_fire:cover to none"])
+       "feature_fire:cover lowered", "feature_fire:cover to none", "feature_fire:line of sight opened"])
 
 
 def rules_exercised(events, state=None, scenario=None) -> Counter:
@@ -53,7 +54,7 @@ def rules_exercised(events, state=None, scenario=None) -> Counter:
     may declare its action a step after it got its card), each unit slot's kind and attached flag
     (from ``scenario``, the loaded Scenario, at the setup event; a split's new unit copies its
     parent's) and each side's Reserve after its Orders this turn. Without ``scenario`` the rules of
-    light infantry and attached units are not counted.
+    light infantry, attached units and line-of-sight features are not counted.
     """
     out = Counter()
     state = {} if state is None else state
@@ -133,6 +134,8 @@ def rules_exercised(events, state=None, scenario=None) -> Counter:
             before, after = e["cover"]
             out["feature_fire:cover lowered"] += after < before
             out["feature_fire:cover to none"] += after == 0
+            if after == 0 and scenario is not None and scenario.terrain[e["feature"]].blocks_los:
+                out["feature_fire:line of sight opened"] += 1
         elif t == "game_over":
             out[f"game_over:{e['reason']}"] += 1
             out["game_over:draw" if e["winner"] < 0 else "game_over:winner"] += 1
