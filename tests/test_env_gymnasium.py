@@ -154,3 +154,14 @@ def test_gymnasium_make_vec_python_vector_env():
     masks = v.call("action_masks")
     assert all(m.dtype == bool and m.any() for m in masks)
     v.close()
+
+
+def test_a_game_over_before_the_learners_first_decision_is_returned_by_reset_as_over():
+    from test_vector_no_decision import never_decided
+    e = AtomicAfricaEnv(scenario=never_decided())
+    obs, info = e.reset(seed=5)
+    assert e.game.is_over and info["game_seed"] == 5
+    assert info["winner"] == 1 and info["reason"] == e.game.result.reason
+    assert not info["action_mask"].any() and obs.shape == e.observation_space.shape
+    with pytest.raises(RuntimeError, match="finished episode; call reset"):
+        e.step(0)

@@ -139,3 +139,21 @@ def test_spaces_and_metadata():
     r.reset(seed=0)
     text = r.render()
     assert "turn 1/" in text and "to move: player_" in text
+
+
+def test_a_game_over_before_its_first_decision_starts_terminated_and_the_agent_loop_ends():
+    from test_vector_no_decision import never_decided
+    e = raw_env(scenario=never_decided())
+    e.reset(seed=3)
+    g = e.game
+    assert g.is_over and g.seed == 3  # a seeded reset plays its seed's game, even one over at set-up
+    assert all(e.terminations.values())
+    assert e.rewards == {"player_0": -1, "player_1": 1} and e.infos["player_0"]["winner"] == 1
+    assert not any(e.observe(a)["action_mask"].any() for a in e.possible_agents)
+    seen = []
+    for agent in e.agent_iter(max_iter=10):
+        _, reward, term, _, _ = e.last()
+        assert term
+        seen.append((agent, reward))
+        e.step(None)
+    assert seen == [("player_0", -1), ("player_1", 1)] and e.agents == []

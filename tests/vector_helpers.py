@@ -9,6 +9,7 @@ from collections import Counter
 import numpy as np
 
 from atomic_africa.enums import Action, Posture, UnitKind
+from atomic_africa.env.vector import DECISION_TRIES, no_decision_message
 from atomic_africa.game import Game
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.scenario import load_scenario
@@ -227,10 +228,15 @@ class Mirror:
         self._seen = [None] * num_envs
 
     def _new(self, i: int, k: int) -> list:
-        self.episodes[i] = k
-        g = Game(self.scenario, episode_seed(self.seed, i, k), self.rules)
-        self.games[i] = g
-        return list(g.events)
+        """Env ``i`` starts episode ``k``, or the first later one whose game is not over before its
+        first decision (``DECISION_TRIES`` in a row at most); its events (skipped games leave none)."""
+        for k in range(k, k + DECISION_TRIES):
+            self.episodes[i] = k
+            g = Game(self.scenario, episode_seed(self.seed, i, k), self.rules)
+            self.games[i] = g
+            if not g.is_over:
+                return list(g.events)
+        raise ValueError(no_decision_message(k, i))
 
     def _obs_mask(self, i: int):
         g, seen = self.games[i], self._seen[i]

@@ -1725,6 +1725,14 @@ cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nog
 
 
 # ---------------------------------------------------------------------------------------- the batch
+# A game can be over before its first decision (e.g. a side whose only units are attached gets no
+# order cards, and Clean-up removes them in turn 1). Starting an episode skips such games and goes on
+# to the next episode, at most this many episodes in a row; then the scenario is at fault.
+cdef enum:
+    _DECISION_TRIES = 64
+DECISION_TRIES = _DECISION_TRIES
+
+
 cdef class Engine:
     """Many games stepped together; state lives in the numpy arrays of `arrays` (batch first).
 
@@ -1971,30 +1979,57 @@ cdef class Engine:
             m = self._entropy(ent, <uint64_t>i, 0, False)
             pcg_seed(ent, m, &arng[i, 0])
 
+    cdef bint _start_decided(self, Py_ssize_t i, int64_t* episode, uint64_t* game_seed,
+                             uint64_t* rng) noexcept nogil:
+        """Start env i's game of episode[i]; while that game is over before its first decision, go
+        on to the next episode (its event records dropped). False if _DECISION_TRIES episodes in a
+        row were all over (the env is left on the last of them)."""
+        cdef Game* g = &self.games[i]
+        cdef Py_ssize_t mark = g.ev.size if g.ev != NULL else 0
+        cdef int k
+        for k in range(_DECISION_TRIES):
+            if k > 0:
+                episode[i] += 1
+                if g.ev != NULL:
+                    g.ev.size = mark
+            self._seed_episode(i, episode, game_seed, rng)
+            start_game(&self.P, g)
+            if g.s[S_STAGE] != ST_OVER:
+                return True
+        return False
+
     def start(self, int threads):
-        """Start every env's game of its current episode (arrays["episode"]), events cleared."""
+        """Start every env's game of its current episode (arrays["episode"]) or, where that game is
+        over before a decision, of the first later episode with one; events cleared. Returns the
+        first env that found none in DECISION_TRIES episodes, or -1."""
         cdef Py_ssize_t i, n = self.n
         cdef int64_t[::1] ep = self.arrays["episode"]
         cdef uint64_t[::1] gsd = self.arrays["game_seed"]
         cdef uint64_t[:, ::1] rng = self.arrays["rng"]
+        cdef uint8_t[::1] ok = np.empty(n, dtype=np.uint8)
         cdef Game* g
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 g = &self.games[i]
                 if g.ev != NULL:
                     g.ev.size = 0
-                self._seed_episode(i, &ep[0], &gsd[0], &rng[0, 0])
-                start_game(&self.P, g)
+                ok[i] = self._start_decided(i, &ep[0], &gsd[0], &rng[0, 0])
+        for i in range(n):
+            if not ok[i]:
+                return i
+        return -1
 
     def restart(self, const int64_t[::1] envs, float[:, ::1] obs, float[:, :, ::1] final, int threads,
                 bint observe_all=True):
         """Automatic reset: final[j] = env envs[j]'s finished game seen by player 0 and 1; then the
-        env starts its next episode after its event records, and its first observation (player to
-        move) goes into obs[env]."""
+        env starts its next episode with a decision (as start) after its event records, and its
+        first observation (player to move) goes into obs[env]. Returns the first env that found
+        no such episode in DECISION_TRIES, or -1."""
         cdef Py_ssize_t j, m = envs.shape[0]
         cdef int64_t[::1] ep = self.arrays["episode"]
         cdef uint64_t[::1] gsd = self.arrays["game_seed"]
         cdef uint64_t[:, ::1] rng = self.arrays["rng"]
+        cdef uint8_t[::1] ok = np.empty(max(m, 1), dtype=np.uint8)
         cdef Game* g
         with nogil:
             for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=4):
@@ -2002,10 +2037,13 @@ cdef class Engine:
                 observe(&self.P, g, 0, &final[j, 0, 0])
                 observe(&self.P, g, 1, &final[j, 1, 0])
                 ep[envs[j]] += 1
-                self._seed_episode(envs[j], &ep[0], &gsd[0], &rng[0, 0])
-                start_game(&self.P, g)
-                if observe_all:
+                ok[j] = self._start_decided(envs[j], &ep[0], &gsd[0], &rng[0, 0])
+                if observe_all and ok[j]:
                     observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
+        for j in range(m):
+            if not ok[j]:
+                return envs[j]
+        return -1
 
     def step(self, const int64_t[::1] actions, const uint8_t[::1] active, float[:, ::1] obs,
              float[:, ::1] rewards, uint8_t[::1] terminated, int8_t[::1] winner, int threads,

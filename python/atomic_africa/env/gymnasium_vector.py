@@ -21,9 +21,10 @@ learner) are those of the single-agent environment.
 - Action masks: ``info["action_mask"]`` (num_envs, num_actions) bool and :meth:`action_masks` (the
   convention of sb3-contrib's ``MaskablePPO``). Every info key ``k`` comes with the bool mask
   ``info["_k"]``, as Gymnasium's :class:`~gymnasium.vector.SyncVectorEnv` builds them.
-- Seeds: env ``i``'s ``k``-th game after ``reset(seed=s)`` is
+- Seeds: env ``i``'s game ``k`` after ``reset(seed=s)`` is
   ``Game(scenario, VectorGame.episode_seed(s, i, k))`` (``info["game_seed"]``, so any game can be
-  replayed alone; ``info["game_index"]`` is ``k``); ``reset()`` starts every env's next game.
+  replayed alone; ``info["game_index"]`` is ``k``); ``reset()`` starts every env's next game. As in
+  :class:`VectorGame`, a game over before its first decision is skipped (its ``k`` is not played).
   ``threads=k`` steps the games on ``k`` threads with the same results for every ``k``.
 - An illegal learner action raises :class:`~atomic_africa.game.IllegalActionError` naming the env and
   the action, and changes nothing (a batch cannot end one game early and keep the others).
@@ -239,7 +240,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
         -------
         (ndarray of float32, dict)
             Observations (num_envs, obs_size) and info (``action_mask``, ``game_seed``,
-            ``game_index`` (k: the env's k-th game since the last seeded reset), with their ``_`` masks).
+            ``game_index`` (k: the env's game k since the last seeded reset; games over before any decision
+            are skipped), with their ``_`` masks).
 
         Raises
         ------

@@ -106,11 +106,17 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
 
     def reset(self, seed=None, options=None):
         """Start a game: ``seed`` (non-negative int, optional) is the game seed, else the next seed of
-        the episode stream (see :class:`EpisodeSeeds`); ``options`` is ignored."""
+        the episode stream (see :class:`EpisodeSeeds`); ``options`` is ignored. A game that is over
+        before its first decision (a scenario may give a side no order cards) starts terminated:
+        rewards and ``infos`` as at any end, and ``player_0`` selected for its dead step."""
         self.game = self._factory.new(self._seeds.next(seed))
         self.agents = self.possible_agents[:]
         self._reset_dicts()
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        if self.game.is_over:
+            self.agent_selection = self.possible_agents[0]
+            self._finish()
+        else:
+            self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent):
         """``{"observation": float32 vector, "action_mask": int8 vector}`` for ``agent`` (the mask is
@@ -130,18 +136,22 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         self._cumulative_rewards[agent] = 0
         self.game.apply(int(action))  # IllegalActionError (a ValueError) leaves the game unchanged
         if self.game.is_over:
-            for a, r in zip(self.possible_agents, self.game.returns()):
-                self.rewards[a] = r
-            self.terminations = dict.fromkeys(self.agents, True)
-            result = self.game.result
-            for a in self.agents:
-                self.infos[a] = {"winner": -1 if result.winner is None else result.winner,
-                                 "reason": result.reason}
-            self._accumulate_rewards()
+            self._finish()
         else:
             self.agent_selection = self.possible_agents[self.game.current_player]
         if self.render_mode == "human":
             self.render()
+
+    def _finish(self):
+        """The game is over: every agent terminated, with its return and the result."""
+        for a, r in zip(self.possible_agents, self.game.returns()):
+            self.rewards[a] = r
+        self.terminations = dict.fromkeys(self.agents, True)
+        result = self.game.result
+        for a in self.agents:
+            self.infos[a] = {"winner": -1 if result.winner is None else result.winner,
+                             "reason": result.reason}
+        self._accumulate_rewards()
 
     def render(self):
         """The text picture of the game with ``"ansi"``; ``"human"`` prints it; otherwise ``None``."""

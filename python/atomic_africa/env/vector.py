@@ -44,6 +44,17 @@ _I32 = (None, None, "figures", "armor", "hw_dispersed_ap", "hw_point_ap", "marke
 _F64 = ("x", "y", "aim_x", "aim_y", "dest_x", "dest_y")
 
 
+#: Episodes in a row an env may skip because their game is over before its first decision; one more
+#: such game and the scenario is at fault (:func:`no_decision_message`).
+DECISION_TRIES = _k.DECISION_TRIES
+
+
+def no_decision_message(episode: int, env: int = 0) -> str:
+    """The error for a scenario whose games end before any decision, ``DECISION_TRIES`` in a row."""
+    return (f"scenario: no game reached a decision in {DECISION_TRIES} episodes (env {env}, up to "
+            f"episode {episode}); does each side get order cards (hand_size / non-attached units)?")
+
+
 def _int_seed(seed, name="seed") -> int:
     return v.as_int(seed, name, lo=0)
 
@@ -80,7 +91,11 @@ class VectorGame:
         Number of games, ``>= 1``.
     seed : int
         Non-negative seed. Env ``i``'s episode ``k`` plays exactly
-        ``Game(scenario, VectorGame.episode_seed(seed, i, k), rules)``.
+        ``Game(scenario, VectorGame.episode_seed(seed, i, k), rules)``. An episode whose game is
+        over before its first decision is skipped: the env goes straight on to episode ``k + 1``
+        (episode numbers then jump), so every env always has a player to move. After
+        ``DECISION_TRIES`` (64) such episodes in a row the constructor, :meth:`reset` or
+        :meth:`step` raises ``ValueError`` (the scenario gives a side no order cards).
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
     threads : int
@@ -105,7 +120,7 @@ class VectorGame:
         self.record_events = v.as_bool(record_events, "record_events")
         self._make_engine(scenario, rules)
         self._reseed()
-        self._engine.start(self._threads)
+        self._start()
 
     def _make_engine(self, scenario, rules):
         """Scenario, rules, sizes and an Engine for ``num_envs`` games (their state all zero)."""
@@ -186,14 +201,27 @@ class VectorGame:
         -------
         observations : ndarray of float32, shape (num_envs, observation_size)
         info : dict of arrays
+
+        Raises
+        ------
+        ValueError
+            If an env found no game with a decision in ``DECISION_TRIES`` episodes.
         """
         if seed is not None:
             self._seed = _int_seed(seed)
             self._reseed()
         else:
             self._engine.arrays["episode"][:] += 1
-        self._engine.start(self._threads)
+        self._start()
         return self.observations(), self._info(np.full(self.num_envs, -2, dtype=np.int8))
+
+    def _start(self):
+        self._check_decided(self._engine.start(self._threads))
+
+    def _check_decided(self, env: int):
+        """Raise if env ``env`` (>= 0) found no game with a decision in ``DECISION_TRIES`` episodes."""
+        if env >= 0:
+            raise ValueError(no_decision_message(int(self._engine.arrays["episode"][env]), env))
 
     def _actions(self, actions) -> np.ndarray:
         if type(actions) is np.ndarray and actions.dtype == np.int64 and actions.shape == self._shape \
@@ -253,6 +281,8 @@ class VectorGame:
             If ``actions`` or ``active`` has the wrong type or shape.
         IllegalActionError
             If an active env's action is not legal; no env changes.
+        ValueError
+            If a restarted env found no game with a decision in ``DECISION_TRIES`` episodes.
         """
         a = self._actions(actions)
         act = self._all_active if active is None else self._active(active)
@@ -269,7 +299,7 @@ class VectorGame:
         if term.any():
             done = np.flatnonzero(term)
             views = np.empty((done.size, 2, self.observation_size), dtype=np.float32)
-            self._engine.restart(done, obs, views, self._threads, observe)
+            self._check_decided(self._engine.restart(done, obs, views, self._threads, observe))
             final = np.empty(n, dtype=object)
             for j, i in enumerate(done.tolist()):
                 final[i] = views[j]
