@@ -701,104 +701,66 @@ def _check_dist(dist) -> Mapping:
     return dist
 
 
-def expected_markers(dist):
-    """E[markers] of a ``{(markers, wounds): p}`` distribution.
+_DIST_DOC = """{summary} of a ``{{(markers, wounds): p}}`` distribution.
 
     Parameters
     ----------
     dist : mapping
-        ``{(markers, wounds): probability}``, e.g. from :func:`fire_outcomes`.
+        ``{{(markers, wounds): probability}}``, e.g. from :func:`fire_outcomes`.{k_param}
 
     Returns
     -------
     float or Fraction
-        The expected number of markers (a Fraction if the probabilities are; 0 for an empty
-        mapping).
+        {returns} (a Fraction if the probabilities are{empty}).
 
     Raises
     ------
     TypeError
-        If ``dist`` is not a mapping.
+        If ``dist`` is not a mapping{k_type}.
     ValueError
-        If a key is not a ``(markers, wounds)`` tuple.
+        If {k_value}a key is not a ``(markers, wounds)`` tuple.
     """
+
+
+def _expectation_doc(field: str):
+    """Give an ``E[field]`` helper the shared numpydoc docstring (written once in ``_DIST_DOC``)."""
+    def apply(func):
+        func.__doc__ = _DIST_DOC.format(
+            summary=f"E[{field}]", k_param="", returns=f"The expected number of {field}",
+            empty="; 0 for an empty\n        mapping", k_type="", k_value="")
+        return func
+    return apply
+
+
+def _threshold_doc(field: str):
+    """Give a ``P(field >= k)`` helper the shared numpydoc docstring (written once in ``_DIST_DOC``)."""
+    def apply(func):
+        func.__doc__ = _DIST_DOC.format(
+            summary=f"P({field} >= k)", k_param="\n    k : int\n        Threshold, ``>= 0``.",
+            returns=f"The summed probability of the outcomes with at least ``k`` {field}",
+            empty="", k_type=" or ``k`` is not an integer", k_value="``k < 0`` or ")
+        return func
+    return apply
+
+
+@_expectation_doc("markers")
+def expected_markers(dist):
     return sum((p * k[0] for k, p in _check_dist(dist).items()), 0)
 
 
+@_expectation_doc("wounds")
 def expected_wounds(dist):
-    """E[wounds] of a ``{(markers, wounds): p}`` distribution.
-
-    Parameters
-    ----------
-    dist : mapping
-        ``{(markers, wounds): probability}``, e.g. from :func:`fire_outcomes`.
-
-    Returns
-    -------
-    float or Fraction
-        The expected number of wounds (a Fraction if the probabilities are; 0 for an empty
-        mapping).
-
-    Raises
-    ------
-    TypeError
-        If ``dist`` is not a mapping.
-    ValueError
-        If a key is not a ``(markers, wounds)`` tuple.
-    """
     return sum((p * k[1] for k, p in _check_dist(dist).items()), 0)
 
 
+@_threshold_doc("wounds")
 def p_at_least_wounds(dist, k):
-    """P(wounds >= k) of a ``{(markers, wounds): p}`` distribution.
-
-    Parameters
-    ----------
-    dist : mapping
-        ``{(markers, wounds): probability}``, e.g. from :func:`fire_outcomes`.
-    k : int
-        Threshold, ``>= 0``.
-
-    Returns
-    -------
-    float or Fraction
-        The summed probability of the outcomes with at least ``k`` wounds (a Fraction if the
-        probabilities are).
-
-    Raises
-    ------
-    TypeError
-        If ``dist`` is not a mapping or ``k`` is not an integer.
-    ValueError
-        If ``k < 0`` or a key is not a ``(markers, wounds)`` tuple.
-    """
     k = v.as_int(k, "k", lo=0)
     return sum((p for key, p in _check_dist(dist).items() if key[1] >= k), 0)
 
 
+@_threshold_doc("markers")
 def p_at_least_markers(dist, k):
-    """P(markers >= k) of a ``{(markers, wounds): p}`` distribution.
-
-    Parameters
-    ----------
-    dist : mapping
-        ``{(markers, wounds): probability}``, e.g. from :func:`fire_outcomes`.
-    k : int
-        Threshold, ``>= 0``.
-
-    Returns
-    -------
-    float or Fraction
-        The summed probability of the outcomes with at least ``k`` markers (a Fraction if the
-        probabilities are).
-
-    Raises
-    ------
-    TypeError
-        If ``dist`` is not a mapping or ``k`` is not an integer.
-    ValueError
-        If ``k < 0`` or a key is not a ``(markers, wounds)`` tuple.
-    """
     k = v.as_int(k, "k", lo=0)
     return sum((p for key, p in _check_dist(dist).items() if key[0] >= k), 0)
 
