@@ -96,6 +96,22 @@ class _View:
         return max(0, cap - t.turn_markers)
 
 
+# The parameters most scoring methods share, written once: ``_shared_params`` puts them in place
+# of the ``{view}`` and ``{u}`` lines of a docstring, so help() shows complete numpydoc docstrings.
+_SHARED_PARAMS = {
+    "{view}": "view : _View\n            The agent's per-decision view of the game (cached odds, LOS, cover).",
+    "{u}": "u : Unit\n            The acting unit.",
+}
+
+
+def _shared_params(func):
+    """Fill the ``{view}`` and ``{u}`` lines of ``func``'s docstring from ``_SHARED_PARAMS``."""
+    for token, text in _SHARED_PARAMS.items():
+        if func.__doc__:  # None under python -OO
+            func.__doc__ = func.__doc__.replace(token, text)
+    return func
+
+
 class _ScoringAgent:
     """An agent that scores every legal action and plays the best (ties: the lowest id)."""
 
@@ -139,16 +155,15 @@ class GreedyAgent(_ScoringAgent):
         wv, mv = self.wound_value, self.marker_value
         return sum(p * (min(m, cap_left) * mv + w * wv) for (m, w), p in dist.items())
 
+    @_shared_params
     def fire_value(self, view, u, t, action, posture, origin=None) -> float:
         """Expected value of u's ``action`` in ``posture`` at enemy t, shooting from ``origin``
         (default: where u stands) at t where it stands.
 
         Parameters
         ----------
-        view : _View
-            The agent's per-decision view of the game (cached odds, LOS, cover).
-        u : Unit
-            The acting unit.
+        {view}
+        {u}
         t : Unit
             The enemy target.
         action : Action or int
@@ -177,13 +192,13 @@ class GreedyAgent(_ScoringAgent):
             rules=view.rules)
         return self._dist_value(dist, view.cap_left(t))
 
+    @_shared_params
     def feature_value(self, view, u, f, posture) -> float:
         """Expected value of u's heavy weapon at terrain feature f in ``posture`` (exact odds).
 
         Parameters
         ----------
-        view : _View
-            The agent's per-decision view of the game (cached odds, LOS, cover).
+        {view}
         u : Unit
             The acting unit (with a point-target heavy weapon).
         f : int
@@ -212,15 +227,14 @@ class GreedyAgent(_ScoringAgent):
         return odds.FireTarget(view.dice(t), tp, view.band(origin, (t.x, t.y)), t.armor, ta,
                                Cover(view.cover(t.x, t.y)), 0, view.vehicle(t))
 
+    @_shared_params
     def split_value(self, view, u, t1, t2, posture) -> float:
         """Split Fire: t1 (declared) faces the higher Attack, t2 the lower.
 
         Parameters
         ----------
-        view : _View
-            The agent's per-decision view of the game (cached odds, LOS, cover).
-        u : Unit
-            The acting unit.
+        {view}
+        {u}
         t1, t2 : Unit
             The declared and the other target.
         posture : Posture or int
@@ -237,15 +251,14 @@ class GreedyAgent(_ScoringAgent):
         return (self._dist_value(out.declared, view.cap_left(t1))
                 + self._dist_value(out.other, view.cap_left(t2)))
 
+    @_shared_params
     def rally_value_of(self, view, u, t, posture) -> float:
         """Expected value of u rallying friend t (itself when ``t`` is ``u``) in ``posture``.
 
         Parameters
         ----------
-        view : _View
-            The agent's per-decision view of the game (cached odds, LOS, cover).
-        u : Unit
-            The acting unit.
+        {view}
+        {u}
         t : Unit
             The rallied unit.
         posture : Posture or int
@@ -265,15 +278,14 @@ class GreedyAgent(_ScoringAgent):
                                        rules=view.rules)
         return p * min(rr.markers_removed, t.markers) * self.rally_value
 
+    @_shared_params
     def cff_value(self, view, u, t, asset_index, posture) -> float:
         """Call for Fire at t: P(impact within blast radius of t) x value of the support's attack.
 
         Parameters
         ----------
-        view : _View
-            The agent's per-decision view of the game (cached odds, LOS, cover).
-        u : Unit
-            The acting unit.
+        {view}
+        {u}
         t : Unit
             The enemy aimed at.
         asset_index : int
@@ -299,15 +311,14 @@ class GreedyAgent(_ScoringAgent):
             cover=Cover(view.cover(t.x, t.y)), ap=asset.ap, vehicle=view.vehicle(t), rules=view.rules)
         return p_in * self._dist_value(dist, view.cap_left(t))
 
+    @_shared_params
     def action_value(self, view, u, action, posture) -> float:
         """Best value of declaring (action, posture) with u over its possible targets.
 
         Parameters
         ----------
-        view : _View
-            The agent's per-decision view of the game (cached odds, LOS, cover).
-        u : Unit
-            The acting unit.
+        {view}
+        {u}
         action : Action or int
         posture : Posture or int
 
@@ -339,16 +350,15 @@ class GreedyAgent(_ScoringAgent):
             best = max([best] + [self.feature_value(view, u, f, posture) for f in view.g.feature_targets(u.uid)])
         return best
 
+    @_shared_params
     def card_value(self, view, u, card) -> float:
         """Value of giving ``card`` to u: its best Basic fire in the card's posture, more for cards
         that open special actions (face cards, Jokers) and for longer moves.
 
         Parameters
         ----------
-        view : _View
-            The agent's per-decision view of the game (cached odds, LOS, cover).
-        u : Unit
-            The acting unit.
+        {view}
+        {u}
         card : int
             Order card id.
 
