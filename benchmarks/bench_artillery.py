@@ -5,7 +5,7 @@ up in a 72-entry (hit, drift card) table built per call) vs the pure-Python refe
 """
 import numpy as np
 import pytest
-from conftest import scaled
+from _scale import scaled
 
 from atomic_africa import reference as ref
 from atomic_africa.artillery import DeckState, HexMap, landing_distribution, resolve_requests, simulate_requests

@@ -1,7 +1,7 @@
 """Range banding: kernel vs np.searchsorted vs the reference."""
 import numpy as np
 import pytest
-from conftest import scaled
+from _scale import scaled
 
 import atomic_africa as aa
 from atomic_africa import reference as ref

@@ -1,7 +1,7 @@
 """Dice and Table 5: roll_dice vs Generator.integers; batch action_scores vs numpy sort; reference."""
 import numpy as np
 import pytest
-from conftest import scaled
+from _scale import scaled
 
 import atomic_africa as aa
 from atomic_africa import reference as ref

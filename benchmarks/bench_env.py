@@ -29,7 +29,7 @@ the cost of encoding observations, which doubles the engine's cost per step. The
 """
 import numpy as np
 import pytest
-from conftest import scaled
+from _scale import scaled
 
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
 from atomic_africa.env.pettingzoo_env import env as pz_env

@@ -5,7 +5,7 @@ The games/s figure is the baseline the native engine of the self-play issue must
 """
 import numpy as np
 import pytest
-from conftest import scaled
+from _scale import scaled
 
 from atomic_africa.game import Game, HeuristicAgent, RandomAgent, default_scenario
 from atomic_africa.game.los import TerrainArrays, los_blocked

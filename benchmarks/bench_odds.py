@@ -7,7 +7,7 @@ the engagement uses small dice so the reference entries stay tiny.
 """
 import numpy as np
 import pytest
-from conftest import SCALE
+from _scale import SCALE
 
 import atomic_africa as aa
 import atomic_africa.odds as odds

@@ -1,7 +1,7 @@
 """simulate_fire: kernel (1 and 2 threads) vs an honest vectorised numpy simulation vs the reference."""
 import numpy as np
 import pytest
-from conftest import scaled
+from _scale import scaled
 
 import atomic_africa as aa
 from atomic_africa import reference as ref

@@ -26,7 +26,7 @@ per game, ``vector_t2`` at least 1.7x ``vector_t1``. Sizes scale with ``AA_BENCH
 import numpy as np
 import pytest
 from bench_env import GAMES, STEPS, game_loop, gymnasium_loop, pettingzoo_loop
-from conftest import scaled
+from _scale import scaled
 
 from atomic_africa.env import VectorGame
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv

@@ -1,4 +1,4 @@
-"""Benchmark helpers: sizes scaled by AA_BENCH_SCALE and a per-item ratio summary.
+"""Benchmark fixtures: the ``items`` recorder and a per-item ratio summary (sizes: ``_scale.py``).
 
 Every benchmark records ``items`` (work items per call) in ``extra_info``; the summary at the end
 prints, per group, the median time per item and each entry's speed relative to the others, so the
@@ -6,16 +6,7 @@ kernel / numpy baseline / reference ratios come from one run on one machine.
 """
 from __future__ import annotations
 
-import os
-
 import pytest
-
-SCALE = float(os.environ.get("AA_BENCH_SCALE", "1.0"))
-
-
-def scaled(n: int, minimum: int = 10) -> int:
-    """``n`` times AA_BENCH_SCALE, at least ``minimum``."""
-    return max(minimum, int(n * SCALE))
 
 
 @pytest.fixture

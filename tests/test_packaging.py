@@ -72,6 +72,7 @@ def test_sdist_has_the_tests_and_no_generated_c(built):
     for need in ("LICENSE", "README.md", "MANIFEST.in", "pyproject.toml", "setup.py",
                  "tests/conftest.py", "tests/helpers.py", "tests/test_pcg.py",
                  "examples/embed/my_sim.pyx", "examples/embed/build.py", "benchmarks/conftest.py",
+                 "benchmarks/_scale.py",
                  "src/aa_core/pcg.pxd", "src/aa_core/vgame.pyx", "python/atomic_africa/data/rules.toml"):
         assert need in names, need
     golden = sorted((ROOT / "tests" / "golden").iterdir())
