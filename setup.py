@@ -94,6 +94,7 @@ setup(
             "wraparound": False,
             "cdivision": True,
             "initializedcheck": False,
+            "embedsignature": True,  # help() and the first docstring line show each def's parameters
         },
     ),
 )
