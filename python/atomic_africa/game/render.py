@@ -414,12 +414,8 @@ def save_gif(scenario, rules, seed, actions, path, every: str = "phase", duratio
 
     Parameters
     ----------
-    scenario, rules : dict
-        Scenario and rules dicts, as returned by :func:`load_replay`.
-    seed : int
-        Game seed.
-    actions : sequence of int
-        Action ids.
+    scenario, rules, seed, actions : dict, dict, int, sequence of int
+        The replay, as returned by :func:`load_replay`: scenario and rules dicts, game seed, action ids.
     path : str, PathLike or file object
         Destination of the GIF (written under a temporary name and renamed into place).
     every : {"phase", "action"}

@@ -71,12 +71,8 @@ def game_at(scenario, rules, seed, actions, step=None) -> Game:
 
     Parameters
     ----------
-    scenario, rules : dict
-        Scenario and rules dicts, as returned by :func:`load_replay`.
-    seed : int
-        Game seed.
-    actions : sequence of int
-        Action ids.
+    scenario, rules, seed, actions : dict, dict, int, sequence of int
+        The replay, as returned by :func:`load_replay`: scenario and rules dicts, game seed, action ids.
     step : int, optional
         Number of actions to apply, ``0 <= step <= len(actions)``; all when None.
 
@@ -141,12 +137,8 @@ def frames(scenario, rules, seed, actions, every: str = "phase"):
 
     Parameters
     ----------
-    scenario, rules : dict
-        Scenario and rules dicts, as returned by :func:`load_replay`.
-    seed : int
-        Game seed.
-    actions : sequence of int
-        Action ids.
+    scenario, rules, seed, actions : dict, dict, int, sequence of int
+        The replay, as returned by :func:`load_replay`: scenario and rules dicts, game seed, action ids.
     every : {"phase", "action"}
         ``"action"``: a frame after every action; ``"phase"``: after each action that completes a
         move, resolves fire (at units or terrain features), or ends a turn or the game (and after the

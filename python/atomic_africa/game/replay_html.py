@@ -216,12 +216,8 @@ def replay_data(scenario, rules, seed, actions, every: str = "phase") -> dict:
 
     Parameters
     ----------
-    scenario, rules : dict
-        Scenario and rules dicts, as returned by :func:`~atomic_africa.game.replay.load_replay`.
-    seed : int
-        Game seed.
-    actions : sequence of int
-        Action ids.
+    scenario, rules, seed, actions : dict, dict, int, sequence of int
+        The replay, as returned by :func:`~atomic_africa.game.replay.load_replay`: scenario and rules dicts, game seed, action ids.
     every : {"phase", "action"}
         A frame per phase or per action (see :func:`~atomic_africa.game.replay.frames`).
 
@@ -284,12 +280,8 @@ def save_html(scenario, rules, seed, actions, path, every: str = "phase") -> int
 
     Parameters
     ----------
-    scenario, rules : dict
-        Scenario and rules dicts, as returned by :func:`~atomic_africa.game.replay.load_replay`.
-    seed : int
-        Game seed.
-    actions : sequence of int
-        Action ids.
+    scenario, rules, seed, actions : dict, dict, int, sequence of int
+        The replay, as returned by :func:`~atomic_africa.game.replay.load_replay`: scenario and rules dicts, game seed, action ids.
     path : str or PathLike
         Destination, written under a temporary name and renamed into place.
     every : {"phase", "action"}
