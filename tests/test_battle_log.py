@@ -21,7 +21,8 @@ from atomic_africa.cli import main
 from atomic_africa.game.narrate import Narrator, card_words, feature_fire_reason, fire_reason, side_tables
 from atomic_africa.enums import Action, Cover, Posture
 from atomic_africa.fire import range_band
-from atomic_africa.game import Game, RandomAgent
+from atomic_africa.agents import RandomAgent
+from atomic_africa.game import Game
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_ARGS = ["battle", "--scenario", str(GOLDEN / "battle_small.toml"), "--seed", "199",

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import atomic_africa as aa
-from atomic_africa.game import (Game, IllegalActionError, RandomAgent, Scenario, ScenarioError,
+from atomic_africa.game import (Game, IllegalActionError, Scenario, ScenarioError,
                                 default_scenario)
-from atomic_africa.game.agents import HeuristicAgent, play
+from atomic_africa.agents import HeuristicAgent, RandomAgent, play
 from atomic_africa.game.testing import Driver, mini_scenario, scripted, unit
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from atomic_africa.game import Game, HeuristicAgent, RandomAgent
+from atomic_africa.agents import HeuristicAgent, RandomAgent
+from atomic_africa.game import Game
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = [(0, "random", "random"), (1, "random", "heuristic"), (2, "heuristic", "random"),

@@ -23,7 +23,7 @@ def test_kernel_docstring_starts_with_its_signature(module, name, params):
 
 
 @pytest.mark.parametrize("module", ["banding", "dice", "fire", "geometry", "hexmap", "odds", "scores",
-                                    "simulate", "vgame"])
+                                    "simulate", "pcg_twins"])
 def test_every_public_kernel_function_documents_its_signature(module):
     mod = importlib.import_module(f"aa_core.{module}")
     funcs = [(n, f) for n, f in vars(mod).items()

@@ -3,9 +3,9 @@ agree with numpy bit for bit: pool hashing, PCG64 seeding and the buffered uint3
 import numpy as np
 import pytest
 
-from aa_core import vgame as k
+from aa_core import pcg_twins as k
 from atomic_africa.env import VectorGame
-from atomic_africa.env.vector import _words
+from atomic_africa.game.vector import _words
 
 
 def assembled(seed, key):

@@ -11,7 +11,7 @@ import pytest
 from atomic_africa import odds
 from atomic_africa.cli import main
 from atomic_africa.enums import Action, Cover, Posture
-from atomic_africa.env.agents import make_agent
+from atomic_africa.agents import make_agent
 from atomic_africa.game import Game, Scenario
 from atomic_africa.game.replay import frames
 from atomic_africa.game.replay_html import render_html, replay_data, save_html

@@ -8,8 +8,8 @@ from scipy.stats import binomtest
 
 from atomic_africa._optional import MissingExtraError
 from atomic_africa.cli import main
-from atomic_africa.env.agents import make_agent
-from atomic_africa.env.selfplay import (COLUMNS, play_games, read_results, wilson_interval,
+from atomic_africa.agents import make_agent
+from atomic_africa.selfplay import (COLUMNS, play_games, read_results, wilson_interval,
                                         write_replays, write_results)
 from atomic_africa.game import Game, default_scenario
 from atomic_africa.game.testing import mini_scenario, unit

@@ -6,7 +6,7 @@ import ray
 pytestmark = pytest.mark.slow
 
 from atomic_africa.cli import main
-from atomic_africa.env.selfplay import play_games, read_results
+from atomic_africa.selfplay import play_games, read_results
 from atomic_africa.game.testing import mini_scenario, unit
 
 

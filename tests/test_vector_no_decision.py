@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from atomic_africa.env import VectorGame
-from atomic_africa.env.vector import DECISION_TRIES
+from atomic_africa.game.vector import DECISION_TRIES
 from atomic_africa.game import Game
 from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.testing import mini_scenario, unit

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 
 from atomic_africa.enums import Action, Posture, UnitKind
-from atomic_africa.env.vector import DECISION_TRIES, no_decision_message
+from atomic_africa.game.vector import DECISION_TRIES, no_decision_message
 from atomic_africa.game import Game
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.scenario import load_scenario

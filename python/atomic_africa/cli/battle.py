@@ -5,7 +5,7 @@ import json
 import time
 
 from ..game import Game, load_scenario
-from ..env.agents import AGENTS, make_agent
+from ..agents import AGENTS, make_agent
 from ..game.narrate import Narrator, result_line, side_tables
 from .common import DEFAULT_AGENTS, scenario_arg, seed_arg
 

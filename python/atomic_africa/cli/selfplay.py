@@ -7,7 +7,7 @@ from .common import DEFAULT_AGENTS, positive_count_arg, scenario_arg, seed_arg
 
 
 def register(sub):
-    from ..env.agents import AGENTS
+    from ..agents import AGENTS
     p = sub.add_parser(
         "selfplay",
         help="play many games between two built-in agents; win/draw/loss rates with 95%% CIs",
@@ -43,7 +43,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..env.selfplay import play_games, results_format, write_replays, write_results
+    from ..selfplay import play_games, results_format, write_replays, write_results
     from ..game.scenario import load_scenario
     names = [n.strip() for n in args.agents.split(",")]
     if len(names) != 2:

@@ -1,13 +1,14 @@
-"""Self-play: standard RL interfaces over the game, built-in agents, and the self-play job.
+"""Reinforcement-learning adapters over the game: PettingZoo and Gymnasium.
 
 - :mod:`.pettingzoo_env`: the PettingZoo AEC environment (``env()``, ``raw_env``) [pettingzoo].
 - :mod:`.gymnasium_env`: :class:`AtomicAfricaEnv`, one side against a built-in opponent, registered
   as ``"AtomicAfrica-v0"`` [gymnasium].
 - :mod:`.gymnasium_vector`: :class:`AtomicAfricaVectorEnv`, its batched twin over the native
   ``VectorGame`` (``gymnasium.make_vec("AtomicAfrica-v0", num_envs=n)``) [gymnasium].
-- :mod:`.vector`: :class:`VectorGame`, many games stepped together by the native engine.
-- :mod:`.agents`: ``random``, ``greedy`` (exact odds), ``doctrine`` (fire and movement), ``heuristic``.
-- :mod:`.selfplay`: :func:`play_games`, many games on processes or Ray, seeded per game index.
+
+Re-exported here for compatibility: :class:`~atomic_africa.game.VectorGame` (the native engine, in
+:mod:`atomic_africa.game.vector`), the built-in agents (:mod:`atomic_africa.agents`) and the
+self-play job (:mod:`atomic_africa.selfplay`).
 
 The adapters import their optional dependencies only when used; a missing one raises
 :class:`~atomic_africa.MissingExtraError` (an ImportError) naming the extra that installs it
@@ -18,9 +19,9 @@ from __future__ import annotations
 import importlib
 
 from .._gymnasium import ENV_ID  # registered with Gymnasium by `import atomic_africa`
-from .agents import AGENTS, DoctrineAgent, GreedyAgent, HeuristicAgent, RandomAgent, make_agent, play
-from .selfplay import SelfPlayResult, play_games, wilson_interval
-from .vector import VectorGame
+from ..agents import AGENTS, DoctrineAgent, GreedyAgent, HeuristicAgent, RandomAgent, make_agent, play
+from ..game.vector import VectorGame
+from ..selfplay import SelfPlayResult, play_games, wilson_interval
 
 __all__ = ["VectorGame", "AGENTS", "RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "make_agent",
            "play", "play_games", "SelfPlayResult", "wilson_interval", "AtomicAfricaEnv",

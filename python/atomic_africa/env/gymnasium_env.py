@@ -25,7 +25,7 @@ from gymnasium import spaces  # noqa: E402
 
 from .._seeding import seed_sequence
 from ._common import ENV_ID, GameFactory, observation_box, text_render
-from .agents import make_agent
+from ..agents import make_agent
 
 __all__ = ["AtomicAfricaEnv", "ENV_ID"]
 

@@ -44,7 +44,7 @@ from gymnasium.vector.utils import batch_space  # noqa: E402
 
 from .._seeding import seed_sequence
 from ._common import observation_box
-from .vector import VectorGame
+from ..game.vector import VectorGame
 
 __all__ = ["AtomicAfricaVectorEnv"]
 

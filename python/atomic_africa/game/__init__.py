@@ -1,20 +1,20 @@
 """The full game of RULES.md sections 1-7 as a deterministic state machine.
 
 ``Game(scenario, seed)``; decisions through ``legal_actions()`` / ``action_mask()`` / ``apply()``;
-``observation(player)``; ``to_json()`` / ``Game.from_json()``; ``clone()``. Built-in agents in
-:mod:`.agents`, drawing in :mod:`.render` (matplotlib).
+``observation(player)``; ``to_json()`` / ``Game.from_json()``; ``clone()``. The same game natively
+over many envs: :class:`VectorGame` (:mod:`.vector`). Drawing in :mod:`.render` (matplotlib).
 """
 from .actions import ActionSpace
-from .agents import HeuristicAgent, RandomAgent, play
 from .cards import Deck
 from .engine import Game, GameResult, IllegalActionError
 from .los import TerrainArrays, cover_at, los_blocked
 from .rng import RandomSource, ScriptedSource
 from .scenario import Scenario, ScenarioError, default_scenario, load_scenario
 from .state import Stage
+from .vector import VectorGame
 
 __all__ = [
-    "Game", "GameResult", "IllegalActionError", "Scenario", "ScenarioError", "default_scenario",
+    "Game", "VectorGame", "GameResult", "IllegalActionError", "Scenario", "ScenarioError", "default_scenario",
     "load_scenario", "RandomSource", "ScriptedSource", "ActionSpace", "Deck", "Stage",
-    "TerrainArrays", "los_blocked", "cover_at", "RandomAgent", "HeuristicAgent", "play",
+    "TerrainArrays", "los_blocked", "cover_at",
 ]

@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from ..enums import Action, Posture
-from .los import cover_at
+from ..game.los import cover_at
 
 __all__ = ["RandomAgent", "HeuristicAgent", "play"]
 

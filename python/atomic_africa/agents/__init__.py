@@ -1,0 +1,48 @@
+"""The built-in agents, all with ``act(game) -> int`` returning one of ``game.legal_actions()``.
+
+Each is built from a seed (:func:`make_agent`), so a game between agents is a function of the game
+seed and the agent seeds only.
+
+- :class:`RandomAgent` (``"random"``): masked uniform, its own PCG64 stream (:mod:`.basic`).
+- :class:`HeuristicAgent` (``"heuristic"``): a simple one-step heuristic (:mod:`.basic`).
+- :class:`GreedyAgent` (``"greedy"``): exact odds (:mod:`.greedy`).
+- :class:`DoctrineAgent` (``"doctrine"``): scripted fire and movement (:mod:`.doctrine`).
+- :func:`play`: agents play a game to the end.
+"""
+from __future__ import annotations
+
+from .basic import HeuristicAgent, RandomAgent, play
+from .doctrine import DoctrineAgent
+from .greedy import GreedyAgent
+
+__all__ = ["RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "AGENTS", "make_agent",
+           "play"]
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "doctrine": DoctrineAgent,
+          "heuristic": HeuristicAgent}
+
+
+def make_agent(name: str, seed: int = 0):
+    """A built-in agent by name.
+
+    Parameters
+    ----------
+    name : str
+        ``"random"``, ``"greedy"``, ``"doctrine"`` or ``"heuristic"`` (case and surrounding spaces
+        ignored).
+    seed : int
+        Passed to the agent's constructor (only ``random`` uses it).
+
+    Returns
+    -------
+    agent
+        An instance of ``AGENTS[name]``, with an ``act(game) -> int`` method.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a built-in agent (or not a string).
+    """
+    if not isinstance(name, str) or name.strip().lower() not in AGENTS:
+        raise ValueError(f"agent: unknown agent {name!r}; allowed: {', '.join(sorted(AGENTS))}")
+    return AGENTS[name.strip().lower()](seed)

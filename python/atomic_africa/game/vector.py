@@ -1,0 +1,686 @@
+"""VectorGame: many games stepped together by the native engine (``aa_core.vgame``).
+
+The state of every game lives in a few numpy arrays (batch first, one row per field); the kernel
+advances all games in one call with the GIL released, on ``threads`` OpenMP threads. It is the same
+game as :class:`atomic_africa.game.Game`, decision for decision: observations, masks, rewards and
+event logs agree exactly for the same scenario, seed and actions.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from aa_core import vbatch as _k
+
+from .. import _validate as v
+from ..enums import Action, Posture
+from .engine import _ATTRS, Game, IllegalActionError
+from .observe import observation_size
+from .state import Stage
+
+__all__ = ["VectorGame"]
+
+# Limits of the kernel's fixed-size scratch arrays (aa_core/vgame.pxd).
+_MAX_SLOTS_TOTAL = 250
+_MAX_LEGAL = 8192
+
+# Event record codes of aa_core/vgame.pxd, in order.
+_EVENTS = ("setup", "shuffle", "reshuffle", "draw", "assign", "orders_done", "activate", "react",
+           "reserve_card", "confused_draw", "confused", "confused_direction", "no_reaction", "declare",
+           "targets", "move", "roll", "bystander_roll", "scatter", "support_roll", "fire", "fire_result",
+           "rally", "sprint", "complete_move", "merge", "initiative", "split", "removed", "morale",
+           "discard", "turn_end", "game_over", "feature_fire")
+_REASONS = ("a side has no units left", "turn limit: more remaining figures", "turn limit: equal figures")
+# Columns of the kernel's scalars array (aa_core/vgame.pxd S_*).
+_S_TURN, _S_STAGE, _S_CUR = 0, 1, 2
+# Unit int8 / int32 field rows used for the templates (aa_core/vgame.pxd F_*).
+_I8 = ("alive", "kind", "hw_dispersed", "hw_point", "spotter", "comms", "commander", "revealed", "acted",
+       "split_done", "moves", "confused", None, "attached")
+_I32 = (None, None, "figures", "armor", "hw_dispersed_ap", "hw_point_ap", "markers", "wounds",
+        "turn_markers", "card", "action", "posture", "target", "target2", "asset")
+_F64 = ("x", "y", "aim_x", "aim_y", "dest_x", "dest_y")
+
+
+#: Episodes in a row an env may skip because their game is over before its first decision; one more
+#: such game and the scenario is at fault (:func:`no_decision_message`).
+DECISION_TRIES = _k.DECISION_TRIES
+
+
+def no_decision_message(episode: int, env: int = 0) -> str:
+    """The error for a scenario whose games end before any decision, ``DECISION_TRIES`` in a row."""
+    return (f"scenario: no game reached a decision in {DECISION_TRIES} episodes (env {env}, up to "
+            f"episode {episode}); does each side get order cards (hand_size / non-attached units)?")
+
+
+def _int_seed(seed, name="seed") -> int:
+    return v.as_int(seed, name, lo=0)
+
+
+def _words(n: int) -> list:
+    """numpy's SeedSequence words of a non-negative int: 32 bits each, low first ([0] for 0)."""
+    out = [n & 0xFFFFFFFF]
+    n >>= 32
+    while n:
+        out.append(n & 0xFFFFFFFF)
+        n >>= 32
+    return out
+
+
+def _padded(a, dtype):
+    """Non-empty contiguous copy (the kernel takes the address of element 0)."""
+    a = np.ascontiguousarray(a, dtype=dtype).ravel()
+    return a if a.size else np.zeros(1, dtype=dtype)
+
+
+def _limit(name, value, hi, what):
+    if value > hi:
+        raise ValueError(f"{name}: {value} {what}; the native engine allows at most {hi}")
+
+
+class VectorGame:
+    """Many games of one scenario held as struct-of-arrays and stepped together natively.
+
+    Parameters
+    ----------
+    scenario : Scenario, path, dict or None
+        As for :class:`~atomic_africa.game.Game` (``None``: the packaged default).
+    num_envs : int
+        Number of games, ``>= 1``.
+    seed : int
+        Non-negative seed. Env ``i``'s episode ``k`` plays exactly
+        ``Game(scenario, VectorGame.episode_seed(seed, i, k), rules)``. An episode whose game is
+        over before its first decision is skipped: the env goes straight on to episode ``k + 1``
+        (episode numbers then jump), so every env always has a player to move. After
+        ``DECISION_TRIES`` (64) such episodes in a row the constructor, :meth:`reset` or
+        :meth:`step` raises ``ValueError`` (the scenario gives a side no order cards).
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
+    threads : int
+        OpenMP threads used by each call (``>= 1``); results are identical for every value.
+    record_events : bool
+        Keep each step's event records so that :meth:`events` can return them (slower).
+
+    Attributes
+    ----------
+    num_envs, num_actions, observation_size : int
+    threads : int
+        Settable.
+    scenario : Scenario
+    rules : Rules
+    """
+
+    def __init__(self, scenario=None, num_envs: int = 1, seed: int = 0, *, rules=None, threads: int = 1,
+                 record_events: bool = False):
+        self.num_envs = v.as_int(num_envs, "num_envs", lo=1, hi=2**24)
+        self._seed = _int_seed(seed)
+        self.threads = threads
+        self.record_events = v.as_bool(record_events, "record_events")
+        self._make_engine(scenario, rules)
+        self._reseed()
+        self._start()
+
+    def _make_engine(self, scenario, rules):
+        """Scenario, rules, sizes and an Engine for ``num_envs`` games (their state all zero)."""
+        probe = Game(scenario, 0, rules)
+        self.scenario, self.rules, self._probe = probe.scenario, probe.rules, probe
+        self.num_actions = probe.num_actions
+        self.observation_size = observation_size(probe)
+        params, tables = _build(probe)
+        self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
+        self._shape = (self.num_envs,)
+        self._all_active = np.ones(self.num_envs, dtype=np.uint8)
+
+    # ------------------------------------------------------------------ seeding
+    @staticmethod
+    def episode_seed(seed: int, env: int, episode: int) -> int:
+        """Game seed of env ``env``'s episode ``episode`` under VectorGame seed ``seed``.
+
+        Parameters
+        ----------
+        seed, env, episode : int
+            Non-negative.
+
+        Returns
+        -------
+        int
+            ``SeedSequence(seed, spawn_key=(env, episode)).generate_state(1, uint64)[0]``.
+        """
+        seed, env, episode = _int_seed(seed), _int_seed(env, "env"), _int_seed(episode, "episode")
+        ss = np.random.SeedSequence(seed, spawn_key=(env, episode))
+        return int(ss.generate_state(1, np.uint64)[0])
+
+    @property
+    def threads(self) -> int:
+        """OpenMP threads per call (results do not depend on it)."""
+        return self._threads
+
+    @threads.setter
+    def threads(self, value):
+        self._threads = v.as_int(value, "threads", lo=1, hi=1024)
+
+    @property
+    def seed(self) -> int:
+        """The seed of the current episode stream (set by the constructor or ``reset(seed)``)."""
+        return self._seed
+
+    @property
+    def episode_seeds(self) -> np.ndarray:
+        """(num_envs,) uint64: the game seed of each env's current game."""
+        return self._engine.arrays["game_seed"].copy()
+
+    @property
+    def episodes(self) -> np.ndarray:
+        """(num_envs,) int64: the episode index of each env's current game."""
+        return self._engine.arrays["episode"].copy()
+
+    def _reseed(self):
+        """Episode 0 everywhere and fresh agent streams for ``self._seed``. The kernel derives every
+        stream itself (numpy's SeedSequence and PCG64 in C, aa_core/pcg.pxd), so automatic resets
+        need no Python."""
+        words = np.array(_words(self._seed), dtype=np.uint32)
+        if words.size > 16:
+            raise ValueError(f"seed: {self._seed} is too large; VectorGame takes seeds below 2**512")
+        self._engine.set_seed(words)
+        self._engine.arrays["episode"][:] = 0
+        self._engine.seed_agents()
+
+    # ------------------------------------------------------------------ stepping
+    def reset(self, seed=None):
+        """Start new games in every env.
+
+        Parameters
+        ----------
+        seed : int, optional
+            Restart every env at episode 0 of this seed and re-seed :meth:`random_actions`;
+            without it every env starts its next episode (the agent streams go on).
+
+        Returns
+        -------
+        observations : ndarray of float32, shape (num_envs, observation_size)
+        info : dict of arrays
+
+        Raises
+        ------
+        ValueError
+            If an env found no game with a decision in ``DECISION_TRIES`` episodes.
+        """
+        if seed is not None:
+            self._seed = _int_seed(seed)
+            self._reseed()
+        else:
+            self._engine.arrays["episode"][:] += 1
+        self._start()
+        return self.observations(), self._info(np.full(self.num_envs, -2, dtype=np.int8))
+
+    def _start(self):
+        self._check_decided(self._engine.start(self._threads))
+
+    def _check_decided(self, env: int):
+        """Raise if env ``env`` (>= 0) found no game with a decision in ``DECISION_TRIES`` episodes."""
+        if env >= 0:
+            raise ValueError(no_decision_message(int(self._engine.arrays["episode"][env]), env))
+
+    def _actions(self, actions) -> np.ndarray:
+        if type(actions) is np.ndarray and actions.dtype == np.int64 and actions.shape == self._shape \
+                and actions.flags.c_contiguous:
+            return actions
+        a = np.asarray(actions)
+        if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions: expected shape ({self.num_envs},) (one action per env), got {a.shape}")
+        return np.ascontiguousarray(a, dtype=np.int64)
+
+    def _active(self, active) -> np.ndarray:
+        if active is None:
+            return np.ones(self.num_envs, dtype=np.uint8)
+        m = np.asarray(active)
+        if m.dtype != bool:
+            raise TypeError(f"active: expected a bool array, got dtype {m.dtype}")
+        if m.shape != (self.num_envs,):
+            raise ValueError(f"active: expected shape ({self.num_envs},), got {m.shape}")
+        return np.ascontiguousarray(m, dtype=np.uint8)
+
+    def step(self, actions, active=None, *, observe: bool = True):
+        """Apply one decision in every (active) env; finished games restart automatically.
+
+        Parameters
+        ----------
+        actions : array_like of int, shape (num_envs,)
+            A legal action id per env (ignored where ``active`` is False).
+        active : array_like of bool, shape (num_envs,), optional
+            Envs to step (default: all). Inactive envs do not change.
+        observe : bool
+            Encode the observations (default). ``False`` skips them (``observations`` is then
+            ``None``; ``final_observation`` is still given): for agents that read the state another
+            way, e.g. :meth:`random_actions` or masks.
+
+        Returns
+        -------
+        observations : ndarray of float32, shape (num_envs, observation_size)
+            Each env's observation for its player to move (for a restarted env: its new game).
+        rewards : ndarray of float32, shape (num_envs, 2)
+            Per player: ``Game.returns()`` of a game that ended in this step, else 0.
+        terminated : ndarray of bool, shape (num_envs,)
+            The game ended in this step (the env then started its next episode).
+        truncated : ndarray of bool, shape (num_envs,)
+            Always False: games end by the turn limit.
+        info : dict of arrays
+            ``current_player`` (int8), ``turn`` (int32), ``episode`` (int64), ``winner`` (int8: the
+            finished game's winner, -1 draw; -2 where no game ended) and, when a game ended,
+            ``final_observation`` (object array, (num_envs,): at each env whose game ended, a float32
+            (2, observation_size) array, the finished game seen by player 0 and player 1; ``None``
+            elsewhere, as Gymnasium's ``final_obs``) with its bool mask ``_final_observation``.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``actions`` or ``active`` has the wrong type or shape.
+        IllegalActionError
+            If an active env's action is not legal; no env changes.
+        ValueError
+            If a restarted env found no game with a decision in ``DECISION_TRIES`` episodes.
+        """
+        a = self._actions(actions)
+        act = self._all_active if active is None else self._active(active)
+        observe = v.as_bool(observe, "observe")
+        n = self.num_envs
+        obs = np.empty((n if observe else 1, self.observation_size), dtype=np.float32)
+        rewards = np.empty((n, 2), dtype=np.float32)
+        term = np.empty(n, dtype=np.uint8)
+        winner = np.empty(n, dtype=np.int8)
+        bad = self._engine.step(a, act, obs, rewards, term, winner, self._threads, observe)
+        if bad >= 0:
+            raise IllegalActionError(self._why(bad, int(a[bad])))
+        final = None
+        if term.any():
+            done = np.flatnonzero(term)
+            views = np.empty((done.size, 2, self.observation_size), dtype=np.float32)
+            self._check_decided(self._engine.restart(done, obs, views, self._threads, observe))
+            final = np.empty(n, dtype=object)
+            for j, i in enumerate(done.tolist()):
+                final[i] = views[j]
+        info = self._info(winner)
+        if final is not None:
+            info["final_observation"] = final
+            info["_final_observation"] = term.astype(bool)
+        return (obs if observe else None), rewards, term.view(bool), np.zeros(n, dtype=bool), info
+
+    def _info(self, winner) -> dict:
+        s = self._engine.arrays["scalars"]
+        return {"current_player": s[:, _S_CUR].astype(np.int8), "turn": s[:, _S_TURN].copy(),
+                "episode": self._engine.arrays["episode"].copy(), "winner": winner}
+
+    def _why(self, i: int, a: int) -> str:
+        stage = Stage.NAMES[int(self._engine.arrays["scalars"][i, _S_STAGE])]
+        legal = np.flatnonzero(self.action_masks()[i])
+        if not 0 <= a < self.num_actions:
+            return (f"actions[{i}]: action {a} is out of range in env {i}; "
+                    f"allowed 0..{self.num_actions - 1}")
+        shown = ", ".join(str(x) for x in legal[:12]) + (" ..." if legal.size > 12 else "")
+        return (f"actions[{i}]: action {a} is not legal in env {i} (stage {stage}, player "
+                f"{int(self.current_player[i])}); legal: {shown}")
+
+    # ------------------------------------------------------------------ views
+    @property
+    def current_player(self) -> np.ndarray:
+        """(num_envs,) int8: the player (0 or 1) to move in each env."""
+        return self._engine.arrays["scalars"][:, _S_CUR].astype(np.int8)
+
+    def observations(self, player=None) -> np.ndarray:
+        """Observations of every env.
+
+        Parameters
+        ----------
+        player : int, optional
+            0 or 1 for that player's view; ``None`` for the player to move in each env.
+
+        Returns
+        -------
+        ndarray of float32, shape (num_envs, observation_size)
+            Equal to ``Game.observation`` of each env's game.
+        """
+        if player is None:
+            p = -1
+        else:
+            if isinstance(player, (bool, np.bool_)) or not isinstance(player, numbers.Integral):
+                raise TypeError(f"player: expected None, 0 or 1, got {type(player).__name__} {player!r}")
+            if player not in (0, 1):
+                raise ValueError(f"player: {player!r} is not a player; allowed None, 0, 1")
+            p = int(player)
+        out = np.empty((self.num_envs, self.observation_size), dtype=np.float32)
+        self._engine.observe(np.arange(self.num_envs, dtype=np.int64),
+                             np.full(self.num_envs, p, dtype=np.int32), out, self._threads)
+        return out
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of every env.
+
+        Returns
+        -------
+        ndarray of bool, shape (num_envs, num_actions)
+            Equal to ``Game.action_mask()`` of each env's game.
+        """
+        out = np.empty((self.num_envs, self.num_actions), dtype=np.uint8)
+        self._engine.masks(out, self._threads)
+        return out.view(bool)
+
+    def random_actions(self, active=None) -> np.ndarray:
+        """A uniformly random legal action per env, drawn natively.
+
+        Env ``i`` draws from its own agent stream ``PCG64(SeedSequence(seed, spawn_key=(i,)))``,
+        separate from its game stream and consumed only when the env is active, so an env's choices
+        are reproducible from the seed and depend neither on ``threads`` nor on the other envs.
+
+        Parameters
+        ----------
+        active : array_like of bool, shape (num_envs,), optional
+            Envs to draw for (default: all); the others get -1 and draw nothing.
+
+        Returns
+        -------
+        ndarray of int64, shape (num_envs,)
+        """
+        act = self._all_active if active is None else self._active(active)
+        out = np.empty(self.num_envs, dtype=np.int64)
+        self._engine.random_actions(act, out, self._threads)
+        return out
+
+    def events(self, i: int) -> list:
+        """The events env ``i`` logged in the last :meth:`step` or :meth:`reset`.
+
+        Parameters
+        ----------
+        i : int
+            Env index.
+
+        Returns
+        -------
+        list of dict
+            The same dicts as the slice of ``Game.events`` the env's decision appended; for an env
+            whose game ended, that game's last events then the new game's set-up events.
+
+        Raises
+        ------
+        ValueError
+            If the VectorGame was built without ``record_events=True`` or ``i`` is out of range.
+        """
+        i = v.as_int(i, "i", lo=0, hi=self.num_envs - 1)
+        if not self.record_events:
+            raise ValueError("record_events: events() needs VectorGame(..., record_events=True)")
+        return _decode(self._engine.events(i), self, i)
+
+    # ------------------------------------------------------------------ C-level access
+    def c_params(self):
+        """The kernel's rules and scenario constants for Cython code (``aa_core.vgame.Params``).
+
+        Returns
+        -------
+        PyCapsule
+            Named ``"aa_core.vgame.Params"``, holding a ``const Params*`` valid while this
+            VectorGame lives. See ``examples/embed/my_sim.pyx``.
+        """
+        return self._engine.c_params()
+
+    def c_game(self, i: int):
+        """Env ``i``'s game view for Cython code (``aa_core.vgame.Game``).
+
+        Parameters
+        ----------
+        i : int
+            Env index.
+
+        Returns
+        -------
+        PyCapsule
+            Named ``"aa_core.vgame.Game"``, holding a ``Game*`` valid while this VectorGame lives.
+            Code that advances it with ``apply_action`` must only apply legal actions.
+        """
+        i = v.as_int(i, "i", lo=0, hi=self.num_envs - 1)
+        return self._engine.c_game(i)
+
+    # ------------------------------------------------------------------ snapshots
+    def __getstate__(self):
+        return {"scenario": self.scenario, "rules": self.rules, "num_envs": self.num_envs,
+                "seed": self._seed, "threads": self._threads, "record_events": self.record_events,
+                "arrays": {k: a.copy() for k, a in self._engine.arrays.items() if k != "los"}}
+
+    def __setstate__(self, d):
+        self.num_envs, self._seed, self._threads = d["num_envs"], d["seed"], d["threads"]
+        self.record_events = d["record_events"]
+        self._make_engine(d["scenario"], d["rules"])
+        self._engine.set_seed(np.array(_words(self._seed), dtype=np.uint32))
+        self._engine.load(d["arrays"])
+
+    def clone(self) -> "VectorGame":
+        """An independent copy of every game's current state (no replay).
+
+        Returns
+        -------
+        VectorGame
+        """
+        new = VectorGame.__new__(VectorGame)
+        new.__setstate__(self.__getstate__())
+        return new
+
+    def __repr__(self):
+        return (f"VectorGame({self.scenario.name!r}, num_envs={self.num_envs}, seed={self._seed}, "
+                f"threads={self._threads})")
+
+
+# ---------------------------------------------------------------------------------------- building
+def _build(g: Game):
+    """Kernel parameters and tables of a probe game (rules and scenario constants)."""
+    r, sc, deck, sp = g.rules, g.scenario, g.deck, g.space
+    m, o, cff, cu = r.movement, r.orders, r.call_for_fire, r.cleanup
+    C, K = g.C, deck.size
+    _limit("scenario", 2 * C, _MAX_SLOTS_TOTAL, "unit slots")
+    _limit("scenario", sp.n, _MAX_LEGAL, "actions")
+    _limit("rules.orders", K, 32767, "cards per deck")
+    _limit("rules.movement.directions", m.directions, 64, "directions")
+    _limit("rules.movement.distance_fractions", len(m.distance_fractions), 16, "fractions")
+    _limit("rules.call_for_fire.scatter_die", cff.scatter_die, 63, "sides")
+    _limit("rules.fire.band_edges_cm", len(r.fire.band_edges_cm), 32, "edges")
+    _limit("rules.dice.ladder", len(r.dice.ladder), 8, "dice")
+    _limit("scenario.terrain", len(sc.terrain), 1024, "terrain features")
+    assets = []
+    for p, side in enumerate(sc.sides):
+        _limit(f"scenario.sides[{p}].fire_support", len(side.fire_support), 16, "assets")
+        a = []
+        for k, fs in enumerate(side.fire_support):
+            if len(fs.dice) != 3:
+                raise ValueError(f"scenario.sides[{p}].fire_support[{k}].dice: the native engine needs 3 dice")
+            a.append((tuple(int(d) for d in fs.dice), int(fs.ap), fs.blast_radius_cm * fs.blast_radius_cm))
+        assets.append(a)
+    params = {
+        "C": C, "U": 2 * C, "K": K, "obs_size": observation_size(g), "n_actions": sp.n,
+        "b_assign": sp.base["ASSIGN"], "b_end_orders": sp.base["END_ORDERS"], "b_select": sp.base["SELECT"],
+        "b_declare": sp.base["DECLARE"], "b_target": sp.base["TARGET"], "b_no_target": sp.base["NO_TARGET"],
+        "b_asset": sp.base["ASSET"], "b_move": sp.base["MOVE"], "b_stay": sp.base["STAY"],
+        "b_split": sp.base["SPLIT"], "b_end_splits": sp.base["END_SPLITS"], "ranks": deck.ranks,
+        "b_feature": sp.base["FEATURE"], "n_feat": len(sc.terrain),
+        "feature_defense": r.fire.feature_defense, "feature_per_wound": r.fire.feature_cover_per_wound,
+        "directions": m.directions, "n_fracs": len(m.distance_fractions), "per_value": m.basic_move_per_value,
+        "sprint_card_value": m.sprint_card_value,
+        "fracs": [float(f) for f in m.distance_fractions],
+        "dir_angle": [g._direction_angle(d) for d in range(m.directions)],
+        "clock_angle": [g._clock_angle(f) for f in range(cff.scatter_die + 1)],
+        "inc": [m.increment_cm, m.vehicle_increment_cm],
+        "sprint_inc": [m.sprint_increment_cm, m.vehicle_sprint_increment_cm],
+        "merge_contact": m.merge_contact_cm, "merge_same_kind_only": m.merge_same_kind_only,
+        "vehicles_merge": m.vehicles_merge, "joker_takes_initiative": o.joker_takes_initiative,
+        "fire_needs_los": o.fire_needs_los, "first_player_alternates": o.first_player_alternates,
+        "bystander_posture": int(Posture[o.bystander_posture.upper()]),
+        "draw_bonus": [o.experience_bonus[side.experience] for side in sc.sides],
+        "hand_fixed": [g.hand_size(p) if side.hand_size is not None or o.hand_units == "setup" else -1
+                       for p, side in enumerate(sc.sides)],
+        "attached_add_cards": o.attached_add_cards,
+        "rally_self_range": r.rally.self_range, "rally_comms_penalty": r.rally.comms_range_penalty,
+        "rally_removed": r.rally.markers_removed,
+        "scatter_die": cff.scatter_die, "support_band": cff.support_range_band,
+        "support_action": int(Action[cff.support_action.upper()]),
+        "support_posture": int(Posture[cff.support_posture.upper()]),
+        "scatter_inc": cff.scatter_increment_cm, "zero_rad": math.radians(cff.clock_zero_deg),
+        "clockwise": cff.clockwise, "blast_hits_friends": cff.blast_hits_friends, "assets": assets,
+        "split_min": cu.split_min_figures, "odd_to_larger": cu.odd_to_larger_half,
+        "shattered_if_morale_only": cu.shattered_split_die == "morale",
+        "morale_removed": cu.morale_markers_removed, "split_offset": cu.split_offset_cm,
+        "shift_attr": [_ATTRS.index(r.dice.wound_shift_infantry), _ATTRS.index(r.dice.wound_shift_vehicle)],
+        "ladder": list(r.dice.ladder), "n_ladder": len(r.dice.ladder), "shattered_die": r.dice.shattered_die,
+        "fire": r.fire_params, "band_edges": list(r.band_edges), "n_edges": len(r.band_edges),
+        "n_poly": len(g.terrain.poly_blocks), "n_circ": len(g.terrain.circ_blocks),
+        "edge_depth": g.terrain.edge_depth_cm,
+        "W": sc.width_cm, "H": sc.height_cm, "cx_mid": sc.width_cm / 2, "cy_mid": sc.height_cm / 2,
+        "turns": sc.turns,
+    }
+    cards = range(K)
+    t = g.terrain
+    tables = {
+        "card_joker": _padded([deck.is_joker(c) for c in cards], np.int8),
+        "card_suit": _padded([deck.suit(c) for c in cards], np.int8),
+        "card_rank": _padded([deck.rank(c) for c in cards], np.int8),
+        "card_posture": _padded([0 if deck.posture(c) is None else int(deck.posture(c)) for c in cards], np.int8),
+        "card_face": _padded([deck.is_face(c) for c in cards], np.int8),
+        "card_any": _padded([deck.legal_for(c, True) for c in cards], np.int8),
+        "card_move": _padded([deck.move_value(c) for c in cards], np.int32),
+        "table5": _padded(r.table5_array, np.int8),
+        "vx": _padded(t.vx, np.float64), "vy": _padded(t.vy, np.float64),
+        "poly_off": _padded(t.poly_offsets, np.int64), "poly_blocks": _padded(t.poly_blocks, np.uint8),
+        "poly_cover": _padded(t.poly_cover, np.int8),
+        "cx": _padded(t.circ_x, np.float64), "cy": _padded(t.circ_y, np.float64),
+        "cr": _padded(t.circ_r, np.float64), "circ_blocks": _padded(t.circ_blocks, np.uint8),
+        "circ_cover": _padded(t.circ_cover, np.int8),
+        "feat_armor": _padded([f.armor for f in sc.terrain], np.int32),
+        "feat_x": _padded([f.aim_point[0] for f in sc.terrain], np.float64),
+        "feat_y": _padded([f.aim_point[1] for f in sc.terrain], np.float64),
+        "feat_cover0": _padded([f.cover for f in sc.terrain], np.int8),
+        "poly_feat": _padded([i for i, f in enumerate(sc.terrain) if f.shape == "polygon"], np.int32),
+        "circ_feat": _padded([i for i, f in enumerate(sc.terrain) if f.shape == "circle"], np.int32),
+    }
+    tables.update(_templates(g))
+    return params, tables
+
+
+def _templates(g: Game) -> dict:
+    """The unit slots at the start of a game, in the kernel's field-major layout."""
+    U = 2 * g.C
+    i8 = np.zeros((len(_I8), U), dtype=np.int8)
+    i32 = np.zeros((18, U), dtype=np.int32)
+    f64 = np.zeros((len(_F64), U), dtype=np.float64)
+    counters = {}
+    for u in g.s.units:
+        for f, name in enumerate(_I8):
+            if name is not None:
+                i8[f, u.uid] = int(getattr(u, name))
+        for f, name in enumerate(_I32):
+            if name is not None:
+                i32[f, u.uid] = int(getattr(u, name))
+        for f, name in enumerate(_F64):
+            f64[f, u.uid] = float(getattr(u, name))
+        if u.alive:
+            k = counters.get(u.side, 0)
+            counters[u.side] = k + 1
+            i32[0, u.uid] = k          # name: the side's k-th scenario unit, no "/b" yet
+        else:
+            i32[0, u.uid] = -1
+        for k in range(3):
+            i32[15 + k, u.uid] = int(u.dice[k])
+    return {"tmpl_i8": i8.ravel(), "tmpl_i32": i32.ravel(), "tmpl_f64": f64.ravel()}
+
+
+# ---------------------------------------------------------------------------------------- events
+def _decode(rec: np.ndarray, vg: VectorGame, env: int) -> list:
+    """Event records (code, turn, n, values...) -> the Game's event dicts."""
+    sc, deck, C = vg.scenario, vg._probe.deck, vg._probe.C
+    vals = rec.tolist()
+    out, pos = [], 0
+
+    def name_of(uid, base, depth):
+        side = uid // C
+        return sc.sides[side].units[int(base)].name + "/b" * int(depth)
+
+    def scores(x):
+        n, a0, a1, d, ra, sp, sb = (int(t) for t in x)
+        return {"attacks": [a0, a1][:n], "defense": d, "rally": None if ra < 0 else ra,
+                "spotting": None if sp < 0 else sp, "sprint_bonus": None if sb < 0 else sb}
+
+    while pos < len(vals):
+        code, turn, n = int(vals[pos]), int(vals[pos + 1]), int(vals[pos + 2])
+        x = vals[pos + 3:pos + 3 + n]
+        pos += 3 + n
+        t = _EVENTS[code]
+        i = [int(a) for a in x]
+        e = {"type": t, "turn": turn}
+        if t == "setup":
+            e.update(scenario=sc.name, seed=int(vg._engine.arrays["game_seed"][env]), slots=C)
+        elif t in ("shuffle", "reshuffle"):
+            e.update(player=i[0], deck=i[1:])
+        elif t == "draw":
+            e.update(player=i[0], cards=i[1:])
+        elif t in ("assign", "activate", "react", "reserve_card", "confused"):
+            e.update(player=i[0], unit=i[1], card=deck.name(i[2]))
+        elif t == "confused_draw":
+            e.update(player=i[0], unit=i[1], card=deck.name(i[2]), legal=False)
+        elif t in ("orders_done", "discard"):
+            e.update(player=i[0], reserve=i[1])
+        elif t == "confused_direction":
+            e.update(unit=i[0], face=i[1])
+            if i[2]:
+                e["sprint"] = True
+        elif t == "no_reaction":
+            e["player"] = i[0]
+            if i[1] >= 0:
+                e.update(unit=i[1], reason="no legal card in deck or discard")
+        elif t == "declare":
+            e.update(unit=i[0], action=Action(i[1]).name, posture=Posture(i[2]).name, confused=bool(i[3]))
+        elif t == "targets":
+            e.update(unit=i[0], target=i[1], target2=i[2], asset=i[3])
+        elif t == "move":
+            e.update(unit=i[0], start=[x[1], x[2]], dest=[x[3], x[4]], in_transit=[x[5], x[6]])
+        elif t in ("roll", "bystander_roll"):
+            e.update(unit=i[0], dice=i[1:4], faces=i[4:7], shattered=bool(i[7]),
+                     action=Action(i[8]).name, posture=Posture(i[9]).name)
+            e.update(scores(x[10:17]))
+        elif t == "scatter":
+            a = sc.sides[i[0] // C].fire_support[i[1]]
+            e.update(unit=i[0], asset=a.name, aim=[x[2], x[3]], clock=i[4], distance=i[5], spotting=i[6],
+                     direct_hit=bool(i[7]), impact=[x[8], x[9]])
+        elif t == "support_roll":
+            a = sc.sides[i[0] // C].fire_support[i[1]]
+            e.update(unit=i[0], asset=a.name, dice=list(a.dice), faces=i[2:5], attack=i[5])
+        elif t == "fire":
+            e.update(source=i[0], target=i[1], attack=i[2], range=i[3], defense=i[4], armor=i[5],
+                     cover=i[6], ap=i[7], markers=i[8], wounds=i[9])
+        elif t == "fire_result":
+            e.update(target=i[0], markers=i[1], wounds=i[2], total_markers=i[3], total_wounds=i[4],
+                     cover=i[5])
+        elif t == "rally":
+            e.update(unit=i[0], target=i[1], rally=i[2], range=i[3], markers=i[4], los=bool(i[5]),
+                     success=bool(i[6]))
+        elif t == "sprint":
+            e.update(unit=i[0], distance=x[1], dest=[x[2], x[3]])
+        elif t == "complete_move":
+            e.update(unit=i[0], start=[x[1], x[2]], dest=[x[3], x[4]])
+        elif t == "merge":
+            e.update(unit=i[0], from_name=name_of(i[0], i[1], i[2]), into=i[3], figures=[i[4], i[5]],
+                     markers=[i[6], i[7]], wounds=[i[8], i[9]])
+        elif t == "initiative":
+            e.update(player=i[0])
+        elif t == "split":
+            e.update(unit=i[0], new_unit=i[1], voluntary=bool(i[2]), figures=[i[3], i[4]],
+                     markers=[i[5], i[6]], wounds=[i[7], i[8]])
+        elif t == "removed":
+            e.update(unit=i[0], name=name_of(i[0], i[1], i[2]), side=i[3], figures=i[4])
+        elif t == "morale":
+            e.update(unit=i[0], die=i[1], face=i[2], markers=i[3], success=bool(i[4]))
+        elif t == "turn_end":
+            e.update(figures=[i[0], i[1]], units=[i[2], i[3]])
+        elif t == "game_over":
+            e.update(winner=i[0], reason=_REASONS[i[1]], figures=[i[2], i[3]])
+        elif t == "feature_fire":
+            e.update(source=i[0], feature=i[1], name=sc.terrain[i[1]].name, attack=i[2], range=i[3],
+                     defense=i[4], armor=i[5], ap=i[6], wounds=i[7], cover=[i[8], i[9]])
+        out.append(e)
+    return out

@@ -1,0 +1,500 @@
+# cython: language_level=3
+"""The batch driver of the native game (VectorGame's kernel side): many games' state in numpy arrays,
+stepped together with the GIL released on OpenMP threads; per-env random streams; C-level capsules.
+
+The rules themselves live in aa_core.vgame (start_game, legal_actions, apply_action, observe); this
+module only owns storage, threads and seeding, so another driver can reuse the rules unchanged.
+"""
+from cpython.pycapsule cimport PyCapsule_New
+from cython.parallel cimport prange
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
+from numpy.random cimport bitgen_t
+
+from aa_core.pcg cimport PCG_WORDS, int_words, pcg_bitgen, pcg_seed, seedseq_state
+from aa_core.rng cimport reject_threshold, roll_faces
+from aa_core.vgame cimport *
+
+import numpy as np
+
+
+# A game can be over before its first decision (e.g. a side whose only units are attached gets no
+# order cards, and Clean-up removes them in turn 1). Starting an episode skips such games and goes on
+# to the next episode, at most this many episodes in a row; then the scenario is at fault.
+cdef enum:
+    _DECISION_TRIES = 64
+DECISION_TRIES = _DECISION_TRIES
+
+
+cdef class Engine:
+    """Many games stepped together; state lives in the numpy arrays of `arrays` (batch first).
+
+    Built by atomic_africa.env.vector.VectorGame, which validates every argument and owns the
+    per-env bit generators; the methods here trust their inputs.
+    """
+    cdef Params P
+    cdef Game* games
+    cdef EventBuffer* evs
+    cdef readonly int n
+    cdef readonly bint record_events
+    cdef readonly dict arrays
+    cdef list _keep
+    cdef bitgen_t* game_bg       # env i's game stream: a bitgen_t over arrays["rng"][i]
+    cdef bitgen_t* agent_bg      # env i's random_actions stream: over arrays["agent_rng"][i]
+    cdef uint32_t seed_words[16]
+    cdef int n_seed_words
+
+    def __cinit__(self, dict params, dict tables, int n, bint record_events):
+        self.games = NULL
+        self.evs = NULL
+        self.game_bg = NULL
+        self.agent_bg = NULL
+
+    def __init__(self, dict params, dict tables, int n, bint record_events):
+        cdef Params* P = &self.P
+        cdef int i, U, K
+        self.n = n
+        self.record_events = record_events
+        self._keep = []
+        for name in ("C", "U", "K", "obs_size", "n_actions", "b_assign", "b_end_orders", "b_select",
+                     "b_declare", "b_target", "b_no_target", "b_asset", "b_move", "b_stay", "b_split",
+                     "b_end_splits", "ranks", "directions", "n_fracs", "per_value", "sprint_card_value",
+                     "bystander_posture", "rally_self_range", "rally_comms_penalty", "rally_removed",
+                     "scatter_die", "support_band", "support_action", "support_posture", "split_min",
+                     "morale_removed", "n_ladder", "shattered_die", "n_edges", "n_poly", "n_circ", "turns",
+                     "b_feature", "n_feat", "feature_defense", "feature_per_wound"):
+            _set_int(P, name, params[name])
+        P.merge_contact = params["merge_contact"]
+        P.merge_same_kind_only = params["merge_same_kind_only"]
+        P.vehicles_merge = params["vehicles_merge"]
+        P.joker_takes_initiative = params["joker_takes_initiative"]
+        P.fire_needs_los = params["fire_needs_los"]
+        P.first_player_alternates = params["first_player_alternates"]
+        P.attached_add_cards = params["attached_add_cards"]
+        P.scatter_inc = params["scatter_inc"]
+        P.zero_rad = params["zero_rad"]
+        P.clockwise = params["clockwise"]
+        P.blast_hits_friends = params["blast_hits_friends"]
+        P.odd_to_larger = params["odd_to_larger"]
+        P.shattered_if_morale_only = params["shattered_if_morale_only"]
+        P.split_offset = params["split_offset"]
+        P.edge_depth = params["edge_depth"]
+        P.W = params["W"]
+        P.H = params["H"]
+        P.cx_mid = params["cx_mid"]
+        P.cy_mid = params["cy_mid"]
+        for i in range(2):
+            P.inc[i] = params["inc"][i]
+            P.sprint_inc[i] = params["sprint_inc"][i]
+            P.draw_bonus[i] = params["draw_bonus"][i]
+            P.hand_fixed[i] = params["hand_fixed"][i]
+            P.shift_attr[i] = params["shift_attr"][i]
+            P.n_assets[i] = len(params["assets"][i])
+            for k, (dice, ap, r2) in enumerate(params["assets"][i]):
+                P.asset_dice[i][k][0], P.asset_dice[i][k][1], P.asset_dice[i][k][2] = dice
+                P.asset_ap[i][k] = ap
+                P.asset_r2[i][k] = r2
+        for i, x in enumerate(params["fracs"]):
+            P.fracs[i] = x
+        for i, x in enumerate(params["dir_angle"]):
+            P.dir_angle[i] = x
+        for i, x in enumerate(params["clock_angle"]):
+            P.clock_angle[i] = x
+        for i, x in enumerate(params["ladder"]):
+            P.ladder[i] = x
+        for i, x in enumerate(params["band_edges"]):
+            P.band_edges[i] = x
+        P.fire = params["fire"]
+        cdef const int8_t[::1] i8v
+        cdef const int32_t[::1] i32v
+        cdef const double[::1] f64v
+        cdef const int64_t[::1] i64v
+        cdef const uint8_t[::1] u8v
+        cdef const signed char[::1] scv
+        self._keep.append(tables)
+        i8v = tables["card_joker"]; P.card_joker = &i8v[0]
+        i8v = tables["card_suit"]; P.card_suit = &i8v[0]
+        i8v = tables["card_rank"]; P.card_rank = &i8v[0]
+        i8v = tables["card_posture"]; P.card_posture = &i8v[0]
+        i8v = tables["card_face"]; P.card_face = &i8v[0]
+        i8v = tables["card_any"]; P.card_any = &i8v[0]
+        i32v = tables["card_move"]; P.card_move = &i32v[0]
+        scv = tables["table5"]; P.table5 = &scv[0]
+        f64v = tables["vx"]; P.vx = &f64v[0]
+        f64v = tables["vy"]; P.vy = &f64v[0]
+        i64v = tables["poly_off"]; P.poly_off = &i64v[0]
+        u8v = tables["poly_blocks"]; P.poly_blocks = &u8v[0]
+        i8v = tables["poly_cover"]; P.poly_cover = &i8v[0]
+        f64v = tables["cx"]; P.cx = &f64v[0]
+        f64v = tables["cy"]; P.cy = &f64v[0]
+        f64v = tables["cr"]; P.cr = &f64v[0]
+        u8v = tables["circ_blocks"]; P.circ_blocks = &u8v[0]
+        i8v = tables["circ_cover"]; P.circ_cover = &i8v[0]
+        i32v = tables["feat_armor"]; P.feat_armor = &i32v[0]
+        f64v = tables["feat_x"]; P.feat_x = &f64v[0]
+        f64v = tables["feat_y"]; P.feat_y = &f64v[0]
+        i8v = tables["feat_cover0"]; P.feat_cover0 = &i8v[0]
+        i32v = tables["poly_feat"]; P.poly_feat = &i32v[0]
+        i32v = tables["circ_feat"]; P.circ_feat = &i32v[0]
+        i8v = tables["tmpl_i8"]; P.tmpl_i8 = &i8v[0]
+        i32v = tables["tmpl_i32"]; P.tmpl_i32 = &i32v[0]
+        f64v = tables["tmpl_f64"]; P.tmpl_f64 = &f64v[0]
+        U, K = P.U, P.K
+        self.arrays = {
+            "scalars": np.zeros((n, NS), dtype=np.int32),
+            "unit_i8": np.zeros((n, NI8, U), dtype=np.int8),
+            "unit_i32": np.zeros((n, NI32, U), dtype=np.int32),
+            "unit_f64": np.zeros((n, NF64, U), dtype=np.float64),
+            "piles": np.zeros((n, 2, 3, K), dtype=np.int16),
+            "counts": np.zeros((n, 2, NC), dtype=np.int32),
+            "sprint_bonus": np.zeros((n, 2), dtype=np.float64),
+            "los": np.full((n, U * U), -1, dtype=np.int8),
+            "fcover": np.zeros((n, max(1, P.n_feat)), dtype=np.int8),
+            "rng": np.zeros((n, PCG_WORDS), dtype=np.uint64),
+            "agent_rng": np.zeros((n, PCG_WORDS), dtype=np.uint64),
+            "episode": np.zeros(n, dtype=np.int64),
+            "game_seed": np.zeros(n, dtype=np.uint64),
+        }
+        self.games = <Game*>malloc(n * sizeof(Game))
+        if self.games == NULL:
+            raise MemoryError("num_envs: cannot allocate the game views")
+        if record_events:
+            self.evs = <EventBuffer*>malloc(n * sizeof(EventBuffer))
+            if self.evs == NULL:
+                raise MemoryError("num_envs: cannot allocate the event buffers")
+            for i in range(n):
+                self.evs[i].data = NULL
+                self.evs[i].size = self.evs[i].cap = 0
+        self.game_bg = <bitgen_t*>malloc(n * sizeof(bitgen_t))
+        self.agent_bg = <bitgen_t*>malloc(n * sizeof(bitgen_t))
+        if self.game_bg == NULL or self.agent_bg == NULL:
+            raise MemoryError("num_envs: cannot allocate the random streams")
+        self.n_seed_words = 1
+        self.seed_words[0] = 0
+        self._bind()
+
+    cdef _bind(self):
+        cdef int32_t[:, ::1] s = self.arrays["scalars"]
+        cdef int8_t[:, :, ::1] i8 = self.arrays["unit_i8"]
+        cdef int32_t[:, :, ::1] i32 = self.arrays["unit_i32"]
+        cdef double[:, :, ::1] f64 = self.arrays["unit_f64"]
+        cdef int16_t[:, :, :, ::1] piles = self.arrays["piles"]
+        cdef int32_t[:, :, ::1] counts = self.arrays["counts"]
+        cdef double[:, ::1] bonus = self.arrays["sprint_bonus"]
+        cdef int8_t[:, ::1] lv = self.arrays["los"]
+        cdef int8_t[:, ::1] fc = self.arrays["fcover"]
+        cdef uint64_t[:, ::1] rng = self.arrays["rng"]
+        cdef uint64_t[:, ::1] arng = self.arrays["agent_rng"]
+        cdef int i
+        for i in range(self.n):
+            self.games[i].s = &s[i, 0]
+            self.games[i].i8 = &i8[i, 0, 0]
+            self.games[i].i32 = &i32[i, 0, 0]
+            self.games[i].f64 = &f64[i, 0, 0]
+            self.games[i].piles = &piles[i, 0, 0, 0]
+            self.games[i].counts = &counts[i, 0, 0]
+            self.games[i].bonus = &bonus[i, 0]
+            self.games[i].los = &lv[i, 0]
+            self.games[i].fcover = &fc[i, 0]
+            pcg_bitgen(&rng[i, 0], &self.game_bg[i])
+            pcg_bitgen(&arng[i, 0], &self.agent_bg[i])
+            self.games[i].rng = &self.game_bg[i]
+            self.games[i].ev = &self.evs[i] if self.evs != NULL else NULL
+
+    def __dealloc__(self):
+        cdef int i
+        if self.evs != NULL:
+            for i in range(self.n):
+                free(self.evs[i].data)
+            free(self.evs)
+        free(self.games)
+        free(self.game_bg)
+        free(self.agent_bg)
+
+    def c_params(self):
+        """PyCapsule "aa_core.vgame.Params" holding a const Params* (valid while this Engine lives)."""
+        return PyCapsule_New(&self.P, "aa_core.vgame.Params", NULL)
+
+    def c_game(self, int i):
+        """PyCapsule "aa_core.vgame.Game" holding env i's Game* (valid while this Engine lives)."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"i: {i} is not an env index; allowed 0..{self.n - 1}")
+        return PyCapsule_New(&self.games[i], "aa_core.vgame.Game", NULL)
+
+    def load(self, dict arrays):
+        """Copy a state snapshot (the `arrays` of an Engine of the same shape) into this one."""
+        for k, a in arrays.items():
+            np.copyto(self.arrays[k], a)
+        self.arrays["los"].fill(-1)
+
+    def set_seed(self, const uint32_t[::1] words):
+        """The VectorGame seed as numpy's SeedSequence words (low first, at most 16)."""
+        if not 1 <= words.shape[0] <= 16:
+            raise ValueError("seed: must be below 2**512")
+        self.n_seed_words = <int>words.shape[0]
+        for k in range(self.n_seed_words):
+            self.seed_words[k] = words[k]
+
+    cdef int _entropy(self, uint32_t* ent, uint64_t a, uint64_t b, bint two) noexcept nogil:
+        """Assembled entropy of SeedSequence(seed, spawn_key=(a,) or (a, b)); returns its length."""
+        cdef int k, m = self.n_seed_words
+        for k in range(m):
+            ent[k] = self.seed_words[k]
+        while m < 4:
+            ent[m] = 0
+            m += 1
+        m += int_words(a, ent + m)
+        if two:
+            m += int_words(b, ent + m)
+        return m
+
+    cdef void _seed_episode(self, Py_ssize_t i, int64_t* episode, uint64_t* game_seed,
+                            uint64_t* rng) noexcept nogil:
+        """Env i's game stream for its current episode: PCG64(SeedSequence(gs)) with
+        gs = SeedSequence(seed, spawn_key=(i, episode)).generate_state(1, uint64)[0]."""
+        cdef uint32_t ent[24]
+        cdef uint32_t w[2]
+        cdef int m = self._entropy(ent, <uint64_t>i, <uint64_t>episode[i], True)
+        cdef uint64_t gs
+        seedseq_state(ent, m, w, 2)
+        gs = <uint64_t>w[0] | (<uint64_t>w[1] << 32)
+        game_seed[i] = gs
+        m = int_words(gs, ent)
+        pcg_seed(ent, m, rng + i * PCG_WORDS)
+
+    def seed_agents(self):
+        """Env i's random_actions stream: PCG64(SeedSequence(seed, spawn_key=(i,)))."""
+        cdef uint64_t[:, ::1] arng = self.arrays["agent_rng"]
+        cdef uint32_t ent[24]
+        cdef Py_ssize_t i
+        cdef int m
+        for i in range(self.n):
+            m = self._entropy(ent, <uint64_t>i, 0, False)
+            pcg_seed(ent, m, &arng[i, 0])
+
+    cdef bint _start_decided(self, Py_ssize_t i, int64_t* episode, uint64_t* game_seed,
+                             uint64_t* rng) noexcept nogil:
+        """Start env i's game of episode[i]; while that game is over before its first decision, go
+        on to the next episode (its event records dropped). False if _DECISION_TRIES episodes in a
+        row were all over (the env is left on the last of them)."""
+        cdef Game* g = &self.games[i]
+        cdef Py_ssize_t mark = g.ev.size if g.ev != NULL else 0
+        cdef int k
+        for k in range(_DECISION_TRIES):
+            if k > 0:
+                episode[i] += 1
+                if g.ev != NULL:
+                    g.ev.size = mark
+            self._seed_episode(i, episode, game_seed, rng)
+            start_game(&self.P, g)
+            if g.s[S_STAGE] != ST_OVER:
+                return True
+        return False
+
+    def start(self, int threads):
+        """Start every env's game of its current episode (arrays["episode"]) or, where that game is
+        over before a decision, of the first later episode with one; events cleared. Returns the
+        first env that found none in DECISION_TRIES episodes, or -1."""
+        cdef Py_ssize_t i, n = self.n
+        cdef int64_t[::1] ep = self.arrays["episode"]
+        cdef uint64_t[::1] gsd = self.arrays["game_seed"]
+        cdef uint64_t[:, ::1] rng = self.arrays["rng"]
+        cdef uint8_t[::1] ok = np.empty(n, dtype=np.uint8)
+        cdef Game* g
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
+                g = &self.games[i]
+                if g.ev != NULL:
+                    g.ev.size = 0
+                ok[i] = self._start_decided(i, &ep[0], &gsd[0], &rng[0, 0])
+        for i in range(n):
+            if not ok[i]:
+                return i
+        return -1
+
+    def restart(self, const int64_t[::1] envs, float[:, ::1] obs, float[:, :, ::1] final, int threads,
+                bint observe_all=True):
+        """Automatic reset: final[j] = env envs[j]'s finished game seen by player 0 and 1; then the
+        env starts its next episode with a decision (as start) after its event records, and its
+        first observation (player to move) goes into obs[env]. Returns the first env that found
+        no such episode in DECISION_TRIES, or -1."""
+        cdef Py_ssize_t j, m = envs.shape[0]
+        cdef int64_t[::1] ep = self.arrays["episode"]
+        cdef uint64_t[::1] gsd = self.arrays["game_seed"]
+        cdef uint64_t[:, ::1] rng = self.arrays["rng"]
+        cdef uint8_t[::1] ok = np.empty(max(m, 1), dtype=np.uint8)
+        cdef Game* g
+        with nogil:
+            for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=4):
+                g = &self.games[envs[j]]
+                observe(&self.P, g, 0, &final[j, 0, 0])
+                observe(&self.P, g, 1, &final[j, 1, 0])
+                ep[envs[j]] += 1
+                ok[j] = self._start_decided(envs[j], &ep[0], &gsd[0], &rng[0, 0])
+                if observe_all and ok[j]:
+                    observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
+        for j in range(m):
+            if not ok[j]:
+                return envs[j]
+        return -1
+
+    def step(self, const int64_t[::1] actions, const uint8_t[::1] active, float[:, ::1] obs,
+             float[:, ::1] rewards, uint8_t[::1] terminated, int8_t[::1] winner, int threads,
+             bint observe_all=True):
+        """Check every active env's action, then (if all are legal) apply them and write the
+        observations of the player to move (the last mover's for finished games), rewards and
+        termination flags. Returns the first env with an illegal action (nothing applied), or -1.
+
+        Two parallel loops (Cython's prange inside one parallel block ends without a barrier).
+        Dynamic chunks: steps differ in cost (a Clean-up does more than an order), and a thread
+        that the OS delays leaves its work to the others."""
+        cdef Py_ssize_t i, n = self.n
+        cdef Game* g
+        cdef int w, cur
+        cdef uint8_t[::1] ok = np.empty(n, dtype=np.uint8)
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
+                ok[i] = not active[i] or (0 <= actions[i] < self.P.n_actions and
+                                          is_legal(&self.P, &self.games[i], <int>actions[i]))
+        for i in range(n):
+            if not ok[i]:
+                return i
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
+                g = &self.games[i]
+                rewards[i, 0] = 0.0
+                rewards[i, 1] = 0.0
+                terminated[i] = 0
+                winner[i] = -2
+                if g.ev != NULL:
+                    g.ev.size = 0        # an inactive env logs nothing in this step
+                if active[i]:
+                    apply_action(&self.P, g, <int>actions[i])
+                    if g.s[S_STAGE] == ST_OVER:
+                        terminated[i] = 1
+                        w = g.s[S_WINNER]
+                        winner[i] = <int8_t>w
+                        if w >= 0:
+                            rewards[i, w] = 1.0
+                            rewards[i, 1 - w] = -1.0
+                if observe_all:
+                    cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
+                    observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
+        return -1
+
+    def observe(self, const int64_t[::1] envs, const int32_t[::1] players, float[:, ::1] out, int threads):
+        """out[j] = env envs[j]'s observation for players[j] (-1: the player to move)."""
+        cdef Py_ssize_t j, m = envs.shape[0]
+        cdef Game* g
+        cdef int p
+        with nogil:
+            for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=4):
+                g = &self.games[envs[j]]
+                p = players[j]
+                if p < 0:
+                    p = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
+                    if p < 0:
+                        p = 0
+                observe(&self.P, g, p, &out[j, 0])
+
+    def masks(self, uint8_t[:, ::1] out, int threads):
+        """out[i, a] = 1 where action a is legal in env i."""
+        cdef Py_ssize_t i, n = self.n
+        cdef int k, m
+        cdef int* buf
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
+                buf = <int*>malloc(MAX_LEGAL * sizeof(int))
+                memset(&out[i, 0], 0, self.P.n_actions)
+                m = legal_actions(&self.P, &self.games[i], buf)
+                for k in range(m):
+                    out[i, buf[k]] = 1
+                free(buf)
+
+    def random_actions(self, const uint8_t[::1] active, int64_t[::1] out, int threads):
+        """A uniformly random legal action per active env (-1 elsewhere): legal action k of the
+        engine's enumeration, k drawn from the env's agent bit generator (one die of n sides; no draw
+        when one action is legal, nor for an inactive env)."""
+        cdef Py_ssize_t i, n = self.n
+        cdef int m, k, j, t
+        cdef int* buf
+        cdef uint32_t sides
+        cdef int face
+        cdef bitgen_t* bgs = self.agent_bg
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
+                if not active[i]:
+                    out[i] = -1
+                    continue
+                buf = <int*>malloc(MAX_LEGAL * sizeof(int))
+                m = legal_actions(&self.P, &self.games[i], buf)
+                if m == 0:
+                    out[i] = -1
+                else:
+                    face = 1
+                    if m > 1:
+                        sides = <uint32_t>m
+                        roll_faces(&bgs[i], &sides, 1, reject_threshold(sides), &face)
+                    out[i] = buf[face - 1]
+                free(buf)
+
+    def events(self, int i):
+        """Env i's event records since its last step/start (float64 array)."""
+        if self.evs == NULL:
+            raise ValueError("record_events: this VectorGame was built with record_events=False")
+        cdef EventBuffer* e = &self.evs[i]
+        out = np.empty(e.size, dtype=np.float64)
+        cdef double[::1] o = out
+        if e.size:
+            memcpy(&o[0], e.data, e.size * sizeof(double))
+        return out
+
+
+cdef _set_int(Params* P, str name, object value):
+    cdef int x = value
+    if name == "C": P.C = x
+    elif name == "U": P.U = x
+    elif name == "K": P.K = x
+    elif name == "obs_size": P.obs_size = x
+    elif name == "n_actions": P.n_actions = x
+    elif name == "b_assign": P.b_assign = x
+    elif name == "b_end_orders": P.b_end_orders = x
+    elif name == "b_select": P.b_select = x
+    elif name == "b_declare": P.b_declare = x
+    elif name == "b_target": P.b_target = x
+    elif name == "b_no_target": P.b_no_target = x
+    elif name == "b_asset": P.b_asset = x
+    elif name == "b_move": P.b_move = x
+    elif name == "b_stay": P.b_stay = x
+    elif name == "b_split": P.b_split = x
+    elif name == "b_end_splits": P.b_end_splits = x
+    elif name == "ranks": P.ranks = x
+    elif name == "directions": P.directions = x
+    elif name == "n_fracs": P.n_fracs = x
+    elif name == "per_value": P.per_value = x
+    elif name == "sprint_card_value": P.sprint_card_value = x
+    elif name == "bystander_posture": P.bystander_posture = x
+    elif name == "rally_self_range": P.rally_self_range = x
+    elif name == "rally_comms_penalty": P.rally_comms_penalty = x
+    elif name == "rally_removed": P.rally_removed = x
+    elif name == "scatter_die": P.scatter_die = x
+    elif name == "support_band": P.support_band = x
+    elif name == "support_action": P.support_action = x
+    elif name == "support_posture": P.support_posture = x
+    elif name == "split_min": P.split_min = x
+    elif name == "morale_removed": P.morale_removed = x
+    elif name == "n_ladder": P.n_ladder = x
+    elif name == "shattered_die": P.shattered_die = x
+    elif name == "n_edges": P.n_edges = x
+    elif name == "n_poly": P.n_poly = x
+    elif name == "n_circ": P.n_circ = x
+    elif name == "turns": P.turns = x
+    elif name == "b_feature": P.b_feature = x
+    elif name == "n_feat": P.n_feat = x
+    elif name == "feature_defense": P.feature_defense = x
+    elif name == "feature_per_wound": P.feature_per_wound = x
+    else:
+        raise KeyError(name)
+
+
