@@ -113,7 +113,7 @@ def test_query_new_config_sides_cached(benchmark, items):
     rules = aa.Rules.default()
 
     def setup():
-        rules._cache.pop("odds.memo", None)
+        odds._memo(rules).results.clear()
         odds.scores_pmf(SHOOTER_DIE, CFG["shooter_posture"], aa.Action.BASIC)
         odds.scores_pmf(TARGET_DIE, CFG["target_posture"], aa.Action.BASIC)
         return (SHOOTER_DIE, TARGET_DIE), dict(CFG)

@@ -121,7 +121,7 @@ def test_every_section_8_default_is_a_rules_field():
     ({"radio_firepower_max": 3}, "artillery.radio_firepower_max"),
 ])
 def test_bad_artillery_rules_name_the_field(changes, field):
-    with pytest.raises(aa.RulesError, match=re.escape(repr(field))):
+    with pytest.raises(aa.RulesError, match=re.escape(f"rules.{field}: ")):
         aa.Rules.default().replace(artillery=changes)
 
 

@@ -162,7 +162,7 @@ def test_a_malformed_scenario_names_the_option_and_the_field(tmp_path, capsys):
     bad = tmp_path / "s.toml"
     bad.write_text("turns = 0\n[table]\nwidth_cm = 10\nheight_cm = 10\n[[sides]]\n")
     err = _error(["selfplay", "--scenario", str(bad)], capsys)
-    assert "argument --scenario: scenario field 'turns'" in err
+    assert "argument --scenario: scenario.turns: 0 is out of range; allowed 1..1000" in err
 
 
 def test_selfplay_counts_accept_scientific_notation_and_reject_zero(capsys):

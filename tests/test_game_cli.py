@@ -33,7 +33,7 @@ def test_battle_agents_option_and_errors(tmp_path, capsys):
     bad.write_text("turns = 0\n[table]\nwidth_cm = 10\nheight_cm = 10\n[[sides]]\n")
     with pytest.raises(SystemExit):
         main(["battle", "--scenario", str(bad)])
-    assert "argument --scenario: scenario field" in capsys.readouterr().err
+    assert "argument --scenario: scenario.turns: 0 is out of range; allowed 1..1000" in capsys.readouterr().err
 
 
 def test_render_png_from_log_and_game_json(tmp_path, capsys):

@@ -124,7 +124,7 @@ def test_memo_is_bounded(monkeypatch):
     for band in range(1, 8):
         odds.fire_outcomes("d6,d6,d6", "d6,d6,d6", shooter_posture=0, target_posture=0,
                            range_band=band, armor=1, rules=rules)
-        assert len(rules._cache["odds.memo"]) <= 3
+        assert len(odds._memo(rules).results) <= 3
 
 
 # -- bad input: the same errors as simulate_fire ------------------------------------------------

@@ -1,4 +1,8 @@
-"""Argument validation shared by the public API: one place for error wording."""
+"""Argument validation shared by the public API: one place for error wording.
+
+The checkers of fields read from files (:mod:`._fields`) word their errors with the same helpers
+(:func:`wrong_type`, :func:`out_of_range`, :func:`allowed_range`).
+"""
 from __future__ import annotations
 
 import numbers
@@ -9,7 +13,7 @@ import numpy as np
 __all__ = [
     "MAX_VALUE",
     "as_enum", "as_int", "as_bool", "int_array", "float_array", "bool_array", "enum_array", "broadcast",
-    "check_range", "dice_triple", "codes",
+    "check_range", "dice_triple", "codes", "wrong_type", "out_of_range", "allowed_range",
 ]
 
 
@@ -36,10 +40,7 @@ def as_enum(value, enum_cls: type[IntEnum], name: str):
             return as_enum(int(key), enum_cls, name)
         raise ValueError(f"{name}: unknown {enum_cls.__name__} {value!r}; allowed: {_allowed(enum_cls)}")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(
-            f"{name}: expected a {enum_cls.__name__}, got {type(value).__name__} {value!r}; "
-            f"allowed: {_allowed(enum_cls)}"
-        )
+        raise TypeError(f"{wrong_type(name, f'a {enum_cls.__name__}', value)}; allowed: {_allowed(enum_cls)}")
     try:
         return enum_cls(int(value))
     except ValueError:
@@ -51,14 +52,10 @@ def as_enum(value, enum_cls: type[IntEnum], name: str):
 def as_int(value, name: str, lo: int | None = None, hi: int | None = None) -> int:
     """Coerce an integral scalar, checking ``lo <= value <= hi``; floats and bools are rejected."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name}: expected an integer, got {type(value).__name__} {value!r}")
+        raise TypeError(wrong_type(name, "an integer", value))
     v = int(value)
-    if lo is not None and v < lo:
-        raise ValueError(f"{name}: {v} is out of range; allowed "
-                         f"{_range(lo, None if lo == -MAX_VALUE else hi)}")
-    if hi is not None and v > hi:
-        raise ValueError(f"{name}: {v} is out of range; allowed "
-                         f"{_range(None if hi == MAX_VALUE else lo, hi)}")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise ValueError(out_of_range(name, v, allowed_range(v, lo, hi)))
     return v
 
 
@@ -68,7 +65,25 @@ def as_bool(value, name: str) -> bool:
         return bool(value)
     if isinstance(value, numbers.Integral) and int(value) in (0, 1):
         return bool(value)
-    raise TypeError(f"{name}: expected a bool, got {type(value).__name__} {value!r}")
+    raise TypeError(wrong_type(name, "a bool", value))
+
+
+# -- the one wording of bad values, shared with the file-field checkers of ``_fields`` --------------
+def wrong_type(name: str, what: str, value) -> str:
+    """``"<name>: expected <what>, got <type> <value>"``."""
+    return f"{name}: expected {what}, got {type(value).__name__} {value!r}"
+
+
+def out_of_range(name: str, shown, allowed: str) -> str:
+    """``"<name>: <shown> is out of range; allowed <allowed>"``."""
+    return f"{name}: {shown} is out of range; allowed {allowed}"
+
+
+def allowed_range(value, lo=None, hi=None) -> str:
+    """The allowed range to name for ``value`` outside ``lo..hi``: ``"1..9"``, ``">= 1"``, ``"<= 0"``."""
+    if lo is not None and value < lo:
+        return _range(lo, None if lo == -MAX_VALUE else hi)
+    return _range(None if hi == MAX_VALUE else lo, hi)
 
 
 def _range(lo, hi) -> str:
@@ -134,12 +149,10 @@ def check_range(arr: np.ndarray, name: str, lo=None, hi=None) -> None:
         return
     if lo is not None and arr.min() < lo:
         bad = arr.reshape(-1)[np.argmax(arr.reshape(-1) < lo)]
-        raise ValueError(f"{name}: value {bad} is out of range; allowed "
-                         f"{_range(lo, None if lo == -MAX_VALUE else hi)}")
+        raise ValueError(out_of_range(name, f"value {bad}", allowed_range(bad, lo, hi)))
     if hi is not None and arr.max() > hi:
         bad = arr.reshape(-1)[np.argmax(arr.reshape(-1) > hi)]
-        raise ValueError(f"{name}: value {bad} is out of range; allowed "
-                         f"{_range(None if hi == MAX_VALUE else lo, hi)}")
+        raise ValueError(out_of_range(name, f"value {bad}", allowed_range(bad, lo, hi)))
 
 
 def bool_array(value, name: str) -> np.ndarray:

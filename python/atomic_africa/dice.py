@@ -1,8 +1,6 @@
 """Attribute dice: the die ladder and wound shifts (RULES.md section 1)."""
 from __future__ import annotations
 
-import numpy as np
-
 from aa_core import dice as _k
 
 from ._validate import MAX_VALUE, as_bool, as_enum, as_int, dice_triple
@@ -12,10 +10,6 @@ from .rules import resolve_rules
 __all__ = ["shift_die", "wounded_dice"]
 
 _ATTRS = ("training", "equipment", "morale")
-
-
-def _ladder(rules) -> np.ndarray:
-    return rules._cached("ladder", lambda: np.array(rules.dice.ladder, dtype=np.int64))
 
 
 def shift_die(die, steps: int, rules=None) -> Die | None:
@@ -40,7 +34,7 @@ def shift_die(die, steps: int, rules=None) -> Die | None:
     steps = as_int(steps, "steps", lo=0, hi=MAX_VALUE)
     if int(die) not in rules.dice.ladder:
         raise ValueError(f"die: {die} is not on the rules' ladder {list(rules.dice.ladder)}")
-    out = _k.shift_die_scalar(int(die), steps, _ladder(rules))
+    out = _k.shift_die_scalar(int(die), steps, rules.ladder_array)
     return None if out == 0 else Die(out)
 
 

@@ -8,13 +8,14 @@ combined with the target's Defense pmf through the same resolution as
 rounded) or, with ``exact=True``, :class:`fractions.Fraction` summing to exactly 1.
 
 Memoisation: each side's score counts are cached per ``(dice, posture, action)`` and every
-``fire_outcomes`` result per argument tuple, both on the :class:`~atomic_africa.Rules` object, so a
-repeated query costs a dictionary lookup. The whole-result memo holds at most ``MEMO_MAX`` entries
-and is emptied when full.
+``fire_outcomes`` result per argument tuple, both per :class:`~atomic_africa.Rules` object (kept here,
+dropped with that object), so a repeated query costs a dictionary lookup. The whole-result memo holds
+at most ``MEMO_MAX`` entries and is emptied when full; :func:`clear_cache` forgets both.
 """
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import NamedTuple
@@ -50,8 +51,6 @@ _SLOTS = _MAX_SCORE + 2
 # Wounds of a volley: at most two attacks, each below _MAX_SCORE wounds at effective armor 1.
 _WOUND_SLOTS = 2 * _MAX_SCORE + 1
 
-_SIDES_KEY = "odds.sides"
-_MEMO_KEY = "odds.memo"
 
 
 # -- result types ------------------------------------------------------------------------------
@@ -136,9 +135,37 @@ class _Side:
         self.defense, self.rally, self.spotting, self.bonus = hists
 
 
+# -- memos -----------------------------------------------------------------------------------------
+class _Memo:
+    """What this module remembers for one Rules object."""
+
+    __slots__ = ("sides", "results", "attacking")
+
+    def __init__(self):
+        self.clear()
+
+    def clear(self):
+        self.sides: dict = {}        # (d0, d1, d2, posture, action) -> _Side
+        self.results: dict = {}      # fire_outcomes argument key -> result (at most MEMO_MAX)
+        self.attacking = None        # frozenset of (action, posture) rows that make an attack
+
+
+# Keyed by id(): Rules compare and hash by value, too slow for a lookup per query; a finalizer drops
+# the entry with its Rules object, before the id can be reused.
+_MEMOS: dict[int, _Memo] = {}
+
+
+def _memo(rules) -> _Memo:
+    memo = _MEMOS.get(id(rules))
+    if memo is None:
+        memo = _MEMOS[id(rules)] = _Memo()
+        weakref.finalize(rules, _MEMOS.pop, id(rules), None).atexit = False
+    return memo
+
+
 def _side(rules, dice, posture, action) -> _Side:
     """Cached score counts for validated dice (Die triple), posture and action."""
-    cache = rules._cached(_SIDES_KEY, dict)
+    cache = _memo(rules).sides
     key = (int(dice[0]), int(dice[1]), int(dice[2]), int(posture), int(action))
     side = cache.get(key)
     if side is None:
@@ -160,9 +187,7 @@ def clear_cache(rules=None) -> None:
     TypeError
         If ``rules`` is neither ``None`` nor a :class:`~atomic_africa.Rules`.
     """
-    rules = resolve_rules(rules)
-    rules._cache.pop(_SIDES_KEY, None)
-    rules._cache.pop(_MEMO_KEY, None)
+    _memo(resolve_rules(rules)).clear()
 
 
 # -- conversions ------------------------------------------------------------------------------
@@ -206,11 +231,12 @@ _DIE_TYPES = {int(d): d for d in Die}
 
 
 def _attacking_rows(rules) -> frozenset:
-    def build():
+    memo = _memo(rules)
+    if memo.attacking is None:
         t5 = rules.table5_array
-        return frozenset((int(a), int(p)) for a in Action for p in Posture
-                         if Role.ATTACK in (t5[a, p, 1], t5[a, p, 2]) or t5[a, p, 2] == Role.ATTACKS)
-    return rules._cached("odds.attacking", build)
+        memo.attacking = frozenset((int(a), int(p)) for a in Action for p in Posture
+                                   if Role.ATTACK in (t5[a, p, 1], t5[a, p, 2]) or t5[a, p, 2] == Role.ATTACKS)
+    return memo.attacking
 
 
 def _enum_or_int(x, enum_cls):
@@ -332,9 +358,7 @@ def fire_outcomes(shooter, target, *, shooter_posture, target_posture, range_ban
     Fraction(1, 1)
     """
     rules = resolve_rules(rules)
-    memo = rules._cache.get(_MEMO_KEY)
-    if memo is None:
-        memo = rules._cache.setdefault(_MEMO_KEY, {})
+    memo = _memo(rules).results
     key = None
     try:
         # The key keeps each argument's type: equal values of another type (3.0 for 3, False for

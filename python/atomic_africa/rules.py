@@ -6,14 +6,14 @@ Kernels receive these values as arguments; nothing here is compiled.
 from __future__ import annotations
 
 import functools
-import math
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from importlib import resources
 from os import PathLike
 
 import numpy as np
 
+from ._fields import Fields
 from ._toml import read_toml
 from .enums import Action, Posture, Role
 
@@ -24,49 +24,7 @@ class RulesError(ValueError):
     """A rules file or override is malformed; the message names the field."""
 
 
-def _fail(path: str, problem: str):
-    raise RulesError(f"rules field {path!r}: {problem}")
-
-
-def _check_type(path: str, value, kinds, what: str):
-    if isinstance(value, bool) and bool not in kinds:
-        _fail(path, f"expected {what}, got {value!r}")
-    if not isinstance(value, kinds):
-        _fail(path, f"expected {what}, got {type(value).__name__} {value!r}")
-    return value
-
-
-def _int(path, value, lo=None, hi=None):
-    _check_type(path, value, (int,), "an integer")
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        bounds = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        _fail(path, f"{value} is out of range {bounds}")
-    return value
-
-
-def _num(path, value, positive=True):
-    _check_type(path, value, (int, float), "a number")
-    if not math.isfinite(value) or (positive and value <= 0):
-        _fail(path, f"expected a finite {'positive ' if positive else ''}number, got {value!r}")
-    return float(value)
-
-
-def _choice(path, value, allowed):
-    _check_type(path, value, (str,), "a string")
-    if value not in allowed:
-        _fail(path, f"{value!r} is not one of {sorted(allowed)}")
-    return value
-
-
-def _bool(path, value):
-    return _check_type(path, value, (bool,), "true or false")
-
-
-def _int_list(path, value, lo=None, length=None):
-    _check_type(path, value, (list, tuple), "a list of integers")
-    if length is not None and len(value) != length:
-        _fail(path, f"expected {length} values, got {len(value)}")
-    return tuple(_int(f"{path}[{i}]", v, lo) for i, v in enumerate(value))
+_f = Fields(RulesError, "rules")
 
 
 class _Section:
@@ -76,15 +34,8 @@ class _Section:
 
     @classmethod
     def from_dict(cls, data: dict, path: str):
-        if not isinstance(data, dict):
-            _fail(path, f"expected a table, got {type(data).__name__}")
         names = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - names)
-        if unknown:
-            _fail(f"{path}.{unknown[0]}", f"unknown field; allowed: {sorted(names)}")
-        missing = sorted(names - set(data))
-        if missing:
-            _fail(f"{path}.{missing[0]}", "missing")
+        _f.table(path, data, sorted(names))
         obj = cls(**{k: data[k] for k in names})
         obj._validate(path)
         return obj
@@ -112,18 +63,18 @@ class DiceRules(_Section):
     wound_shift_vehicle: str
 
     def _validate(self, path):
-        ladder = _int_list(f"{path}.ladder", self.ladder, lo=2)
+        ladder = _f.int_list(f"{path}.ladder", self.ladder, lo=2)
         if len(ladder) < 2 or any(b <= a for a, b in zip(ladder, ladder[1:])):
-            _fail(f"{path}.ladder", f"must be strictly increasing with 2+ dice, got {list(ladder)}")
+            _f.fail(f"{path}.ladder", f"must be strictly increasing with 2+ dice, got {list(ladder)}")
         if any(s not in (4, 6, 8, 10, 12) for s in ladder):
-            _fail(f"{path}.ladder", f"dice must be among d4, d6, d8, d10, d12, got {list(ladder)}")
+            _f.fail(f"{path}.ladder", f"dice must be among d4, d6, d8, d10, d12, got {list(ladder)}")
         _set(self, "ladder", ladder)
-        _int(f"{path}.shattered_die", self.shattered_die)
+        _f.integer(f"{path}.shattered_die", self.shattered_die)
         if self.shattered_die not in ladder:
-            _fail(f"{path}.shattered_die", f"{self.shattered_die} is not on the ladder {list(ladder)}")
-        attrs = {"training", "equipment", "morale"}
-        _choice(f"{path}.wound_shift_infantry", self.wound_shift_infantry, attrs)
-        _choice(f"{path}.wound_shift_vehicle", self.wound_shift_vehicle, attrs)
+            _f.fail(f"{path}.shattered_die", f"{self.shattered_die} is not on the ladder {list(ladder)}")
+        attrs = ("training", "equipment", "morale")
+        _f.choice(f"{path}.wound_shift_infantry", self.wound_shift_infantry, attrs)
+        _f.choice(f"{path}.wound_shift_vehicle", self.wound_shift_vehicle, attrs)
 
 
 @dataclass(frozen=True)
@@ -134,14 +85,14 @@ class Table5Row(_Section):
     defensive: str
 
     def _validate(self, path):
-        _choice(f"{path}.single", self.single, {"attack", "defense", "rally", "spotting"})
-        _choice(f"{path}.pair", self.pair, {"attack", "attacks", "defense", "rally", "spotting"})
+        _f.choice(f"{path}.single", self.single, ("attack", "defense", "rally", "spotting"))
+        _f.choice(f"{path}.pair", self.pair, ("attack", "attacks", "defense", "rally", "spotting"))
         if self.single == self.pair:
-            _fail(f"{path}.pair", f"must differ from single ({self.single!r})")
+            _f.fail(f"{path}.pair", f"must differ from single ({self.single!r})")
         if "defense" not in (self.single, self.pair):
-            _fail(path, "one of single/pair must be 'defense'")
-        _choice(f"{path}.offensive", self.offensive, {"low", "high"})
-        _choice(f"{path}.defensive", self.defensive, {"low", "high"})
+            _f.fail(path, "one of single/pair must be 'defense'")
+        _f.choice(f"{path}.offensive", self.offensive, ("low", "high"))
+        _f.choice(f"{path}.defensive", self.defensive, ("low", "high"))
 
 
 _ROLE = {"attack": Role.ATTACK, "defense": Role.DEFENSE, "rally": Role.RALLY,
@@ -164,26 +115,22 @@ class FireRules(_Section):
     los_edge_depth_cm: float
 
     def _validate(self, path):
-        _set(self, "los_edge_depth_cm",
-             _num(f"{path}.los_edge_depth_cm", self.los_edge_depth_cm, positive=False))
-        if self.los_edge_depth_cm < 0:
-            _fail(f"{path}.los_edge_depth_cm", f"must be >= 0, got {self.los_edge_depth_cm}")
+        _set(self, "los_edge_depth_cm", _f.number(f"{path}.los_edge_depth_cm", self.los_edge_depth_cm, lo=0))
         p = f"{path}.band_edges_cm"
-        _check_type(p, self.band_edges_cm, (list, tuple), "a list of numbers")
-        edges = tuple(_num(f"{p}[{i}]", v) for i, v in enumerate(self.band_edges_cm))
+        edges = _f.number_list(p, self.band_edges_cm, positive=True)
         if not edges or any(b <= a for a, b in zip(edges, edges[1:])):
-            _fail(p, f"must be strictly increasing positive numbers, got {list(self.band_edges_cm)}")
+            _f.fail(p, f"must be strictly increasing positive numbers, got {list(self.band_edges_cm)}")
         if len(edges) > 126:
-            _fail(p, "at most 126 bands")
+            _f.fail(p, f"at most 126 bands, got {len(edges)}")
         _set(self, "band_edges_cm", edges)
         _set(self, "cover_armor_bonus",
-             _int_list(f"{path}.cover_armor_bonus", self.cover_armor_bonus, lo=0, length=3))
-        _int(f"{path}.armor_floor", self.armor_floor, lo=1)
+             _f.int_list(f"{path}.cover_armor_bonus", self.cover_armor_bonus, lo=0, length=3))
+        _f.integer(f"{path}.armor_floor", self.armor_floor, lo=1)
         for name in ("markers_beyond_range", "markers_beyond_damage", "vehicle_markers_beyond_range",
                      "vehicle_markers_beyond_damage", "turn_marker_cap", "vehicle_turn_marker_cap",
                      "feature_defense"):
-            _int(f"{path}.{name}", getattr(self, name), lo=0, hi=100)
-        _int(f"{path}.feature_cover_per_wound", self.feature_cover_per_wound, lo=1, hi=2)
+            _f.integer(f"{path}.{name}", getattr(self, name), lo=0, hi=100)
+        _f.integer(f"{path}.feature_cover_per_wound", self.feature_cover_per_wound, lo=1, hi=2)
 
 
 @dataclass(frozen=True)
@@ -203,18 +150,17 @@ class MovementRules(_Section):
     def _validate(self, path):
         for name in ("increment_cm", "vehicle_increment_cm", "sprint_increment_cm",
                      "vehicle_sprint_increment_cm", "merge_contact_cm"):
-            _set(self, name, _num(f"{path}.{name}", getattr(self, name)))
-        _int(f"{path}.basic_move_per_value", self.basic_move_per_value, lo=0)
-        _int(f"{path}.sprint_card_value", self.sprint_card_value, lo=1)
-        _int(f"{path}.directions", self.directions, lo=1, hi=360)
+            _set(self, name, _f.number(f"{path}.{name}", getattr(self, name), positive=True))
+        _f.integer(f"{path}.basic_move_per_value", self.basic_move_per_value, lo=0)
+        _f.integer(f"{path}.sprint_card_value", self.sprint_card_value, lo=1)
+        _f.integer(f"{path}.directions", self.directions, lo=1, hi=360)
         p = f"{path}.distance_fractions"
-        _check_type(p, self.distance_fractions, (list, tuple), "a list of numbers")
-        fr = tuple(_num(f"{p}[{i}]", v) for i, v in enumerate(self.distance_fractions))
+        fr = _f.number_list(p, self.distance_fractions, positive=True)
         if not fr or any(f > 1.0 for f in fr) or any(b <= a for a, b in zip(fr, fr[1:])):
-            _fail(p, f"must be strictly increasing numbers in (0, 1], got {list(self.distance_fractions)}")
+            _f.fail(p, f"must be strictly increasing numbers in (0, 1], got {list(self.distance_fractions)}")
         _set(self, "distance_fractions", fr)
-        _bool(f"{path}.merge_same_kind_only", self.merge_same_kind_only)
-        _bool(f"{path}.vehicles_merge", self.vehicles_merge)
+        _f.boolean(f"{path}.merge_same_kind_only", self.merge_same_kind_only)
+        _f.boolean(f"{path}.vehicles_merge", self.vehicles_merge)
 
 
 @dataclass(frozen=True)
@@ -232,26 +178,28 @@ class OrdersRules(_Section):
     first_player_alternates: bool
 
     def _validate(self, path):
-        _int(f"{path}.deck_cards", self.deck_cards, lo=4)
+        _f.integer(f"{path}.deck_cards", self.deck_cards, lo=4)
         if self.deck_cards % 4:
-            _fail(f"{path}.deck_cards", f"must be a multiple of 4 suits, got {self.deck_cards}")
-        _int(f"{path}.jokers", self.jokers, lo=0)
+            _f.fail(f"{path}.deck_cards", f"must be a multiple of 4 suits, got {self.deck_cards}")
+        _f.integer(f"{path}.jokers", self.jokers, lo=0)
         p = f"{path}.experience_bonus"
-        _check_type(p, self.experience_bonus, (dict,), "a table")
-        levels = {"green", "regular", "veteran", "elite"}
-        if set(self.experience_bonus) != levels:
-            _fail(p, f"needs exactly the levels {sorted(levels)}, got {sorted(self.experience_bonus)}")
+        levels = ("green", "regular", "veteran", "elite")
+        if not isinstance(self.experience_bonus, dict):
+            _f.expected(p, f"a table of the levels {', '.join(levels)}", self.experience_bonus)
+        if set(self.experience_bonus) != set(levels):
+            _f.fail(p, f"needs exactly the levels {', '.join(levels)}, "
+                       f"got {', '.join(sorted(map(str, self.experience_bonus))) or 'none'}")
         for k, v in self.experience_bonus.items():
-            _int(f"{p}.{k}", v, lo=0)
-        _choice(f"{path}.hand_units", self.hand_units, {"setup", "turn"})
-        _bool(f"{path}.attached_add_cards", self.attached_add_cards)
-        _bool(f"{path}.joker_takes_initiative", self.joker_takes_initiative)
+            _f.integer(f"{p}.{k}", v, lo=0)
+        _f.choice(f"{path}.hand_units", self.hand_units, ("setup", "turn"))
+        _f.boolean(f"{path}.attached_add_cards", self.attached_add_cards)
+        _f.boolean(f"{path}.joker_takes_initiative", self.joker_takes_initiative)
         ranks = self.deck_cards // 4
-        _int(f"{path}.basic_max_rank", self.basic_max_rank, lo=1, hi=ranks)
-        _int(f"{path}.joker_basic_value", self.joker_basic_value, lo=0)
-        _bool(f"{path}.fire_needs_los", self.fire_needs_los)
-        _choice(f"{path}.bystander_posture", self.bystander_posture, {"offensive", "defensive"})
-        _bool(f"{path}.first_player_alternates", self.first_player_alternates)
+        _f.integer(f"{path}.basic_max_rank", self.basic_max_rank, lo=1, hi=ranks)
+        _f.integer(f"{path}.joker_basic_value", self.joker_basic_value, lo=0)
+        _f.boolean(f"{path}.fire_needs_los", self.fire_needs_los)
+        _f.choice(f"{path}.bystander_posture", self.bystander_posture, ("offensive", "defensive"))
+        _f.boolean(f"{path}.first_player_alternates", self.first_player_alternates)
 
 
 @dataclass(frozen=True)
@@ -261,9 +209,9 @@ class RallyRules(_Section):
     markers_removed: int
 
     def _validate(self, path):
-        _int(f"{path}.self_range", self.self_range, lo=0)
-        _int(f"{path}.comms_range_penalty", self.comms_range_penalty, lo=0)
-        _int(f"{path}.markers_removed", self.markers_removed, lo=1)
+        _f.integer(f"{path}.self_range", self.self_range, lo=0)
+        _f.integer(f"{path}.comms_range_penalty", self.comms_range_penalty, lo=0)
+        _f.integer(f"{path}.markers_removed", self.markers_removed, lo=1)
 
 
 @dataclass(frozen=True)
@@ -278,15 +226,15 @@ class CallForFireRules(_Section):
     blast_hits_friends: bool
 
     def _validate(self, path):
-        _int(f"{path}.scatter_die", self.scatter_die, lo=2)
-        _set(self, "scatter_increment_cm", _num(f"{path}.scatter_increment_cm", self.scatter_increment_cm))
-        _set(self, "clock_zero_deg", _num(f"{path}.clock_zero_deg", self.clock_zero_deg, positive=False))
-        _bool(f"{path}.clockwise", self.clockwise)
-        _int(f"{path}.support_range_band", self.support_range_band, lo=1)
-        _choice(f"{path}.support_action", self.support_action,
-                {"basic", "heavy_weapon", "sprint", "dig_in"})
-        _choice(f"{path}.support_posture", self.support_posture, {"offensive", "defensive"})
-        _bool(f"{path}.blast_hits_friends", self.blast_hits_friends)
+        _f.integer(f"{path}.scatter_die", self.scatter_die, lo=2)
+        _set(self, "scatter_increment_cm",
+             _f.number(f"{path}.scatter_increment_cm", self.scatter_increment_cm, positive=True))
+        _set(self, "clock_zero_deg", _f.number(f"{path}.clock_zero_deg", self.clock_zero_deg))
+        _f.boolean(f"{path}.clockwise", self.clockwise)
+        _f.integer(f"{path}.support_range_band", self.support_range_band, lo=1)
+        _f.choice(f"{path}.support_action", self.support_action, ("basic", "heavy_weapon", "sprint", "dig_in"))
+        _f.choice(f"{path}.support_posture", self.support_posture, ("offensive", "defensive"))
+        _f.boolean(f"{path}.blast_hits_friends", self.blast_hits_friends)
 
 
 @dataclass(frozen=True)
@@ -299,12 +247,12 @@ class CleanupRules(_Section):
     shattered_split_die: str
 
     def _validate(self, path):
-        _int(f"{path}.split_min_figures", self.split_min_figures, lo=2)
-        _bool(f"{path}.odd_to_larger_half", self.odd_to_larger_half)
-        _choice(f"{path}.morale_success", self.morale_success, {"above_markers"})
-        _int(f"{path}.morale_markers_removed", self.morale_markers_removed, lo=1)
-        _set(self, "split_offset_cm", _num(f"{path}.split_offset_cm", self.split_offset_cm))
-        _choice(f"{path}.shattered_split_die", self.shattered_split_die, {"wounded", "morale"})
+        _f.integer(f"{path}.split_min_figures", self.split_min_figures, lo=2)
+        _f.boolean(f"{path}.odd_to_larger_half", self.odd_to_larger_half)
+        _f.choice(f"{path}.morale_success", self.morale_success, ("above_markers",))
+        _f.integer(f"{path}.morale_markers_removed", self.morale_markers_removed, lo=1)
+        _set(self, "split_offset_cm", _f.number(f"{path}.split_offset_cm", self.split_offset_cm, positive=True))
+        _f.choice(f"{path}.shattered_split_die", self.shattered_split_die, ("wounded", "morale"))
 
 
 @dataclass(frozen=True)
@@ -334,35 +282,34 @@ class ArtilleryRules(_Section):
     DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
 
     def _validate(self, path):
-        _choice(f"{path}.low_columns", self.low_columns, {"A", "B"})
+        _f.choice(f"{path}.low_columns", self.low_columns, ("A", "B"))
         p = f"{path}.compass"
-        _check_type(p, self.compass, (list, tuple), "a list of 6 compass directions")
+        _f.array(p, self.compass, "a list of 6 compass directions")
         for i, name in enumerate(self.compass):
-            _choice(f"{p}[{i}]", name, set(self.DIRECTIONS))
+            _f.choice(f"{p}[{i}]", name, self.DIRECTIONS)
         if sorted(self.compass) != sorted(self.DIRECTIONS):
-            _fail(p, f"must name each of {list(self.DIRECTIONS)} once (die faces 1-6), "
-                     f"got {list(self.compass)}")
+            _f.fail(p, f"must name each of {', '.join(self.DIRECTIONS)} once (die faces 1-6), "
+                       f"got {', '.join(self.compass)}")
         _set(self, "compass", tuple(self.compass))
-        _int(f"{path}.fate_card_copies", self.fate_card_copies, lo=1, hi=1000)
-        _int(f"{path}.radio_firepower_min", self.radio_firepower_min, lo=0, hi=1000)
-        _int(f"{path}.radio_firepower_max", self.radio_firepower_max, lo=self.radio_firepower_min
-             if isinstance(self.radio_firepower_min, int) else 0, hi=1000)
-        _choice(f"{path}.targeting_score", self.targeting_score, {"product", "sum"})
-        _choice(f"{path}.targeting_hit", self.targeting_hit, {"greater", "greater_or_equal"})
-        _choice(f"{path}.hindrance_hexes", self.hindrance_hexes, {"between", "between_and_target"})
-        _int(f"{path}.impact_attack_dice", self.impact_attack_dice, lo=1, hi=2)
-        _int(f"{path}.impact_defense_dice", self.impact_defense_dice, lo=1, hi=2)
-        _bool(f"{path}.impact_defense_cover", self.impact_defense_cover)
-        _choice(f"{path}.impact_defense_roll", self.impact_defense_roll, {"per_unit", "per_hex"})
-        _choice(f"{path}.impact_equal", self.impact_equal, {"suppressed", "nothing"})
-        _choice(f"{path}.impact_broken_again", self.impact_broken_again, {"eliminated", "broken"})
-        _bool(f"{path}.impact_empty_hex_roll", self.impact_empty_hex_roll)
-        values = _int_list(f"{path}.smoke_values", self.smoke_values, lo=0)
+        _f.integer(f"{path}.fate_card_copies", self.fate_card_copies, lo=1, hi=1000)
+        _f.integer(f"{path}.radio_firepower_min", self.radio_firepower_min, lo=0, hi=1000)
+        _f.integer(f"{path}.radio_firepower_max", self.radio_firepower_max, lo=self.radio_firepower_min, hi=1000)
+        _f.choice(f"{path}.targeting_score", self.targeting_score, ("product", "sum"))
+        _f.choice(f"{path}.targeting_hit", self.targeting_hit, ("greater", "greater_or_equal"))
+        _f.choice(f"{path}.hindrance_hexes", self.hindrance_hexes, ("between", "between_and_target"))
+        _f.integer(f"{path}.impact_attack_dice", self.impact_attack_dice, lo=1, hi=2)
+        _f.integer(f"{path}.impact_defense_dice", self.impact_defense_dice, lo=1, hi=2)
+        _f.boolean(f"{path}.impact_defense_cover", self.impact_defense_cover)
+        _f.choice(f"{path}.impact_defense_roll", self.impact_defense_roll, ("per_unit", "per_hex"))
+        _f.choice(f"{path}.impact_equal", self.impact_equal, ("suppressed", "nothing"))
+        _f.choice(f"{path}.impact_broken_again", self.impact_broken_again, ("eliminated", "broken"))
+        _f.boolean(f"{path}.impact_empty_hex_roll", self.impact_empty_hex_roll)
+        values = _f.int_list(f"{path}.smoke_values", self.smoke_values, lo=0)
         if not values:
-            _fail(f"{path}.smoke_values", "needs at least one smoke marker value")
+            _f.fail(f"{path}.smoke_values", "needs at least one smoke marker value, got none")
         _set(self, "smoke_values", values)
-        _int(f"{path}.hex_columns", self.hex_columns, lo=1, hi=26)
-        _int(f"{path}.hex_rows", self.hex_rows, lo=1, hi=99)
+        _f.integer(f"{path}.hex_columns", self.hex_columns, lo=1, hi=26)
+        _f.integer(f"{path}.hex_rows", self.hex_rows, lo=1, hi=99)
 
     @property
     def drift_params(self) -> dict:
@@ -409,7 +356,6 @@ class Rules:
     call_for_fire: CallForFireRules
     cleanup: CleanupRules
     artillery: ArtilleryRules
-    _cache: dict = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -425,30 +371,14 @@ class Rules:
     @classmethod
     def from_dict(cls, data: dict) -> "Rules":
         """Validate a nested dict (as read from TOML) into a :class:`Rules`."""
-        if not isinstance(data, dict):
-            raise RulesError(f"rules: expected a table, got {type(data).__name__}")
-        allowed = set(_SECTIONS) | {"table5"}
-        unknown = sorted(set(data) - allowed)
-        if unknown:
-            _fail(unknown[0], f"unknown section; allowed: {sorted(allowed)}")
-        for name in sorted(allowed - set(data)):
-            _fail(name, "missing section")
+        _f.table("", data, sorted(set(_SECTIONS) | {"table5"}), item="section")
         kwargs = {name: sec.from_dict(data[name], name) for name, sec in _SECTIONS.items()}
-        t5 = data["table5"]
-        if not isinstance(t5, dict):
-            _fail("table5", "expected a table")
-        unknown = sorted(set(t5) - set(_TABLE5_KEYS.values()))
-        if unknown:
-            _fail(f"table5.{unknown[0]}", f"unknown action; allowed: {sorted(_TABLE5_KEYS.values())}")
-        rows = {}
-        for action, key in _TABLE5_KEYS.items():
-            if key not in t5:
-                _fail(f"table5.{key}", "missing")
-            rows[key] = Table5Row.from_dict(t5[key], f"table5.{key}")
+        t5 = _f.table("table5", data["table5"], list(_TABLE5_KEYS.values()), item="action")
+        rows = {key: Table5Row.from_dict(t5[key], f"table5.{key}") for key in _TABLE5_KEYS.values()}
         attack_actions = {"basic", "sprint", "heavy_weapon", "mass_fire", "split_fire", "dig_in"}
         for key in attack_actions:
             if "attack" not in (rows[key].single, rows[key].pair) and rows[key].pair != "attacks":
-                _fail(f"table5.{key}", "an attacking action needs an attack role")
+                _f.fail(f"table5.{key}", "an attacking action needs an attack role")
         kwargs["table5"] = rows
         return cls(**kwargs)
 
@@ -461,15 +391,13 @@ class Rules:
     def replace(self, **sections: dict) -> "Rules":
         """A copy with some fields changed, e.g. ``rules.replace(fire={"armor_floor": 2})``."""
         data = self.to_dict()
+        _f.table("", sections, (), data, item="section")
         for name, changes in sections.items():
-            if name not in data:
-                _fail(name, f"unknown section; allowed: {sorted(data)}")
             if not isinstance(changes, dict):
-                _fail(name, "expected a dict of field changes")
+                _f.expected(name, "a dict of field changes", changes)
             if name == "table5":
+                _f.table("table5", changes, (), data["table5"], item="action")
                 for key, row in changes.items():
-                    if key not in data["table5"]:
-                        _fail(f"table5.{key}", "unknown action")
                     data["table5"][key].update(row)
             else:
                 data[name].update(changes)
@@ -484,53 +412,47 @@ class Rules:
     def __reduce__(self):
         return (Rules.from_dict, (self.to_dict(),))
 
-    # -- kernel parameters (cached) ---------------------------------------------------------------
-    def _cached(self, key, build):
-        try:
-            return self._cache[key]
-        except KeyError:
-            value = self._cache[key] = build()
-            return value
-
-    @property
+    # -- kernel parameters: derived from the rules data once per object ----------------------------
+    # (Memos of computed results, e.g. odds distributions, are kept by the modules computing them.)
+    @functools.cached_property
     def band_edges(self) -> np.ndarray:
         """Band edges as a read-only float64 array."""
-        def build():
-            a = np.array(self.fire.band_edges_cm, dtype=np.float64)
-            a.setflags(write=False)
-            return a
-        return self._cached("band_edges", build)
+        return _read_only(np.array(self.fire.band_edges_cm, dtype=np.float64))
 
-    @property
+    @functools.cached_property
+    def ladder_array(self) -> np.ndarray:
+        """The die ladder (sides, ascending) as a read-only int64 array."""
+        return _read_only(np.array(self.dice.ladder, dtype=np.int64))
+
+    @functools.cached_property
     def table5_array(self) -> np.ndarray:
         """Table 5 as int8 ``[action, posture, (single_index, single_role, pair_role)]``.
 
         ``single_index`` is 0 (low) or 2 (high) of the sorted faces; roles are :class:`Role` values.
         """
-        def build():
-            t = np.zeros((len(Action), len(Posture), 3), dtype=np.int8)
-            for action, key in _TABLE5_KEYS.items():
-                row = self.table5[key]
-                for posture, which in ((Posture.OFFENSIVE, row.offensive),
-                                       (Posture.DEFENSIVE, row.defensive)):
-                    t[action, posture] = (0 if which == "low" else 2, _ROLE[row.single], _ROLE[row.pair])
-            t.setflags(write=False)
-            return t
-        return self._cached("table5", build)
+        t = np.zeros((len(Action), len(Posture), 3), dtype=np.int8)
+        for action, key in _TABLE5_KEYS.items():
+            row = self.table5[key]
+            for posture, which in ((Posture.OFFENSIVE, row.offensive), (Posture.DEFENSIVE, row.defensive)):
+                t[action, posture] = (0 if which == "low" else 2, _ROLE[row.single], _ROLE[row.pair])
+        return _read_only(t)
 
-    @property
+    @functools.cached_property
     def fire_params(self) -> dict:
         """The fire rules as the ``FireRules`` C struct of ``aa_core.fire`` (a dict)."""
-        def build():
-            f = self.fire
-            return {
-                "cover_bonus": list(f.cover_armor_bonus),
-                "armor_floor": f.armor_floor,
-                "markers_range": [f.markers_beyond_range, f.vehicle_markers_beyond_range],
-                "markers_damage": [f.markers_beyond_damage, f.vehicle_markers_beyond_damage],
-                "turn_cap": [f.turn_marker_cap, f.vehicle_turn_marker_cap],
-            }
-        return self._cached("fire_params", build)
+        f = self.fire
+        return {
+            "cover_bonus": list(f.cover_armor_bonus),
+            "armor_floor": f.armor_floor,
+            "markers_range": [f.markers_beyond_range, f.vehicle_markers_beyond_range],
+            "markers_damage": [f.markers_beyond_damage, f.vehicle_markers_beyond_damage],
+            "turn_cap": [f.turn_marker_cap, f.vehicle_turn_marker_cap],
+        }
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
 
 
 @functools.lru_cache(maxsize=1)

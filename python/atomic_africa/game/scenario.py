@@ -1,16 +1,17 @@
 """Scenario files: table, terrain, two sides with units and fire support, turn limit (TOML).
 
-Every malformed value raises :class:`ScenarioError` naming the field, e.g.
-``scenario field 'sides[0].units[2].dice[1]': 'd7' is not a die; allowed d4, d6, d8, d10, d12``.
+Every malformed value raises :class:`ScenarioError` naming the field (in the wording of
+:mod:`atomic_africa._fields`), e.g.
+``scenario.sides[0].units[2].dice[1]: 'd7' is not a die; allowed d4, d6, d8, d10, d12``.
 """
 from __future__ import annotations
 
-import math
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from os import PathLike
 
+from .._fields import Fields
 from .._toml import read_toml
 from ..enums import Cover, Die, UnitKind
 
@@ -28,70 +29,7 @@ class ScenarioError(ValueError):
     """A scenario file is malformed; the message names the field."""
 
 
-def _fail(path, problem):
-    raise ScenarioError(f"scenario field {path!r}: {problem}")
-
-
-def _table(path, value, required, optional=()):
-    if not isinstance(value, dict):
-        _fail(path, f"expected a table, got {type(value).__name__}")
-    allowed = set(required) | set(optional)
-    unknown = sorted(set(value) - allowed)
-    if unknown:
-        _fail(f"{path}.{unknown[0]}" if path else unknown[0], f"unknown field; allowed: {sorted(allowed)}")
-    for k in required:
-        if k not in value:
-            _fail(f"{path}.{k}" if path else k, "missing")
-    return value
-
-
-def _num(path, value, lo=None, positive=False):
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        _fail(path, f"expected a number, got {type(value).__name__} {value!r}")
-    v = float(value)
-    if not math.isfinite(v) or (positive and v <= 0) or (lo is not None and v < lo):
-        need = "a finite positive number" if positive else f"a finite number >= {lo}" if lo is not None \
-            else "a finite number"
-        _fail(path, f"expected {need}, got {value!r}")
-    return v
-
-
-def _int(path, value, lo=None, hi=None):
-    if isinstance(value, bool) or not isinstance(value, int):
-        _fail(path, f"expected an integer, got {type(value).__name__} {value!r}")
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        _fail(path, f"{value} is out of range {lo}..{hi if hi is not None else ''}")
-    return value
-
-
-def _bool(path, value):
-    if not isinstance(value, bool):
-        _fail(path, f"expected true or false, got {value!r}")
-    return value
-
-
-def _str(path, value, allowed=None):
-    if not isinstance(value, str):
-        _fail(path, f"expected a string, got {type(value).__name__} {value!r}")
-    if allowed is not None and value.lower() not in allowed:
-        _fail(path, f"{value!r} is not one of {list(allowed)}")
-    return value.lower() if allowed is not None else value
-
-
-def _point(path, value):
-    if not isinstance(value, (list, tuple)) or len(value) != 2:
-        _fail(path, f"expected a point [x, y] in cm, got {value!r}")
-    return (_num(f"{path}[0]", value[0]), _num(f"{path}[1]", value[1]))
-
-
-def _die(path, value):
-    if isinstance(value, str):
-        key = value.strip().lower()
-        if key.startswith("d") and key[1:].isdigit() and int(key[1:]) in {int(d) for d in Die}:
-            return int(key[1:])
-    elif isinstance(value, int) and not isinstance(value, bool) and value in {int(d) for d in Die}:
-        return value
-    _fail(path, f"{value!r} is not a die; allowed d4, d6, d8, d10, d12")
+_f = Fields(ScenarioError, "scenario")
 
 
 @dataclass(frozen=True)
@@ -245,50 +183,44 @@ class Scenario:
         ScenarioError
             If a field is missing or malformed (the message names it).
         """
-        _table("", data, ("table", "turns", "sides"), ("name", "terrain"))
-        name = _str("name", data.get("name", "scenario"))
-        t = _table("table", data["table"], ("width_cm", "height_cm"))
-        w = _num("table.width_cm", t["width_cm"], positive=True)
-        h = _num("table.height_cm", t["height_cm"], positive=True)
-        turns = _int("turns", data["turns"], lo=1, hi=1000)
+        _f.table("", data, ("table", "turns", "sides"), ("name", "terrain"))
+        name = _f.string("name", data.get("name", "scenario"))
+        t = _f.table("table", data["table"], ("width_cm", "height_cm"))
+        w = _f.number("table.width_cm", t["width_cm"], positive=True)
+        h = _f.number("table.height_cm", t["height_cm"], positive=True)
+        turns = _f.integer("turns", data["turns"], lo=1, hi=1000)
         terrain = []
-        raw_t = data.get("terrain", [])
-        if not isinstance(raw_t, list):
-            _fail("terrain", "expected an array of tables [[terrain]]")
+        raw_t = _f.array("terrain", data.get("terrain", []), "an array of tables [[terrain]]", kinds=list)
         for i, f in enumerate(raw_t):
             p = f"terrain[{i}]"
-            _table(p, f, ("shape", "cover", "blocks_los"), ("name", "points", "center", "radius", "armor"))
-            shape = _str(f"{p}.shape", f["shape"], ("polygon", "circle"))
-            cover = _COVERS[_str(f"{p}.cover", f["cover"], tuple(_COVERS))]
-            armor = _int(f"{p}.armor", f.get("armor", 0), lo=1, hi=100) if "armor" in f else 0
+            _f.table(p, f, ("shape", "cover", "blocks_los"), ("name", "points", "center", "radius", "armor"))
+            shape = _f.choice(f"{p}.shape", f["shape"], ("polygon", "circle"), fold_case=True)
+            cover = _COVERS[_f.choice(f"{p}.cover", f["cover"], tuple(_COVERS), fold_case=True)]
+            armor = _f.integer(f"{p}.armor", f.get("armor", 0), lo=1, hi=100) if "armor" in f else 0
             if armor and cover == Cover.NONE:
-                _fail(f"{p}.armor", "a feature with an armor value (a heavy-weapon target) must give "
-                                    "light or heavy cover: its wounds lower that cover")
-            blocks = _bool(f"{p}.blocks_los", f["blocks_los"])
-            fname = _str(f"{p}.name", f.get("name", f"feature {i}"))
+                _f.fail(f"{p}.armor", "a feature with an armor value (a heavy-weapon target) must give "
+                                      "light or heavy cover: its wounds lower that cover")
+            blocks = _f.boolean(f"{p}.blocks_los", f["blocks_los"])
+            fname = _f.string(f"{p}.name", f.get("name", f"feature {i}"))
             if shape == "polygon":
                 if "points" not in f:
-                    _fail(f"{p}.points", "missing (a polygon needs 3+ points)")
+                    _f.fail(f"{p}.points", "missing field (a polygon needs 3+ points)")
                 if "center" in f or "radius" in f:
-                    _fail(f"{p}.center", "a polygon has points, not center/radius")
-                pts = f["points"]
-                if not isinstance(pts, list) or len(pts) < 3:
-                    _fail(f"{p}.points", f"expected a list of 3+ points [x, y], got {pts!r}")
-                pts = tuple(_point(f"{p}.points[{j}]", q) for j, q in enumerate(pts))
+                    _f.fail(f"{p}.center", "a polygon has points, not center/radius")
+                pts = _f.array(f"{p}.points", f["points"], "a list of 3+ points [x, y]", min_length=3, kinds=list)
+                pts = tuple(_f.point(f"{p}.points[{j}]", q) for j, q in enumerate(pts))
                 terrain.append(Terrain(fname, "polygon", points=pts, cover=int(cover), blocks_los=blocks,
                                        armor=armor))
             else:
                 for k in ("center", "radius"):
                     if k not in f:
-                        _fail(f"{p}.{k}", "missing (a circle needs center and radius)")
+                        _f.fail(f"{p}.{k}", "missing field (a circle needs center and radius)")
                 if "points" in f:
-                    _fail(f"{p}.points", "a circle has center/radius, not points")
-                terrain.append(Terrain(fname, "circle", center=_point(f"{p}.center", f["center"]),
-                                       radius=_num(f"{p}.radius", f["radius"], positive=True),
+                    _f.fail(f"{p}.points", "a circle has center/radius, not points")
+                terrain.append(Terrain(fname, "circle", center=_f.point(f"{p}.center", f["center"]),
+                                       radius=_f.number(f"{p}.radius", f["radius"], positive=True),
                                        cover=int(cover), blocks_los=blocks, armor=armor))
-        sides = data["sides"]
-        if not isinstance(sides, list) or len(sides) != 2:
-            _fail("sides", f"expected exactly two [[sides]], got {len(sides) if isinstance(sides, list) else sides!r}")
+        sides = _f.array("sides", data["sides"], "exactly two [[sides]]", length=2, kinds=list)
         specs = tuple(_side(f"sides[{i}]", s, w, h) for i, s in enumerate(sides))
         return cls(name, w, h, turns, tuple(terrain), specs)
 
@@ -308,71 +240,62 @@ class Scenario:
 
 
 def _side(path, s, w, h):
-    _table(path, s, ("experience", "units"), ("name", "fire_support", "hand_size"))
-    exp = _str(f"{path}.experience", s["experience"], EXPERIENCE_LEVELS)
-    units = s["units"]
-    if not isinstance(units, list) or not units:
-        _fail(f"{path}.units", "expected a non-empty array of tables [[sides.units]]")
+    _f.table(path, s, ("experience", "units"), ("name", "fire_support", "hand_size"))
+    exp = _f.choice(f"{path}.experience", s["experience"], EXPERIENCE_LEVELS, fold_case=True)
+    units = _f.array(f"{path}.units", s["units"], "a non-empty array of tables [[sides.units]]",
+                     min_length=1, kinds=list)
     specs = tuple(_unit(f"{path}.units[{i}]", u, w, h) for i, u in enumerate(units))
     n_cmd = sum(u.commander for u in specs)
     if n_cmd > 1:
-        _fail(f"{path}.units", f"at most one force commander per side, got {n_cmd}")
-    fs = s.get("fire_support", [])
-    if not isinstance(fs, list):
-        _fail(f"{path}.fire_support", "expected an array of tables")
+        _f.fail(f"{path}.units", f"at most one force commander per side, got {n_cmd}")
+    fs = _f.array(f"{path}.fire_support", s.get("fire_support", []), "an array of tables", kinds=list)
     assets = []
     for i, a in enumerate(fs):
         p = f"{path}.fire_support[{i}]"
-        _table(p, a, ("dice", "ap", "blast_radius_cm"), ("name",))
-        dice = a["dice"]
-        if not isinstance(dice, list) or len(dice) != 3:
-            _fail(f"{p}.dice", f"expected three dice, got {dice!r}")
-        assets.append(FireSupport(_str(f"{p}.name", a.get("name", f"asset {i}")),
-                                  tuple(_die(f"{p}.dice[{j}]", d) for j, d in enumerate(dice)),
-                                  _int(f"{p}.ap", a["ap"], hi=0),
-                                  _num(f"{p}.blast_radius_cm", a["blast_radius_cm"], positive=True)))
+        _f.table(p, a, ("dice", "ap", "blast_radius_cm"), ("name",))
+        dice = _f.array(f"{p}.dice", a["dice"], "three dice", length=3, kinds=list)
+        assets.append(FireSupport(_f.string(f"{p}.name", a.get("name", f"asset {i}")),
+                                  tuple(_f.die(f"{p}.dice[{j}]", d) for j, d in enumerate(dice)),
+                                  _f.integer(f"{p}.ap", a["ap"], hi=0),
+                                  _f.number(f"{p}.blast_radius_cm", a["blast_radius_cm"], positive=True)))
     hand = s.get("hand_size")
     if hand is not None:
-        hand = _int(f"{path}.hand_size", hand, lo=0, hi=1000)
-    return SideSpec(_str(f"{path}.name", s.get("name", path)), exp, specs, tuple(assets), hand)
+        hand = _f.integer(f"{path}.hand_size", hand, lo=0, hi=1000)
+    return SideSpec(_f.string(f"{path}.name", s.get("name", path)), exp, specs, tuple(assets), hand)
 
 
 def _unit(path, u, w, h):
-    _table(path, u, ("kind", "figures", "dice", "armor", "position"),
-           ("name", "heavy_weapon", "spotter", "comms", "commander", "markers", "wounds", "attached"))
-    kind = _str(f"{path}.kind", u["kind"], ("infantry", "light_infantry", "vehicle"))
-    dice = u["dice"]
-    if not isinstance(dice, list) or len(dice) != 3:
-        _fail(f"{path}.dice", f"expected three dice (Training, Equipment, Morale), got {dice!r}")
-    pos = _point(f"{path}.position", u["position"])
+    _f.table(path, u, ("kind", "figures", "dice", "armor", "position"),
+             ("name", "heavy_weapon", "spotter", "comms", "commander", "markers", "wounds", "attached"))
+    kind = _f.choice(f"{path}.kind", u["kind"], ("infantry", "light_infantry", "vehicle"), fold_case=True)
+    dice = _f.array(f"{path}.dice", u["dice"], "three dice (Training, Equipment, Morale)", length=3, kinds=list)
+    pos = _f.point(f"{path}.position", u["position"])
     if not (0 <= pos[0] <= w and 0 <= pos[1] <= h):
-        _fail(f"{path}.position", f"{list(pos)} is off the {w:g} x {h:g} cm table")
+        _f.fail(f"{path}.position", f"{list(pos)} is off the {w:g} x {h:g} cm table")
     hw = u.get("heavy_weapon", {})
     if not isinstance(hw, dict):
-        _fail(f"{path}.heavy_weapon", "expected a table {dispersed = AP, point = AP}")
-    for t in hw:
-        if t not in TARGET_TYPES:
-            _fail(f"{path}.heavy_weapon.{t}", f"unknown target type; allowed: {list(TARGET_TYPES)}")
-    hw_t = tuple((t, _int(f"{path}.heavy_weapon.{t}", hw[t], hi=0)) for t in TARGET_TYPES if t in hw)
-    spotter = _bool(f"{path}.spotter", u.get("spotter", False))
+        _f.expected(f"{path}.heavy_weapon", "a table {dispersed = AP, point = AP}", hw)
+    _f.table(f"{path}.heavy_weapon", hw, (), TARGET_TYPES, item="target type")
+    hw_t = tuple((t, _f.integer(f"{path}.heavy_weapon.{t}", hw[t], hi=0)) for t in TARGET_TYPES if t in hw)
+    spotter = _f.boolean(f"{path}.spotter", u.get("spotter", False))
     if spotter and kind == "vehicle":
-        _fail(f"{path}.spotter", "only infantry (light infantry included) may Call for Fire (RULES.md section 4)")
+        _f.fail(f"{path}.spotter", "only infantry (light infantry included) may Call for Fire (RULES.md section 4)")
     # RULES.md section 1: vehicles are attached units [src]; any other unit when its entry says so.
-    attached = _bool(f"{path}.attached", u.get("attached", kind == "vehicle"))
+    attached = _f.boolean(f"{path}.attached", u.get("attached", kind == "vehicle"))
     if kind == "vehicle" and not attached:
-        _fail(f"{path}.attached", "a vehicle is always an attached unit (RULES.md section 1); "
-                                  "omit the field or set it to true")
+        _f.fail(f"{path}.attached", "a vehicle is always an attached unit (RULES.md section 1); "
+                                    "omit the field or set it to true")
     return UnitSpec(
-        name=_str(f"{path}.name", u.get("name", path)),
+        name=_f.string(f"{path}.name", u.get("name", path)),
         kind=int(UnitKind[kind.upper()]),
-        figures=_int(f"{path}.figures", u["figures"], lo=1, hi=1000),
-        dice=tuple(_die(f"{path}.dice[{j}]", d) for j, d in enumerate(dice)),
-        armor=_int(f"{path}.armor", u["armor"], lo=1, hi=100),
+        figures=_f.integer(f"{path}.figures", u["figures"], lo=1, hi=1000),
+        dice=tuple(_f.die(f"{path}.dice[{j}]", d) for j, d in enumerate(dice)),
+        armor=_f.integer(f"{path}.armor", u["armor"], lo=1, hi=100),
         position=pos, heavy_weapon=hw_t, spotter=spotter,
-        comms=_bool(f"{path}.comms", u.get("comms", False)),
-        commander=_bool(f"{path}.commander", u.get("commander", False)),
-        markers=_int(f"{path}.markers", u.get("markers", 0), lo=0, hi=1000),
-        wounds=_int(f"{path}.wounds", u.get("wounds", 0), lo=0, hi=1000),
+        comms=_f.boolean(f"{path}.comms", u.get("comms", False)),
+        commander=_f.boolean(f"{path}.commander", u.get("commander", False)),
+        markers=_f.integer(f"{path}.markers", u.get("markers", 0), lo=0, hi=1000),
+        wounds=_f.integer(f"{path}.wounds", u.get("wounds", 0), lo=0, hi=1000),
         attached=attached,
     )
 
