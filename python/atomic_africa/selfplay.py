@@ -21,7 +21,7 @@ import numpy as np
 from ._optional import require
 from ._progress import Progress
 from ._seeding import seed_sequence
-from .game import Game
+from .game import Game, GameSpec
 from .game.scenario import load_scenario
 from .rules import Rules, resolve_rules
 from .agents import AGENTS, make_agent
@@ -88,12 +88,12 @@ def _seeds_of(root_entropy, index: int):
     return game_seed, agent_seeds
 
 
-def _play_one(scenario, rules, root_entropy, index, names, alternate, replay):
+def _play_one(spec, root_entropy, index, names, alternate, replay):
     game_seed, agent_seeds = _seeds_of(root_entropy, index)
     a_side = index % 2 if alternate else 0
     sides = [names[0], names[1]] if a_side == 0 else [names[1], names[0]]
     agents = [make_agent(sides[p], agent_seeds[p]) for p in range(2)]
-    g = Game(scenario, game_seed, rules)
+    g = Game(spec, game_seed)
     while not g.is_over:
         g.apply(agents[g.current_player].act(g))
     r = g.result
@@ -110,7 +110,8 @@ def _play_batch(task):
     """Worker entry point (processes and Ray): play the games of one batch."""
     scenario, rules_dict, root_entropy, indices, names, alternate, replay = task
     rules = Rules.from_dict(rules_dict) if rules_dict is not None else None
-    return [_play_one(scenario, rules, root_entropy, i, names, alternate, replay) for i in indices]
+    spec = GameSpec.build(scenario, rules)  # once per batch: the games share it
+    return [_play_one(spec, root_entropy, i, names, alternate, replay) for i in indices]
 
 
 @dataclass

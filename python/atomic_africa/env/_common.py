@@ -6,29 +6,13 @@ import numpy as np
 from .._gymnasium import ENV_ID
 from .._seeding import seed_sequence
 from ..game import Game
-from ..game.scenario import load_scenario
-from ..rules import resolve_rules
 
-__all__ = ["ENV_ID", "GameFactory", "EpisodeSeeds", "observation_box", "text_render", "AGENT_NAMES"]
+__all__ = ["ENV_ID", "EpisodeSeeds", "observation_box", "text_render", "AGENT_NAMES"]
 
 AGENT_NAMES = ("player_0", "player_1")
 # Observation features are non-negative fractions and counts scaled by a constant (figures / 20,
 # markers / 5, ...); counts have no fixed maximum, so the Box is bounded by the float32 range.
 _OBS_HIGH = float(np.finfo(np.float32).max)
-
-
-class GameFactory:
-    """Scenario and rules resolved once; ``new(seed)`` builds a :class:`Game`."""
-
-    def __init__(self, scenario=None, rules=None):
-        self.scenario = load_scenario(scenario)
-        self.rules = resolve_rules(rules)
-        probe = Game(self.scenario, 0, self.rules)
-        self.num_actions = probe.num_actions
-        self.observation_size = int(probe.observation(0).shape[0])
-
-    def new(self, seed: int) -> Game:
-        return Game(self.scenario, seed, self.rules)
 
 
 class EpisodeSeeds:

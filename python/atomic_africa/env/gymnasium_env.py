@@ -24,7 +24,8 @@ import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
 from .._seeding import seed_sequence
-from ._common import ENV_ID, GameFactory, observation_box, text_render
+from ..game import Game, GameSpec
+from ._common import ENV_ID, observation_box, text_render
 from ..agents import make_agent
 
 __all__ = ["AtomicAfricaEnv", "ENV_ID"]
@@ -76,12 +77,12 @@ class AtomicAfricaEnv(gym.Env):
         elif not callable(getattr(opponent, "act", None)):
             raise TypeError(f"opponent: expected an agent name or an object with act(game), "
                             f"got {type(opponent).__name__}")
-        self._factory = GameFactory(scenario, rules)
+        self.game_spec = GameSpec.build(scenario, rules)
         self.player, self.opponent_spec = int(player), opponent
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.render_mode = render_mode
-        self.observation_space = observation_box(self._factory.observation_size)
-        self.action_space = spaces.Discrete(self._factory.num_actions)
+        self.observation_space = observation_box(self.game_spec.observation_size)
+        self.action_space = spaces.Discrete(self.game_spec.num_actions)
         self.game = None
         self.opponent = None
 
@@ -95,7 +96,7 @@ class AtomicAfricaEnv(gym.Env):
             All False before :meth:`reset` and once the episode is over.
         """
         if self.game is None or self.game.is_over:
-            return np.zeros(self._factory.num_actions, dtype=bool)
+            return np.zeros(self.game_spec.num_actions, dtype=bool)
         return self.game.action_mask()
 
     def _info(self, **extra) -> dict:
@@ -134,7 +135,7 @@ class AtomicAfricaEnv(gym.Env):
         """
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
-        self.game = self._factory.new(game_seed)
+        self.game = Game(self.game_spec, game_seed)
         if isinstance(self.opponent_spec, str):
             opp_seed = int(seed_sequence(game_seed).spawn(1)[0].generate_state(1)[0])
             self.opponent = make_agent(self.opponent_spec, opp_seed)
@@ -169,7 +170,7 @@ class AtomicAfricaEnv(gym.Env):
         if self.game.is_over:
             raise RuntimeError("step() called on a finished episode; call reset()")
         a = int(action)
-        if not (0 <= a < self._factory.num_actions and self.game.action_mask()[a]):
+        if not (0 <= a < self.game_spec.num_actions and self.game.action_mask()[a]):
             if self.illegal_action == "raise":
                 self.game.apply(a)  # raises IllegalActionError with the reason
             obs = self.game.observation(self.player)

@@ -26,7 +26,8 @@ from gymnasium.utils import EzPickle  # noqa: E402
 from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 
-from ._common import AGENT_NAMES, EpisodeSeeds, GameFactory, observation_box, text_render
+from ..game import Game, GameSpec
+from ._common import AGENT_NAMES, EpisodeSeeds, observation_box, text_render
 
 __all__ = ["env", "raw_env", "AtomicAfricaAEC"]
 
@@ -75,11 +76,11 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
             raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None, "
                              f"{', '.join(map(repr, self.metadata['render_modes']))}")
         self.render_mode = render_mode
-        self._factory = GameFactory(scenario, rules)
+        self.game_spec = GameSpec.build(scenario, rules)
         self._seeds = EpisodeSeeds()
         self.possible_agents = list(AGENT_NAMES)
         self.agents = self.possible_agents[:]
-        n, size = self._factory.num_actions, self._factory.observation_size
+        n, size = self.game_spec.num_actions, self.game_spec.observation_size
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict({"observation": observation_box(size),
@@ -109,7 +110,7 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         the episode stream (see :class:`EpisodeSeeds`); ``options`` is ignored. A game that is over
         before its first decision (a scenario may give a side no order cards) starts terminated:
         rewards and ``infos`` as at any end, and ``player_0`` selected for its dead step."""
-        self.game = self._factory.new(self._seeds.next(seed))
+        self.game = Game(self.game_spec, self._seeds.next(seed))
         self.agents = self.possible_agents[:]
         self._reset_dicts()
         if self.game.is_over:
@@ -122,7 +123,7 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         """``{"observation": float32 vector, "action_mask": int8 vector}`` for ``agent`` (the mask is
         all zeros unless ``agent`` is to act)."""
         p = self.possible_agents.index(agent)
-        mask = np.zeros(self._factory.num_actions, dtype=np.int8)
+        mask = np.zeros(self.game_spec.num_actions, dtype=np.int8)
         if not self.game.is_over and agent == self.agent_selection:
             mask[self.game.action_mask()] = 1
         return {"observation": self.game.observation(p), "action_mask": mask}

@@ -1,6 +1,6 @@
 """The full game of RULES.md sections 1-7 as a deterministic state machine.
 
-``Game(scenario, seed)``; decisions through ``legal_actions()`` / ``action_mask()`` / ``apply()``;
+``Game(scenario, seed)`` (or ``Game(spec, seed)`` with a :class:`GameSpec`); decisions through ``legal_actions()`` / ``action_mask()`` / ``apply()``;
 ``observation(player)``; ``to_json()`` / ``Game.from_json()``; ``clone()``. The same game natively
 over many envs: :class:`VectorGame` (:mod:`.vector`). Drawing in :mod:`.render` (matplotlib).
 """
@@ -10,11 +10,12 @@ from .engine import Game, GameResult, IllegalActionError
 from .los import TerrainArrays, cover_at, los_blocked
 from .rng import RandomSource, ScriptedSource
 from .scenario import Scenario, ScenarioError, default_scenario, load_scenario
+from .spec import GameSpec
 from .state import Stage
 from .vector import VectorGame
 
 __all__ = [
-    "Game", "VectorGame", "GameResult", "IllegalActionError", "Scenario", "ScenarioError", "default_scenario",
+    "Game", "GameSpec", "VectorGame", "GameResult", "IllegalActionError", "Scenario", "ScenarioError", "default_scenario",
     "load_scenario", "RandomSource", "ScriptedSource", "ActionSpace", "Deck", "Stage",
     "TerrainArrays", "los_blocked", "cover_at",
 ]

@@ -19,14 +19,13 @@ from .. import batch
 from ..dice import wounded_dice
 from ..enums import Action, Posture, UnitKind
 from ..fire import predominant_cover, range_band, resolve_fire, scatter
-from ..rules import Rules, resolve_rules
+from ..rules import Rules
 from ..scores import action_scores
-from .actions import ActionSpace
-from .cards import Deck
 from .events import EventLog
 from .los import TerrainArrays, cover_at, los_blocked
 from .rng import RandomSource, ScriptedSource, source_from_dict
-from .scenario import Scenario, load_scenario
+from .scenario import Scenario
+from .spec import GameSpec
 from .state import NO_CARD, GameState, PlayerState, Stage, Unit
 
 __all__ = ["Game", "IllegalActionError", "GameResult"]
@@ -67,20 +66,14 @@ class GameResult(NamedTuple):
     figures: tuple
 
 
-def _slot_capacity(side, rules) -> int:
-    # Splits only cut units of >= split_min_figures into halves of >= split_min_figures // 2, and
-    # merges never add units, so a side never holds more than this many units at once.
-    half = max(1, rules.cleanup.split_min_figures // 2)
-    return len(side.units) + sum(u.figures for u in side.units) // half
-
-
 class Game:
     """One game of Atomic Africa.
 
     Parameters
     ----------
-    scenario : Scenario, path, dict or None
-        The scenario (``None``: the packaged default).
+    scenario : Scenario, path, dict, GameSpec or None
+        The scenario (``None``: the packaged default), or a :class:`~atomic_africa.game.GameSpec`
+        (scenario and rules already resolved; games built from one spec share it).
     seed : int
         Seed of the game's randomness source (deck shuffles, dice, scatter, confusion directions).
     rules : Rules, optional
@@ -90,6 +83,9 @@ class Game:
 
     Attributes
     ----------
+    spec : GameSpec
+        The game's configuration; ``scenario``, ``rules``, ``deck``, ``C`` (slots per side),
+        ``assets`` and ``space`` are its fields.
     current_player : int
         Player (0 or 1) to decide next; -1 once the game is over.
     is_over : bool
@@ -101,7 +97,7 @@ class Game:
     """
 
     def __init__(self, scenario=None, seed: int = 0, rules: Rules | None = None, source=None):
-        self._setup(load_scenario(scenario), seed, resolve_rules(rules))
+        self._setup(GameSpec.build(scenario, rules), seed)
         if source is not None and not isinstance(source, (RandomSource, ScriptedSource)):
             raise TypeError(f"source: expected RandomSource or ScriptedSource, got {type(source).__name__}")
         self.src = source if source is not None else RandomSource(self.seed)
@@ -111,19 +107,16 @@ class Game:
         self._start()
 
     # ------------------------------------------------------------------ construction / serialising
-    def _setup(self, scenario: Scenario, seed, rules: Rules):
+    def _setup(self, spec: GameSpec, seed):
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"seed: expected a non-negative int, got {type(seed).__name__} {seed!r}")
         if int(seed) < 0:
             raise ValueError(f"seed: must be non-negative, got {seed!r}")
-        self.scenario, self.rules, self.seed = scenario, rules, int(seed)
-        self.deck = Deck(rules)
-        self.C = max(_slot_capacity(sd, rules) for sd in scenario.sides)
-        self.assets = [list(sd.fire_support) for sd in scenario.sides]
-        m = rules.movement
-        self.space = ActionSpace(self.deck.size, self.C, max(len(a) for a in self.assets),
-                                 m.directions, len(m.distance_fractions), len(scenario.terrain))
-        self._terrain_key = self._terrain = None
+        self.spec, self.seed = spec, int(seed)
+        # The spec's fields as plain attributes: the rules code reads them on every step.
+        self.scenario, self.rules, self.deck, self.C = spec.scenario, spec.rules, spec.deck, spec.C
+        self.assets, self.space = spec.assets, spec.space
+        self._terrain_key, self._terrain = tuple(t.cover for t in spec.scenario.terrain), spec.terrain
         self._los_key = None
         self._los = None
         self._feature_los = {}
@@ -140,23 +133,10 @@ class Game:
 
     def _start(self):
         s, sc = self.s, self.scenario
-        s.units = [Unit(uid=i, side=i // self.C) for i in range(2 * self.C)]
+        s.units = self.spec.initial_units()
         s.players = [PlayerState() for _ in range(2)]
-        for side, spec in enumerate(sc.sides):
-            for k, us in enumerate(spec.units):
-                u = s.units[side * self.C + k]
-                hw = dict(us.heavy_weapon)
-                u.alive, u.name, u.kind, u.figures = True, us.name, us.kind, us.figures
-                u.dice, u.armor = list(us.dice), us.armor
-                u.hw_dispersed, u.hw_dispersed_ap = "dispersed" in hw, hw.get("dispersed", 0)
-                u.hw_point, u.hw_point_ap = "point" in hw, hw.get("point", 0)
-                u.spotter, u.comms, u.commander = us.spotter, us.comms, us.commander
-                u.attached = us.attached
-                u.x, u.y = us.position
-                u.markers, u.wounds = us.markers, us.wounds
-                u.clear_scratch()
         s.feature_cover = [t.cover for t in sc.terrain]
-        self.initial_figures = [sum(u.figures for u in spec.units) for spec in sc.sides]
+        self.initial_figures = self.spec.initial_figures
         self.events.add("setup", 0, scenario=sc.name, seed=self.seed, slots=self.C)
         for p in range(2):
             s.players[p].deck = self.src.shuffle(list(range(self.deck.size)))
@@ -204,7 +184,7 @@ class Game:
         if missing:
             raise ValueError(f"text: game JSON lacks the field {missing[0]!r}")
         g = cls.__new__(cls)
-        g._setup(Scenario.from_dict(d["scenario"]), d["seed"], Rules.from_dict(d["rules"]))
+        g._setup(GameSpec.build(Scenario.from_dict(d["scenario"]), Rules.from_dict(d["rules"])), d["seed"])
         g.initial_figures = list(d["initial_figures"])
         try:
             g.s = GameState.from_dict(d["state"])
@@ -248,8 +228,9 @@ class Game:
         -------
         Game
         """
-        memo = {id(self.rules): self.rules, id(self.scenario): self.scenario,
-                id(self._terrain): self._terrain, id(self.space): self.space, id(self.deck): self.deck}
+        memo = {id(self.spec): self.spec, id(self.rules): self.rules, id(self.scenario): self.scenario,
+                id(self._terrain): self._terrain, id(self.space): self.space, id(self.deck): self.deck,
+                id(self.assets): self.assets}
         return copy.deepcopy(self, memo)
 
     def __getstate__(self):
@@ -445,10 +426,10 @@ class Game:
         s, seg = self.s, self.space.decode(int(a))
         u = s.units[s.decl_uid]
         if s.stage == Stage.SPRINT_MOVE and seg[0] == "MOVE":
-            return self._clamp_step(u.dest_x, u.dest_y, self._direction_angle(seg[1]), s.sprint_bonus[0])
+            return self._clamp_step(u.dest_x, u.dest_y, self.spec.dir_angle[seg[1]], s.sprint_bonus[0])
         if s.stage == Stage.MOVE and seg[0] == "MOVE":
             frac = self.rules.movement.distance_fractions[seg[2]]
-            return self._clamp_step(u.x, u.y, self._direction_angle(seg[1]), frac * self._max_move(u))
+            return self._clamp_step(u.x, u.y, self.spec.dir_angle[seg[1]], frac * self._max_move(u))
         return (u.x, u.y)
 
     def observation(self, player: int) -> np.ndarray:
@@ -619,12 +600,8 @@ class Game:
         -------
         int
         """
-        o, spec = self.rules.orders, self.scenario.sides[side]
-        if spec.hand_size is not None:
-            return spec.hand_size
-        units = spec.units if o.hand_units == "setup" else self._side_units(side)
-        own = sum(1 for u in units if o.attached_add_cards or not u.attached)
-        return own + o.experience_bonus[spec.experience]
+        fixed = self.spec.fixed_hand_size(side)
+        return fixed if fixed is not None else self.spec.hand_size(side, self._side_units(side))
 
     def feature_targets(self, uid: int) -> list:
         """Terrain features (scenario indices) the heavy weapon of unit ``uid`` may aim at now.
@@ -816,12 +793,12 @@ class Game:
                 u.dest_x, u.dest_y = u.x, u.y
             else:
                 frac = self.rules.movement.distance_fractions[seg[2]]
-                self._place_destination(u, self._direction_angle(seg[1]), frac * self._max_move(u))
+                self._place_destination(u, self.spec.dir_angle[seg[1]], frac * self._max_move(u))
             s.pending.pop(0)
             self._next_move()
         elif st == Stage.SPRINT_MOVE:
             u = s.units[s.decl_uid]
-            self._sprint_displace(u, self._direction_angle(seg[1]), s.sprint_bonus[0])
+            self._sprint_displace(u, self.spec.dir_angle[seg[1]], s.sprint_bonus[0])
             s.pending.pop(0)
             s.sprint_bonus.pop(0)
             self._next_sprint()
@@ -989,18 +966,6 @@ class Game:
         value = m.sprint_card_value if u.action == Action.SPRINT else self.deck.move_value(u.card)
         return value * m.basic_move_per_value * self._increment(u)
 
-    def _direction_angle(self, d: int) -> float:
-        """Angle (radians, from +y) of action-space direction d, on the Call for Fire clock."""
-        cff = self.rules.call_for_fire
-        turn = 2 * math.pi * d / self.rules.movement.directions
-        return math.radians(cff.clock_zero_deg) + (turn if cff.clockwise else -turn)
-
-    def _clock_angle(self, face: int) -> float:
-        cff = self.rules.call_for_fire
-        n = cff.scatter_die
-        turn = 2 * math.pi * (face % n) / n
-        return math.radians(cff.clock_zero_deg) + (turn if cff.clockwise else -turn)
-
     def _clamp_step(self, x, y, ang, dist):
         """End of a straight move from (x, y), shortened so that it stays on the table."""
         dx, dy = dist * math.sin(ang), dist * math.cos(ang)
@@ -1039,7 +1004,7 @@ class Game:
             if u.confused:
                 face = self.src.roll(self.rules.call_for_fire.scatter_die)
                 self._ev("confused_direction", unit=u.uid, face=face)
-                self._place_destination(u, self._clock_angle(face), self._max_move(u))
+                self._place_destination(u, self.spec.clock_angle[face], self._max_move(u))
                 s.pending.pop(0)
                 continue
             s.decl_uid = u.uid
@@ -1213,7 +1178,7 @@ class Game:
             if u.confused:
                 face = self.src.roll(self.rules.call_for_fire.scatter_die)
                 self._ev("confused_direction", unit=u.uid, face=face, sprint=True)
-                self._sprint_displace(u, self._clock_angle(face), s.sprint_bonus[0])
+                self._sprint_displace(u, self.spec.clock_angle[face], s.sprint_bonus[0])
                 s.pending.pop(0)
                 s.sprint_bonus.pop(0)
                 continue

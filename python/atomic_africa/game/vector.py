@@ -16,8 +16,8 @@ from aa_core import vbatch as _k
 
 from .. import _validate as v
 from ..enums import Action, Posture
-from .engine import _ATTRS, Game, IllegalActionError
-from .observe import observation_size
+from .engine import _ATTRS, IllegalActionError
+from .spec import GameSpec
 from .state import Stage
 
 __all__ = ["VectorGame"]
@@ -84,7 +84,7 @@ class VectorGame:
 
     Parameters
     ----------
-    scenario : Scenario, path, dict or None
+    scenario : Scenario, path, dict, GameSpec or None
         As for :class:`~atomic_africa.game.Game` (``None``: the packaged default).
     num_envs : int
         Number of games, ``>= 1``.
@@ -107,6 +107,8 @@ class VectorGame:
     num_envs, num_actions, observation_size : int
     threads : int
         Settable.
+    spec : GameSpec
+        The games' configuration (shared with ``Game(spec, seed)``).
     scenario : Scenario
     rules : Rules
     """
@@ -123,11 +125,10 @@ class VectorGame:
 
     def _make_engine(self, scenario, rules):
         """Scenario, rules, sizes and an Engine for ``num_envs`` games (their state all zero)."""
-        probe = Game(scenario, 0, rules)
-        self.scenario, self.rules, self._probe = probe.scenario, probe.rules, probe
-        self.num_actions = probe.num_actions
-        self.observation_size = observation_size(probe)
-        params, tables = _build(probe)
+        spec = self.spec = GameSpec.build(scenario, rules)
+        self.scenario, self.rules = spec.scenario, spec.rules
+        self.num_actions, self.observation_size = spec.num_actions, spec.observation_size
+        params, tables = _build(spec)
         self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
         self._shape = (self.num_envs,)
         self._all_active = np.ones(self.num_envs, dtype=np.uint8)
@@ -471,8 +472,8 @@ class VectorGame:
 
 
 # ---------------------------------------------------------------------------------------- building
-def _build(g: Game):
-    """Kernel parameters and tables of a probe game (rules and scenario constants)."""
+def _build(g: GameSpec):
+    """Kernel parameters and tables of a game spec (rules and scenario constants)."""
     r, sc, deck, sp = g.rules, g.scenario, g.deck, g.space
     m, o, cff, cu = r.movement, r.orders, r.call_for_fire, r.cleanup
     C, K = g.C, deck.size
@@ -495,7 +496,7 @@ def _build(g: Game):
             a.append((tuple(int(d) for d in fs.dice), int(fs.ap), fs.blast_radius_cm * fs.blast_radius_cm))
         assets.append(a)
     params = {
-        "C": C, "U": 2 * C, "K": K, "obs_size": observation_size(g), "n_actions": sp.n,
+        "C": C, "U": 2 * C, "K": K, "obs_size": g.observation_size, "n_actions": sp.n,
         "b_assign": sp.base["ASSIGN"], "b_end_orders": sp.base["END_ORDERS"], "b_select": sp.base["SELECT"],
         "b_declare": sp.base["DECLARE"], "b_target": sp.base["TARGET"], "b_no_target": sp.base["NO_TARGET"],
         "b_asset": sp.base["ASSET"], "b_move": sp.base["MOVE"], "b_stay": sp.base["STAY"],
@@ -505,8 +506,8 @@ def _build(g: Game):
         "directions": m.directions, "n_fracs": len(m.distance_fractions), "per_value": m.basic_move_per_value,
         "sprint_card_value": m.sprint_card_value,
         "fracs": [float(f) for f in m.distance_fractions],
-        "dir_angle": [g._direction_angle(d) for d in range(m.directions)],
-        "clock_angle": [g._clock_angle(f) for f in range(cff.scatter_die + 1)],
+        "dir_angle": list(g.dir_angle),
+        "clock_angle": list(g.clock_angle),
         "inc": [m.increment_cm, m.vehicle_increment_cm],
         "sprint_inc": [m.sprint_increment_cm, m.vehicle_sprint_increment_cm],
         "merge_contact": m.merge_contact_cm, "merge_same_kind_only": m.merge_same_kind_only,
@@ -514,8 +515,7 @@ def _build(g: Game):
         "fire_needs_los": o.fire_needs_los, "first_player_alternates": o.first_player_alternates,
         "bystander_posture": int(Posture[o.bystander_posture.upper()]),
         "draw_bonus": [o.experience_bonus[side.experience] for side in sc.sides],
-        "hand_fixed": [g.hand_size(p) if side.hand_size is not None or o.hand_units == "setup" else -1
-                       for p, side in enumerate(sc.sides)],
+        "hand_fixed": [-1 if g.fixed_hand_size(p) is None else g.fixed_hand_size(p) for p in range(2)],
         "attached_add_cards": o.attached_add_cards,
         "rally_self_range": r.rally.self_range, "rally_comms_penalty": r.rally.comms_range_penalty,
         "rally_removed": r.rally.markers_removed,
@@ -563,14 +563,14 @@ def _build(g: Game):
     return params, tables
 
 
-def _templates(g: Game) -> dict:
+def _templates(g: GameSpec) -> dict:
     """The unit slots at the start of a game, in the kernel's field-major layout."""
     U = 2 * g.C
     i8 = np.zeros((len(_I8), U), dtype=np.int8)
     i32 = np.zeros((18, U), dtype=np.int32)
     f64 = np.zeros((len(_F64), U), dtype=np.float64)
     counters = {}
-    for u in g.s.units:
+    for u in g.initial_units():
         for f, name in enumerate(_I8):
             if name is not None:
                 i8[f, u.uid] = int(getattr(u, name))
@@ -593,7 +593,7 @@ def _templates(g: Game) -> dict:
 # ---------------------------------------------------------------------------------------- events
 def _decode(rec: np.ndarray, vg: VectorGame, env: int) -> list:
     """Event records (code, turn, n, values...) -> the Game's event dicts."""
-    sc, deck, C = vg.scenario, vg._probe.deck, vg._probe.C
+    sc, deck, C = vg.scenario, vg.spec.deck, vg.spec.C
     vals = rec.tolist()
     out, pos = [], 0
 
