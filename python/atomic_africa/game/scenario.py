@@ -7,7 +7,7 @@ Every malformed value raises :class:`ScenarioError` naming the field (in the wor
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from os import PathLike
 
@@ -142,7 +142,6 @@ class Scenario:
     turns: int
     terrain: tuple
     sides: tuple
-    _cache: dict = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     @classmethod
     def from_toml(cls, path: str | PathLike) -> "Scenario":
