@@ -214,6 +214,20 @@ def test_kernel_simulation_equals_reference_draw_for_draw(deck):
     assert got == tuple(want)
 
 
+def test_reference_and_kernel_read_a_fate_deck_as_its_state():
+    hm = HexMap(8, 8)
+    deck = FateDeck(5)
+    for _ in range(7):
+        deck.draw()
+    got = simulate_requests(800, hm, "D8", "D4", deck=deck, seed=3)
+    want = ref.simulate_requests(800, hm, "D8", "D4", deck=deck, seed=3)
+    assert (got.landing.tolist(), got.hit.tolist()) == want
+    assert want == ref.simulate_requests(800, hm, "D8", "D4", deck=deck.state(), seed=3)
+    assert want != ref.simulate_requests(800, hm, "D8", "D4", deck="fresh", seed=3)
+    with pytest.raises(ValueError, match="deck: 'stacked' is not a deck mode; allowed: 'independent', 'fresh'"):
+        ref.simulate_requests(1, hm, "D8", "D4", deck="stacked")
+
+
 def test_public_simulation_equals_reference_and_ignores_threads():
     hm = HexMap(12, 9, hindering=["E5"])
     a = simulate_requests(3000, hm, "C8", "F3", deck="fresh", seed=4, threads=1)

@@ -156,11 +156,26 @@ def resolve_requests(hexmap, spotter, target, cards, *, hindrance=0, smoke=None,
 
 
 def _deck_piles(deck, rules):
-    """None (independent 2d6) or the draw and discard piles as card-id lists (kernel order)."""
-    from ..artillery._request import deck_state
+    """None (independent 2d6) or the draw and discard piles as card-id lists, ids increasing.
 
-    state = deck_state(deck, rules)
-    return None if state is None else state.pile_ids()
+    A card's id is ``6 * (white - 1) + coloured - 1``. ``deck`` is "independent", "fresh" (every pair
+    ``artillery.fate_card_copies`` times, nothing discarded), a FateDeck (its ``state()``) or a
+    DeckState (36 ``draw`` and ``discard`` counts), read by their attributes: the reference imports
+    no product code.
+    """
+    if isinstance(deck, str):
+        if deck == "independent":
+            return None
+        if deck == "fresh":
+            return _expand([rules.artillery.fate_card_copies] * 36), []
+        raise ValueError(f"deck: {deck!r} is not a deck mode; allowed: 'independent', 'fresh', "
+                         f"a FateDeck or a DeckState")
+    state = deck.state() if callable(getattr(deck, "state", None)) else deck
+    return _expand(state.draw), _expand(state.discard)
+
+
+def _expand(counts):
+    return [k for k, n in enumerate(counts) for _ in range(n)]
 
 
 def _uniform_below(stream, n):
