@@ -1,6 +1,7 @@
 """fire_outcomes against simulate_fire samples (chi-square), memoisation, and bad input."""
 from __future__ import annotations
 
+import gc
 from collections import Counter
 
 import numpy as np
@@ -125,6 +126,20 @@ def test_memo_is_bounded(monkeypatch):
         odds.fire_outcomes("d6,d6,d6", "d6,d6,d6", shooter_posture=0, target_posture=0,
                            range_band=band, armor=1, rules=rules)
         assert len(odds._memo(rules).results) <= 3
+
+
+def test_memos_are_kept_by_odds_emptied_by_clear_cache_and_dropped_with_their_rules():
+    rules = aa.Rules.default().replace(fire={"armor_floor": 1})
+    want = odds.fire_outcomes(**ENGAGEMENTS["basic"], rules=rules)
+    memo = odds._memo(rules)
+    assert len(memo.results) == 1 and len(memo.sides) == 2
+    odds.clear_cache(rules)
+    assert not memo.results and not memo.sides
+    assert odds.fire_outcomes(**ENGAGEMENTS["basic"], rules=rules) == want
+    key = id(rules)
+    del rules, memo
+    gc.collect()
+    assert key not in odds._MEMOS
 
 
 # -- bad input: the same errors as simulate_fire ------------------------------------------------

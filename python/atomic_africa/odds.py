@@ -358,7 +358,7 @@ def fire_outcomes(shooter, target, *, shooter_posture, target_posture, range_ban
     Fraction(1, 1)
     """
     rules = resolve_rules(rules)
-    memo = _memo(rules).results
+    memo = (_MEMOS.get(id(rules)) or _memo(rules)).results  # the lookup inlined: this is the hot path
     key = None
     try:
         # The key keeps each argument's type: equal values of another type (3.0 for 3, False for
