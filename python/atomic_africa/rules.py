@@ -2,6 +2,12 @@
 
 The packaged ``data/rules.toml`` holds the published values and the engine's [default] choices.
 Kernels receive these values as arguments; nothing here is compiled.
+
+Every number is bounded so that what the validator accepts every engine computes correctly: the
+bound written beside each field below comes from how the kernels (``src/aa_core``) hold and combine
+the value (C ``int`` sums, ``int8``/``int16`` tables, fixed-size arrays of the native engine, float
+lengths). ``MAX_CM`` (10,000 cm) bounds every length, ``MAX_COUNT`` (1,000) every count of markers or
+cards, ``MAX_VALUE`` (2**30) the armor the API accepts.
 """
 from __future__ import annotations
 
@@ -13,11 +19,27 @@ from os import PathLike
 
 import numpy as np
 
-from ._fields import Fields
+from ._fields import MAX_CM, MAX_COUNT, Fields
+from ._validate import MAX_VALUE
 from ._toml import read_toml
 from .enums import Action, Posture, Role
 
 __all__ = ["Rules", "RulesError"]
+
+
+#: Native-engine sizes (aa_core/vgame.pxd): card ids are int16 (K <= 32767); ranks are int8 tables;
+#: MAX_DIRECTIONS, MAX_FRACS, MAX_CLOCK (indexed by scatter-die face 1..sides), MAX_EDGES.
+MAX_DECK = 32767
+MAX_RANKS = 127
+MAX_DIRECTIONS = 64
+MAX_FRACTIONS = 16
+MAX_SCATTER_DIE = 63
+MAX_BAND_EDGES = 32
+#: A cover bonus is added to an armor (<= MAX_VALUE, the API's bound) and an AP (<= 0) in one C int
+#: (aa_core/fire.pxd resolve_fire): MAX_VALUE + bonus <= 2**31 - 1.
+MAX_COVER_BONUS = 2**31 - 1 - MAX_VALUE
+#: Markers of one hit and per-turn caps are int8 in aa_core.fire.resolve_fire_array's output.
+MAX_MARKERS_PER_HIT = 100
 
 
 class RulesError(ValueError):
@@ -115,21 +137,25 @@ class FireRules(_Section):
     los_edge_depth_cm: float
 
     def _validate(self, path):
-        _set(self, "los_edge_depth_cm", _f.number(f"{path}.los_edge_depth_cm", self.los_edge_depth_cm, lo=0))
+        # lengths: 0..MAX_CM (a distance inside a feature)
+        _set(self, "los_edge_depth_cm",
+             _f.number(f"{path}.los_edge_depth_cm", self.los_edge_depth_cm, lo=0, hi=MAX_CM))
+        # 1..MAX_BAND_EDGES edges (the native engine's table), each in (0, MAX_CM]
         p = f"{path}.band_edges_cm"
-        edges = _f.number_list(p, self.band_edges_cm, positive=True)
+        edges = _f.number_list(p, self.band_edges_cm, positive=True, hi=MAX_CM, max_length=MAX_BAND_EDGES)
         if not edges or any(b <= a for a, b in zip(edges, edges[1:])):
             _f.fail(p, f"must be strictly increasing positive numbers, got {list(self.band_edges_cm)}")
-        if len(edges) > 126:
-            _f.fail(p, f"at most 126 bands, got {len(edges)}")
         _set(self, "band_edges_cm", edges)
-        _set(self, "cover_armor_bonus",
-             _f.int_list(f"{path}.cover_armor_bonus", self.cover_armor_bonus, lo=0, length=3))
-        _f.integer(f"{path}.armor_floor", self.armor_floor, lo=1)
+        # 0..MAX_COVER_BONUS each: armor + bonus + ap is one C int
+        _set(self, "cover_armor_bonus", _f.int_list(f"{path}.cover_armor_bonus", self.cover_armor_bonus,
+                                                    lo=0, hi=MAX_COVER_BONUS, length=3))
+        # 1..MAX_VALUE: a C int compared with armor sums and dividing the attack's excess
+        _f.integer(f"{path}.armor_floor", self.armor_floor, lo=1, hi=MAX_VALUE)
+        # 0..MAX_MARKERS_PER_HIT: int8 markers; feature_defense: band + defense, as a unit's Defense
         for name in ("markers_beyond_range", "markers_beyond_damage", "vehicle_markers_beyond_range",
                      "vehicle_markers_beyond_damage", "turn_marker_cap", "vehicle_turn_marker_cap",
                      "feature_defense"):
-            _f.integer(f"{path}.{name}", getattr(self, name), lo=0, hi=100)
+            _f.integer(f"{path}.{name}", getattr(self, name), lo=0, hi=MAX_MARKERS_PER_HIT)
         _f.integer(f"{path}.feature_cover_per_wound", self.feature_cover_per_wound, lo=1, hi=2)
 
 
@@ -148,14 +174,17 @@ class MovementRules(_Section):
     vehicles_merge: bool
 
     def _validate(self, path):
+        # lengths in (0, MAX_CM]: the longest move, card value x per value x increment, stays finite
         for name in ("increment_cm", "vehicle_increment_cm", "sprint_increment_cm",
                      "vehicle_sprint_increment_cm", "merge_contact_cm"):
-            _set(self, name, _f.number(f"{path}.{name}", getattr(self, name), positive=True))
-        _f.integer(f"{path}.basic_move_per_value", self.basic_move_per_value, lo=0)
-        _f.integer(f"{path}.sprint_card_value", self.sprint_card_value, lo=1)
-        _f.integer(f"{path}.directions", self.directions, lo=1, hi=360)
+            _set(self, name, _f.number(f"{path}.{name}", getattr(self, name), positive=True, hi=MAX_CM))
+        # card value (<= MAX_COUNT) x per value is a C int product (aa_core/vgame.pyx max_move)
+        _f.integer(f"{path}.basic_move_per_value", self.basic_move_per_value, lo=0, hi=100)
+        _f.integer(f"{path}.sprint_card_value", self.sprint_card_value, lo=1, hi=MAX_COUNT)
+        # 1..MAX_DIRECTIONS, 1..MAX_FRACTIONS fractions: the native engine's tables
+        _f.integer(f"{path}.directions", self.directions, lo=1, hi=MAX_DIRECTIONS)
         p = f"{path}.distance_fractions"
-        fr = _f.number_list(p, self.distance_fractions, positive=True)
+        fr = _f.number_list(p, self.distance_fractions, positive=True, max_length=MAX_FRACTIONS)
         if not fr or any(f > 1.0 for f in fr) or any(b <= a for a, b in zip(fr, fr[1:])):
             _f.fail(p, f"must be strictly increasing numbers in (0, 1], got {list(self.distance_fractions)}")
         _set(self, "distance_fractions", fr)
@@ -178,10 +207,12 @@ class OrdersRules(_Section):
     first_player_alternates: bool
 
     def _validate(self, path):
-        _f.integer(f"{path}.deck_cards", self.deck_cards, lo=4)
+        # 4..4 x MAX_RANKS (ranks are int8 in the native engine's card tables); with the Jokers at
+        # most MAX_DECK cards (int16 card ids)
+        _f.integer(f"{path}.deck_cards", self.deck_cards, lo=4, hi=4 * MAX_RANKS)
         if self.deck_cards % 4:
             _f.fail(f"{path}.deck_cards", f"must be a multiple of 4 suits, got {self.deck_cards}")
-        _f.integer(f"{path}.jokers", self.jokers, lo=0)
+        _f.integer(f"{path}.jokers", self.jokers, lo=0, hi=MAX_DECK - self.deck_cards)
         p = f"{path}.experience_bonus"
         levels = ("green", "regular", "veteran", "elite")
         if not isinstance(self.experience_bonus, dict):
@@ -189,14 +220,14 @@ class OrdersRules(_Section):
         if set(self.experience_bonus) != set(levels):
             _f.fail(p, f"needs exactly the levels {', '.join(levels)}, "
                        f"got {', '.join(sorted(map(str, self.experience_bonus))) or 'none'}")
-        for k, v in self.experience_bonus.items():
-            _f.integer(f"{p}.{k}", v, lo=0)
+        for k, v in self.experience_bonus.items():  # cards in a hand: 0..MAX_COUNT
+            _f.integer(f"{p}.{k}", v, lo=0, hi=MAX_COUNT)
         _f.choice(f"{path}.hand_units", self.hand_units, ("setup", "turn"))
         _f.boolean(f"{path}.attached_add_cards", self.attached_add_cards)
         _f.boolean(f"{path}.joker_takes_initiative", self.joker_takes_initiative)
         ranks = self.deck_cards // 4
         _f.integer(f"{path}.basic_max_rank", self.basic_max_rank, lo=1, hi=ranks)
-        _f.integer(f"{path}.joker_basic_value", self.joker_basic_value, lo=0)
+        _f.integer(f"{path}.joker_basic_value", self.joker_basic_value, lo=0, hi=MAX_COUNT)  # as sprint
         _f.boolean(f"{path}.fire_needs_los", self.fire_needs_los)
         _f.choice(f"{path}.bystander_posture", self.bystander_posture, ("offensive", "defensive"))
         _f.boolean(f"{path}.first_player_alternates", self.first_player_alternates)
@@ -209,9 +240,10 @@ class RallyRules(_Section):
     markers_removed: int
 
     def _validate(self, path):
-        _f.integer(f"{path}.self_range", self.self_range, lo=0)
-        _f.integer(f"{path}.comms_range_penalty", self.comms_range_penalty, lo=0)
-        _f.integer(f"{path}.markers_removed", self.markers_removed, lo=1)
+        # counts added to a range band and a unit's markers (C int sums): 0..MAX_COUNT
+        _f.integer(f"{path}.self_range", self.self_range, lo=0, hi=MAX_COUNT)
+        _f.integer(f"{path}.comms_range_penalty", self.comms_range_penalty, lo=0, hi=MAX_COUNT)
+        _f.integer(f"{path}.markers_removed", self.markers_removed, lo=1, hi=MAX_COUNT)
 
 
 @dataclass(frozen=True)
@@ -226,12 +258,15 @@ class CallForFireRules(_Section):
     blast_hits_friends: bool
 
     def _validate(self, path):
-        _f.integer(f"{path}.scatter_die", self.scatter_die, lo=2)
-        _set(self, "scatter_increment_cm",
-             _f.number(f"{path}.scatter_increment_cm", self.scatter_increment_cm, positive=True))
-        _set(self, "clock_zero_deg", _f.number(f"{path}.clock_zero_deg", self.clock_zero_deg))
+        # 2..MAX_SCATTER_DIE: the native clock table is indexed by face 1..sides
+        _f.integer(f"{path}.scatter_die", self.scatter_die, lo=2, hi=MAX_SCATTER_DIE)
+        _set(self, "scatter_increment_cm", _f.number(f"{path}.scatter_increment_cm", self.scatter_increment_cm,
+                                                     positive=True, hi=MAX_CM))
+        # -360..360 degrees: a turn either way (larger angles only lose precision)
+        _set(self, "clock_zero_deg", _f.number(f"{path}.clock_zero_deg", self.clock_zero_deg, lo=-360, hi=360))
         _f.boolean(f"{path}.clockwise", self.clockwise)
-        _f.integer(f"{path}.support_range_band", self.support_range_band, lo=1)
+        # a range band: 1..MAX_BAND_EDGES + 1
+        _f.integer(f"{path}.support_range_band", self.support_range_band, lo=1, hi=MAX_BAND_EDGES + 1)
         _f.choice(f"{path}.support_action", self.support_action, ("basic", "heavy_weapon", "sprint", "dig_in"))
         _f.choice(f"{path}.support_posture", self.support_posture, ("offensive", "defensive"))
         _f.boolean(f"{path}.blast_hits_friends", self.blast_hits_friends)
@@ -247,11 +282,13 @@ class CleanupRules(_Section):
     shattered_split_die: str
 
     def _validate(self, path):
-        _f.integer(f"{path}.split_min_figures", self.split_min_figures, lo=2)
+        # figures and markers are counts: 2..MAX_COUNT, 1..MAX_COUNT
+        _f.integer(f"{path}.split_min_figures", self.split_min_figures, lo=2, hi=MAX_COUNT)
         _f.boolean(f"{path}.odd_to_larger_half", self.odd_to_larger_half)
         _f.choice(f"{path}.morale_success", self.morale_success, ("above_markers",))
-        _f.integer(f"{path}.morale_markers_removed", self.morale_markers_removed, lo=1)
-        _set(self, "split_offset_cm", _f.number(f"{path}.split_offset_cm", self.split_offset_cm, positive=True))
+        _f.integer(f"{path}.morale_markers_removed", self.morale_markers_removed, lo=1, hi=MAX_COUNT)
+        _set(self, "split_offset_cm",
+             _f.number(f"{path}.split_offset_cm", self.split_offset_cm, positive=True, hi=MAX_CM))
         _f.choice(f"{path}.shattered_split_die", self.shattered_split_die, ("wounded", "morale"))
 
 
@@ -304,7 +341,8 @@ class ArtilleryRules(_Section):
         _f.choice(f"{path}.impact_equal", self.impact_equal, ("suppressed", "nothing"))
         _f.choice(f"{path}.impact_broken_again", self.impact_broken_again, ("eliminated", "broken"))
         _f.boolean(f"{path}.impact_empty_hex_roll", self.impact_empty_hex_roll)
-        values = _f.int_list(f"{path}.smoke_values", self.smoke_values, lo=0)
+        # hindrances, as a map's (0..1000), summed along a line of sight in a C int; at most 64 values
+        values = _f.int_list(f"{path}.smoke_values", self.smoke_values, lo=0, hi=MAX_COUNT, max_length=64)
         if not values:
             _f.fail(f"{path}.smoke_values", "needs at least one smoke marker value, got none")
         _set(self, "smoke_values", values)
@@ -344,7 +382,8 @@ class Rules:
     """The complete, validated rules data (frozen).
 
     Build with :meth:`default`, :meth:`from_toml`, :meth:`from_dict` or :meth:`replace`; every
-    malformed value raises :class:`RulesError` naming the field, e.g. ``'fire.armor_floor'``.
+    malformed value raises :class:`RulesError` naming the field and the allowed values, e.g.
+    ``rules.fire.armor_floor: 0 is out of range; allowed >= 1``.
     """
 
     dice: DiceRules

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from importlib import resources
 from os import PathLike
 
-from .._fields import Fields
+from .._fields import MAX_CM, MAX_COUNT, Fields
 from .._toml import read_toml
-from ..enums import Cover, Die, UnitKind
+from ..enums import Cover, UnitKind
 
 __all__ = ["Scenario", "ScenarioError", "Terrain", "UnitSpec", "SideSpec", "FireSupport",
            "load_scenario", "default_scenario", "EXPERIENCE_LEVELS", "TARGET_TYPES"]
@@ -23,6 +23,19 @@ EXPERIENCE_LEVELS = ("green", "regular", "veteran", "elite")
 #: with an armor value point targets.
 TARGET_TYPES = ("dispersed", "point")
 _COVERS = {"none": Cover.NONE, "no": Cover.NONE, "light": Cover.LIGHT, "heavy": Cover.HEAVY}
+
+# Sizes, bounded so that no engine's tables or sums overflow (coordinates and lengths: MAX_CM;
+# figures, markers, wounds, turns, hand sizes: MAX_COUNT). The native engine's fixed tables:
+#: terrain features (aa_core VectorGame's limit) and points of one polygon,
+MAX_TERRAIN = 1024
+MAX_POLYGON_POINTS = 1024
+#: off-board assets of a side (aa_core/vgame.pxd MAX_ASSETS),
+MAX_ASSETS = 16
+#: units of a side at set-up, and their figures: a side's unit slots (scenario units plus the halves
+#: its figures can split into) stay <= MAX_UNITS + MAX_COUNT, so the action space stays bounded,
+MAX_UNITS = 100
+#: armor and AP of units and features: small numbers added to a cover bonus in one C int.
+MAX_ARMOR = 100
 
 
 class ScenarioError(ValueError):
@@ -185,17 +198,18 @@ class Scenario:
         _f.table("", data, ("table", "turns", "sides"), ("name", "terrain"))
         name = _f.string("name", data.get("name", "scenario"))
         t = _f.table("table", data["table"], ("width_cm", "height_cm"))
-        w = _f.number("table.width_cm", t["width_cm"], positive=True)
-        h = _f.number("table.height_cm", t["height_cm"], positive=True)
-        turns = _f.integer("turns", data["turns"], lo=1, hi=1000)
+        w = _f.number("table.width_cm", t["width_cm"], positive=True, hi=MAX_CM)
+        h = _f.number("table.height_cm", t["height_cm"], positive=True, hi=MAX_CM)
+        turns = _f.integer("turns", data["turns"], lo=1, hi=MAX_COUNT)
         terrain = []
-        raw_t = _f.array("terrain", data.get("terrain", []), "an array of tables [[terrain]]", kinds=list)
+        raw_t = _f.array("terrain", data.get("terrain", []), "an array of tables [[terrain]]",
+                         max_length=MAX_TERRAIN, kinds=list)
         for i, f in enumerate(raw_t):
             p = f"terrain[{i}]"
             _f.table(p, f, ("shape", "cover", "blocks_los"), ("name", "points", "center", "radius", "armor"))
             shape = _f.choice(f"{p}.shape", f["shape"], ("polygon", "circle"), fold_case=True)
             cover = _COVERS[_f.choice(f"{p}.cover", f["cover"], tuple(_COVERS), fold_case=True)]
-            armor = _f.integer(f"{p}.armor", f.get("armor", 0), lo=1, hi=100) if "armor" in f else 0
+            armor = _f.integer(f"{p}.armor", f.get("armor", 0), lo=1, hi=MAX_ARMOR) if "armor" in f else 0
             if armor and cover == Cover.NONE:
                 _f.fail(f"{p}.armor", "a feature with an armor value (a heavy-weapon target) must give "
                                       "light or heavy cover: its wounds lower that cover")
@@ -206,7 +220,8 @@ class Scenario:
                     _f.fail(f"{p}.points", "missing field (a polygon needs 3+ points)")
                 if "center" in f or "radius" in f:
                     _f.fail(f"{p}.center", "a polygon has points, not center/radius")
-                pts = _f.array(f"{p}.points", f["points"], "a list of 3+ points [x, y]", min_length=3, kinds=list)
+                pts = _f.array(f"{p}.points", f["points"], "a list of 3+ points [x, y]", min_length=3,
+                               max_length=MAX_POLYGON_POINTS, kinds=list)
                 pts = tuple(_f.point(f"{p}.points[{j}]", q) for j, q in enumerate(pts))
                 terrain.append(Terrain(fname, "polygon", points=pts, cover=int(cover), blocks_los=blocks,
                                        armor=armor))
@@ -217,7 +232,7 @@ class Scenario:
                 if "points" in f:
                     _f.fail(f"{p}.points", "a circle has center/radius, not points")
                 terrain.append(Terrain(fname, "circle", center=_f.point(f"{p}.center", f["center"]),
-                                       radius=_f.number(f"{p}.radius", f["radius"], positive=True),
+                                       radius=_f.number(f"{p}.radius", f["radius"], positive=True, hi=MAX_CM),
                                        cover=int(cover), blocks_los=blocks, armor=armor))
         sides = _f.array("sides", data["sides"], "exactly two [[sides]]", length=2, kinds=list)
         specs = tuple(_side(f"sides[{i}]", s, w, h) for i, s in enumerate(sides))
@@ -242,12 +257,16 @@ def _side(path, s, w, h):
     _f.table(path, s, ("experience", "units"), ("name", "fire_support", "hand_size"))
     exp = _f.choice(f"{path}.experience", s["experience"], EXPERIENCE_LEVELS, fold_case=True)
     units = _f.array(f"{path}.units", s["units"], "a non-empty array of tables [[sides.units]]",
-                     min_length=1, kinds=list)
+                     min_length=1, max_length=MAX_UNITS, kinds=list)
     specs = tuple(_unit(f"{path}.units[{i}]", u, w, h) for i, u in enumerate(units))
+    figures = sum(u.figures for u in specs)
+    if figures > MAX_COUNT:
+        _f.fail(f"{path}.units", f"{figures} figures in all is out of range; allowed <= {MAX_COUNT}")
     n_cmd = sum(u.commander for u in specs)
     if n_cmd > 1:
         _f.fail(f"{path}.units", f"at most one force commander per side, got {n_cmd}")
-    fs = _f.array(f"{path}.fire_support", s.get("fire_support", []), "an array of tables", kinds=list)
+    fs = _f.array(f"{path}.fire_support", s.get("fire_support", []), "an array of tables",
+                  max_length=MAX_ASSETS, kinds=list)
     assets = []
     for i, a in enumerate(fs):
         p = f"{path}.fire_support[{i}]"
@@ -255,11 +274,12 @@ def _side(path, s, w, h):
         dice = _f.array(f"{p}.dice", a["dice"], "three dice", length=3, kinds=list)
         assets.append(FireSupport(_f.string(f"{p}.name", a.get("name", f"asset {i}")),
                                   tuple(_f.die(f"{p}.dice[{j}]", d) for j, d in enumerate(dice)),
-                                  _f.integer(f"{p}.ap", a["ap"], hi=0),
-                                  _f.number(f"{p}.blast_radius_cm", a["blast_radius_cm"], positive=True)))
+                                  _f.integer(f"{p}.ap", a["ap"], lo=-MAX_ARMOR, hi=0),
+                                  _f.number(f"{p}.blast_radius_cm", a["blast_radius_cm"], positive=True,
+                                            hi=MAX_CM)))
     hand = s.get("hand_size")
     if hand is not None:
-        hand = _f.integer(f"{path}.hand_size", hand, lo=0, hi=1000)
+        hand = _f.integer(f"{path}.hand_size", hand, lo=0, hi=MAX_COUNT)
     return SideSpec(_f.string(f"{path}.name", s.get("name", path)), exp, specs, tuple(assets), hand)
 
 
@@ -275,7 +295,8 @@ def _unit(path, u, w, h):
     if not isinstance(hw, dict):
         _f.expected(f"{path}.heavy_weapon", "a table {dispersed = AP, point = AP}", hw)
     _f.table(f"{path}.heavy_weapon", hw, (), TARGET_TYPES, item="target type")
-    hw_t = tuple((t, _f.integer(f"{path}.heavy_weapon.{t}", hw[t], hi=0)) for t in TARGET_TYPES if t in hw)
+    hw_t = tuple((t, _f.integer(f"{path}.heavy_weapon.{t}", hw[t], lo=-MAX_ARMOR, hi=0))
+                 for t in TARGET_TYPES if t in hw)
     spotter = _f.boolean(f"{path}.spotter", u.get("spotter", False))
     if spotter and kind == "vehicle":
         _f.fail(f"{path}.spotter", "only infantry (light infantry included) may Call for Fire (RULES.md section 4)")
@@ -287,14 +308,14 @@ def _unit(path, u, w, h):
     return UnitSpec(
         name=_f.string(f"{path}.name", u.get("name", path)),
         kind=int(UnitKind[kind.upper()]),
-        figures=_f.integer(f"{path}.figures", u["figures"], lo=1, hi=1000),
+        figures=_f.integer(f"{path}.figures", u["figures"], lo=1, hi=MAX_COUNT),
         dice=tuple(_f.die(f"{path}.dice[{j}]", d) for j, d in enumerate(dice)),
-        armor=_f.integer(f"{path}.armor", u["armor"], lo=1, hi=100),
+        armor=_f.integer(f"{path}.armor", u["armor"], lo=1, hi=MAX_ARMOR),
         position=pos, heavy_weapon=hw_t, spotter=spotter,
         comms=_f.boolean(f"{path}.comms", u.get("comms", False)),
         commander=_f.boolean(f"{path}.commander", u.get("commander", False)),
-        markers=_f.integer(f"{path}.markers", u.get("markers", 0), lo=0, hi=1000),
-        wounds=_f.integer(f"{path}.wounds", u.get("wounds", 0), lo=0, hi=1000),
+        markers=_f.integer(f"{path}.markers", u.get("markers", 0), lo=0, hi=MAX_COUNT),
+        wounds=_f.integer(f"{path}.wounds", u.get("wounds", 0), lo=0, hi=MAX_COUNT),
         attached=attached,
     )
 
