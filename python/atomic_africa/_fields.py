@@ -21,7 +21,15 @@ import math
 from ._validate import allowed_range, out_of_range, wrong_type
 from .enums import Die
 
-__all__ = ["Fields"]
+__all__ = ["Fields", "MAX_CM", "MAX_COUNT"]
+
+#: Longest length in cm a rules or scenario field may give (100 m; a table is about 2 m). A unit's
+#: longest move is a card value (<= 1000) x ``basic_move_per_value`` (<= 100) x an increment, at most
+#: 1e9 cm: finite, and its squares (distances are compared squared) stay far below float64's range.
+MAX_CM = 10_000.0
+#: Largest count of figures, markers, wounds, turns, cards in a hand...: sums of such counts over a
+#: battle (markers merged into a unit, rally ranges plus markers) stay far within int32.
+MAX_COUNT = 1000
 
 _DIE_SIDES = tuple(int(d) for d in Die)
 
@@ -67,14 +75,21 @@ class Fields:
             raise self.error(out_of_range(self.name(path), value, allowed_range(value, lo, hi)))
         return value
 
-    def number(self, path: str, value, *, positive: bool = False, lo: float | None = None) -> float:
-        """A finite number (as a float), ``> 0`` if ``positive``, ``>= lo`` if given."""
+    def number(self, path: str, value, *, positive: bool = False, lo: float | None = None,
+               hi: float | None = None) -> float:
+        """A finite number (as a float), ``> 0`` if ``positive``, ``>= lo`` and ``<= hi`` if given."""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             self.expected(path, "a number", value)
-        v = float(value)
-        if not math.isfinite(v) or (positive and v <= 0) or (lo is not None and v < lo):
+        try:
+            v = float(value)
+        except OverflowError:  # an integer beyond float64
+            v = math.inf if value > 0 else -math.inf
+        if (not math.isfinite(v) or (positive and v <= 0) or (lo is not None and v < lo)
+                or (hi is not None and v > hi)):
             allowed = ("finite values > 0" if positive else
-                       f"finite values >= {lo}" if lo is not None else "finite values")
+                       f"finite values >= {lo:g}" if lo is not None else "finite values")
+            if hi is not None:
+                allowed += f" and <= {hi:g}" if (positive or lo is not None) else f" <= {hi:g}"
             raise self.error(out_of_range(self.name(path), value, allowed))
         return v
 
@@ -112,29 +127,34 @@ class Fields:
 
     # -- containers --------------------------------------------------------------------------------
     def array(self, path: str, value, what: str, *, length: int | None = None, min_length: int = 0,
-              kinds=(list, tuple)):
-        """A list (of ``kinds``) with ``length`` items, or at least ``min_length``; ``what`` names it."""
+              max_length: int | None = None, kinds=(list, tuple)):
+        """A list (of ``kinds``) with ``length`` items, or ``min_length..max_length``; ``what`` names it."""
         if not isinstance(value, kinds):
             self.expected(path, what, value)
         if (length is not None and len(value) != length) or len(value) < min_length:
             self.fail(path, f"expected {what}, got a list of {len(value)}")
+        if max_length is not None and len(value) > max_length:
+            self.fail(path, f"expected {what}, got a list of {len(value)}; allowed at most {max_length}")
         return value
 
-    def int_list(self, path: str, value, *, lo: int | None = None, length: int | None = None) -> tuple:
-        """A list of integers ``>= lo`` (of ``length`` items if given), as a tuple."""
+    def int_list(self, path: str, value, *, lo: int | None = None, hi: int | None = None,
+                 length: int | None = None, max_length: int | None = None) -> tuple:
+        """A list of integers in ``lo..hi`` (of ``length`` items, or at most ``max_length``), as a tuple."""
         what = f"a list of {length} integers" if length is not None else "a list of integers"
-        self.array(path, value, what, length=length)
-        return tuple(self.integer(f"{path}[{i}]", v, lo) for i, v in enumerate(value))
+        self.array(path, value, what, length=length, max_length=max_length)
+        return tuple(self.integer(f"{path}[{i}]", v, lo, hi) for i, v in enumerate(value))
 
-    def number_list(self, path: str, value, *, positive: bool = False) -> tuple:
-        """A list of finite numbers (``> 0`` if ``positive``), as a tuple of floats."""
-        self.array(path, value, "a list of numbers")
-        return tuple(self.number(f"{path}[{i}]", v, positive=positive) for i, v in enumerate(value))
+    def number_list(self, path: str, value, *, positive: bool = False, hi: float | None = None,
+                    max_length: int | None = None) -> tuple:
+        """A list of finite numbers (``> 0`` if ``positive``, ``<= hi``; at most ``max_length``), as floats."""
+        self.array(path, value, "a list of numbers", max_length=max_length)
+        return tuple(self.number(f"{path}[{i}]", v, positive=positive, hi=hi) for i, v in enumerate(value))
 
     def point(self, path: str, value) -> tuple:
-        """A point ``[x, y]`` in cm, as a tuple of floats."""
+        """A point ``[x, y]`` in cm, each coordinate within ``-MAX_CM..MAX_CM``, as a tuple of floats."""
         self.array(path, value, "a point [x, y] in cm", length=2)
-        return (self.number(f"{path}[0]", value[0]), self.number(f"{path}[1]", value[1]))
+        return (self.number(f"{path}[0]", value[0], lo=-MAX_CM, hi=MAX_CM),
+                self.number(f"{path}[1]", value[1], lo=-MAX_CM, hi=MAX_CM))
 
     def table(self, path: str, value, required, optional=(), *, item: str = "field") -> dict:
         """A table with every key of ``required``, and others only from ``optional``.
