@@ -37,7 +37,8 @@ PACKAGE = "atomic_africa"
 #: ``__main__`` re-export or run everything, so they are the top.
 LAYERS = (
     ("base", ("_validate", "_fields", "_seeding", "_toml", "_optional", "_version", "_atomic_write",
-              "_progress", "enums", "results", "rules", "rules_text", "rules_reference", "reference")),
+              "_progress", "_input_limits", "_text", "enums", "results", "rules", "rules_text",
+              "rules_reference", "reference")),
     ("kernel wrappers", ("dice", "fire", "scores", "odds", "batch", "artillery")),
     ("game", ("game",)),
     ("agents", ("agents",)),
