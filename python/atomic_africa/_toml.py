@@ -4,13 +4,25 @@ from __future__ import annotations
 import tomllib
 from os import PathLike
 
+from ._input_limits import MAX_TOML_BYTES, TOML_STRINGS, check_depth, read_bounded
+
 __all__ = ["read_toml"]
 
 
 def read_toml(path: str | PathLike, error: type[Exception], what: str) -> dict:
-    """The parsed file; invalid TOML raises ``error`` naming ``what`` and the file."""
+    """The parsed file; a file larger than :data:`~atomic_africa._input_limits.MAX_TOML_BYTES`
+    (refused before it is read whole), not UTF-8, nesting deeper than
+    :data:`~atomic_africa._input_limits.MAX_DEPTH` levels or not valid TOML raises ``error`` naming
+    ``what`` and the file."""
+    name = f"{what} file {str(path)!r}"
+    data = read_bounded(path, MAX_TOML_BYTES, error, what)
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise error(f"{what} file {str(path)!r} is not valid TOML: {exc}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{name} is not UTF-8 text (byte {exc.start}: {data[exc.start:exc.start + 1]!r})") \
+            from None
+    check_depth(text, TOML_STRINGS, error, name)
+    try:
+        return tomllib.loads(text)
+    except (ValueError, RecursionError) as exc:    # TOMLDecodeError, or an integer of 5,000 digits
+        raise error(f"{name} is not valid TOML: {exc}") from None

@@ -6,8 +6,11 @@ Shared by the matplotlib pictures (:mod:`.render`) and the HTML replay (:mod:`.r
 from __future__ import annotations
 
 import json
+import os
 from typing import NamedTuple
 
+from .._input_limits import JSON_STRINGS, MAX_JSON_BYTES, check_depth, open_bounded, size_text
+from .._text import printable
 from .engine import Game
 from .narrate import Narrator
 
@@ -24,6 +27,12 @@ def load_replay(path, game: int = 0):
     """(scenario dict, rules dict, seed, actions) from a ``battle --log`` JSONL file, a game JSON, or
     game number ``game`` of a ``selfplay --replays`` file (one game JSON per line).
 
+    The file is read line by line: a replays file's other games are skipped unparsed (so a file
+    whose last line was cut short still gives its complete games), a battle log's events are not
+    parsed (its header and footer hold the replay). A document larger than
+    :data:`~atomic_africa._input_limits.MAX_JSON_BYTES` or nesting deeper than
+    :data:`~atomic_africa._input_limits.MAX_DEPTH` levels is refused before it is parsed.
+
     Parameters
     ----------
     path : str or PathLike
@@ -39,31 +48,129 @@ def load_replay(path, game: int = 0):
     Raises
     ------
     ValueError
-        If the file is none of these formats or ``game`` is out of range.
+        If the file is none of these formats, lacks a field or has one of the wrong type (the
+        message names the file, its line and the field), or ``game`` is out of range.
     OSError
         If the file cannot be read.
     """
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read().strip()
-    try:
-        docs = [json.loads(text)]            # one document, possibly spread over several lines
-    except json.JSONDecodeError:
+    if isinstance(game, bool) or not isinstance(game, int) or game < 0:
+        raise ValueError(f"game: expected an integer >= 0, got {game!r}")
+    name = os.fspath(path)
+    with open_bounded(path, _UNLIMITED, ValueError, "replay") as fh:
+        lines = _lines(fh, name)
+        first = next(lines, None)
+        if first is None:
+            raise ValueError(f"{name}: empty file; expected a battle log, game JSON or replays file")
+        number, text = first
+        doc = _parse(text, name, number, whole_file=False)
+        if doc is None:
+            # Not one document per line: a single (pretty-printed) game JSON, read whole.
+            parts, size = [text], len(text)
+            for _, more in lines:
+                size += len(more)
+                if size > MAX_JSON_BYTES:
+                    raise ValueError(f"{name}: a game JSON larger than {size_text(MAX_JSON_BYTES)}, the "
+                                     "limit")
+                parts.append(more)
+            doc = _parse("".join(parts), name, None, whole_file=True)
+            return _game_fields(doc, name, "")
+        if doc.get("type") == "header":
+            last = None
+            for last in lines:
+                pass
+            if last is None or not last[1].strip():
+                raise ValueError(f"{name}: not a complete battle log (no footer line after the header)")
+            footer = _parse(last[1], name, last[0], whole_file=False)
+            if footer is None or footer.get("type") != "footer":
+                raise ValueError(f"{name} line {last[0]}: not a battle log's footer; the log is "
+                                 "incomplete")
+            where = f" line {number}"
+            return (_field(doc, "scenario", dict, name, where), _field(doc, "rules", dict, name, where),
+                    _seed(doc, name, where), _actions(footer, "actions", name, f" line {last[0]}"))
+        count = 1
+        if game > 0:
+            for number, text in lines:
+                if count == game:
+                    doc = _parse(text, name, number, whole_file=False)
+                    if doc is None:
+                        raise ValueError(f"{name} line {number}: game {game} is not complete JSON (a "
+                                         "truncated file?); the games before it can be drawn")
+                    break
+                count += 1
+            else:
+                raise ValueError(f"game: {game} is out of range; {name} holds {count} game(s)")
+        return _game_fields(doc, name, f" line {number}")
+
+
+# The replay reader streams: a replays file has no size limit, each of its lines has MAX_JSON_BYTES.
+_UNLIMITED = 1 << 62
+
+
+def _lines(fh, name):
+    """(line number, text) of the non-blank lines, each at most MAX_JSON_BYTES."""
+    for number, raw in enumerate(iter(lambda: fh.readline(MAX_JSON_BYTES + 1), b""), 1):
+        if len(raw) > MAX_JSON_BYTES:
+            raise ValueError(f"{name} line {number}: longer than {size_text(MAX_JSON_BYTES)}, the limit "
+                             "for one document")
         try:
-            docs = [json.loads(x) for x in text.splitlines() if x.strip()]
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}: not a battle log, game JSON or replays file ({exc})") from None
-    if not all(isinstance(d, dict) for d in docs) or not docs:
-        raise ValueError(f"{path}: not a battle log, game JSON or replays file")
-    if docs[0].get("type") == "header":
-        if docs[-1].get("type") != "footer":
-            raise ValueError(f"{path}: not a battle log (header/footer lines missing)")
-        return docs[0]["scenario"], docs[0]["rules"], docs[0]["seed"], docs[-1]["actions"]
-    if not 0 <= game < len(docs):
-        raise ValueError(f"game: {game} is out of range; {path} holds {len(docs)} game(s)")
-    d = docs[game]
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{name} line {number}: not UTF-8 text (byte {exc.start})") from None
+        if text.strip():
+            yield number, text
+
+
+def _parse(text, name, number, whole_file):
+    """The JSON object in ``text``; None if ``text`` is not complete JSON (and not ``whole_file``)."""
+    where = f"{name}" if number is None else f"{name} line {number}"
+    check_depth(text, JSON_STRINGS, ValueError, where)
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        if not whole_file:
+            return None
+        raise ValueError(f"{where}: not a battle log, game JSON or replays file ({exc})") from None
+    except ValueError as exc:           # e.g. an integer of 5,000 digits
+        raise ValueError(f"{where}: {exc}") from None
+    if not isinstance(doc, dict):
+        raise ValueError(f"{where}: expected a JSON object, got {type(doc).__name__}")
+    return doc
+
+
+def _game_fields(d, name, where):
     if d.get("format") != "atomic-africa-game/1":
-        raise ValueError(f"{path}: neither a battle log nor a game JSON")
-    return d["scenario"], d["rules"], d["seed"], d["history"]
+        raise ValueError(f"{name}{where}: neither a battle log nor a game JSON (its 'format' is "
+                         f"{printable(repr(d.get('format')))[:60]}, expected 'atomic-africa-game/1')")
+    return (_field(d, "scenario", dict, name, where), _field(d, "rules", dict, name, where),
+            _seed(d, name, where), _actions(d, "history", name, where))
+
+
+def _field(d, key, kind, name, where):
+    if key not in d:
+        raise ValueError(f"{name}{where}: the field {key!r} is missing")
+    if not isinstance(d[key], kind):
+        raise ValueError(f"{name}{where}: {key}: expected {'an object' if kind is dict else 'a list'}, "
+                         f"got {type(d[key]).__name__}")
+    return d[key]
+
+
+def _seed(d, name, where):
+    seed = d.get("seed")
+    if "seed" not in d:
+        raise ValueError(f"{name}{where}: the field 'seed' is missing")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"{name}{where}: seed: expected a non-negative integer, got "
+                         f"{printable(repr(seed))[:40]}")
+    return seed
+
+
+def _actions(d, key, name, where):
+    actions = _field(d, key, list, name, where)
+    for i, a in enumerate(actions):
+        if isinstance(a, bool) or not isinstance(a, int):
+            raise ValueError(f"{name}{where}: {key}[{i}]: expected an action id (integer), got "
+                             f"{printable(repr(a))[:40]}")
+    return actions
 
 
 def game_at(scenario, rules, seed, actions, step=None) -> Game:
@@ -93,8 +200,11 @@ def game_at(scenario, rules, seed, actions, step=None) -> Game:
     n = len(actions) if step is None else step
     if not 0 <= n <= len(actions):
         raise ValueError(f"step: {n} is out of range; allowed 0..{len(actions)}")
-    for a in actions[:n]:
-        g.apply(a)
+    for i, a in enumerate(actions[:n]):
+        try:
+            g.apply(a)
+        except ValueError as exc:
+            raise ValueError(f"replay action {i} (of {len(actions)}): {exc}") from None
     return g
 
 
