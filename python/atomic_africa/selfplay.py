@@ -18,6 +18,7 @@ from multiprocessing import get_context
 
 import numpy as np
 
+from ._atomic_write import replaced_atomically
 from ._optional import require
 from ._progress import Progress
 from ._seeding import seed_sequence
@@ -335,7 +336,13 @@ def write_results(result: SelfPlayResult, path) -> str:
     Returns
     -------
     str
-        The path written.
+        The path written (under a temporary name, renamed into place: a failure leaves any previous
+        file as it was).
+
+    Raises
+    ------
+    atomic_africa._atomic_write.WriteError
+        An ``OSError`` naming ``path`` if the file cannot be written.
     """
     path = os.fspath(path)
     if results_format(path) == "parquet":
@@ -344,9 +351,12 @@ def write_results(result: SelfPlayResult, path) -> str:
         table = pa.table(result.columns())
         table = table.replace_schema_metadata({"agents": ",".join(result.agents),
                                                "seed": str(result.seed)})
-        pq.write_table(table, path)
+        sink = pa.BufferOutputStream()     # pyarrow deletes a path it fails to write, even /dev/full
+        pq.write_table(table, sink)
+        with replaced_atomically(path) as tmp, open(tmp, "wb") as fh:
+            fh.write(sink.getvalue())
         return path
-    with open(path, "w", newline="", encoding="utf-8") as fh:
+    with replaced_atomically(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(COLUMNS)
         for r in result.records:
@@ -388,10 +398,15 @@ def write_replays(result: SelfPlayResult, path) -> str:
     Returns
     -------
     str
-        The path written.
+        The path written (under a temporary name, renamed into place).
+
+    Raises
+    ------
+    atomic_africa._atomic_write.WriteError
+        An ``OSError`` naming ``path`` if the file cannot be written.
     """
     path = os.fspath(path)
-    with open(path, "w", encoding="utf-8") as fh:
+    with replaced_atomically(path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
         for text in result.replays:
             fh.write(text + "\n")
     return path

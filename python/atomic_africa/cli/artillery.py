@@ -9,7 +9,9 @@ import numpy as np
 from .._optional import require
 from ..artillery import HexMap, landing_counts, landing_distribution, parse_hex, simulate_requests
 from ..rules import resolve_rules
-from .common import add_rules_option, count_arg, positive_count_arg, seed_arg
+from .._atomic_write import save_figure
+from .._text import printable
+from .common import add_rules_option, count_arg, output_file, positive_count_arg, seed_arg
 
 CELL = 4   # characters per column in the terminal grid; a line holds every other column
 
@@ -59,7 +61,8 @@ def register(sub):
     p.add_argument("--seed", type=seed_arg, default=0, help="seed for --simulate (default 0)")
     p.add_argument("--threads", type=positive_count_arg, default=1, metavar="K",
                    help="OpenMP threads for --simulate (default 1; the result does not depend on it)")
-    p.add_argument("--plot", metavar="FILE.png", help="draw the landing heat map of the hex map")
+    p.add_argument("--plot", type=output_file, metavar="FILE.png",
+                   help="draw the landing heat map of the hex map")
     add_rules_option(p)
     p.set_defaults(run=run)
     return p
@@ -153,7 +156,7 @@ def run(args) -> int:
               f"deviation from the exact odds {dev * 100:.3f} points")
     if args.plot:
         plot_landing(odds, args.plot, deck=args.deck)
-        print(f"Heat map written to {args.plot}")
+        print(f"Heat map written to {printable(args.plot)}")
     return 0
 
 
@@ -216,4 +219,4 @@ def plot_landing(odds, path: str, deck: str = "independent") -> None:
         f"P(off map) {float(odds.off_map) * 100:.2f}%  ({cards})"
         + ("\nhatched: blocks line of sight; dashed purple: hinders it" if hm.blocking or hm.hindrance else ""),
         fontsize=10)
-    fig.savefig(path, dpi=130)
+    save_figure(fig, path, dpi=130)

@@ -7,7 +7,9 @@ import time
 from ..game import Game, load_scenario
 from ..agents import AGENTS, make_agent
 from ..game.narrate import Narrator, result_line, side_tables
-from .common import DEFAULT_AGENTS, scenario_arg, seed_arg
+from .._atomic_write import replaced_atomically
+from .._text import printable
+from .common import DEFAULT_AGENTS, output_file, scenario_arg, seed_arg
 
 
 def register(sub):
@@ -26,7 +28,8 @@ def register(sub):
                    help="scenario TOML (default: packaged; start from 'atomic-africa scenario --template')")
     p.add_argument("--agents", default=DEFAULT_AGENTS, metavar="A,B",
                    help=f"agents for Blue,Red from {sorted(AGENTS)} (default %(default)s)")
-    p.add_argument("--log", default=None, metavar="FILE.jsonl", help="write the event log as JSON lines")
+    p.add_argument("--log", type=output_file, default=None, metavar="FILE.jsonl",
+                   help="write the event log as JSON lines")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="also show the dice rolled and why each attack had its result (Attack against "
@@ -43,8 +46,9 @@ def parse_agents(text: str, seed: int):
 
 
 def write_log(game: Game, path, agents) -> None:
-    """JSON lines: a header (scenario, rules, seed, agents), one line per event, a footer (actions)."""
-    with open(path, "w", encoding="utf-8") as fh:
+    """JSON lines: a header (scenario, rules, seed, agents), one line per event, a footer (actions);
+    written under a temporary name and renamed into place."""
+    with replaced_atomically(path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
         fh.write(json.dumps({"type": "header", "format": "atomic-africa-log/1", "seed": game.seed,
                              "agents": agents, "scenario": game.scenario.to_dict(),
                              "rules": game.rules.to_dict()}) + "\n")
@@ -79,5 +83,5 @@ def run(args) -> int:
         print("\n".join(side_tables(game, names)))
     if args.log:
         write_log(game, args.log, names)
-        print(f"Event log written to {args.log}")
+        print(f"Event log written to {printable(args.log)}")
     return 0

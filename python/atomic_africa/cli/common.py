@@ -7,6 +7,7 @@ import os
 import tomllib
 from importlib import resources
 
+from .._atomic_write import check_writable
 from .._validate import as_enum, dice_triple
 from ..enums import Action, Cover, Die, Posture
 from ..fire import band_label  # noqa: F401  (re-exported: the fire and odds commands label bands)
@@ -97,13 +98,22 @@ def existing_file(path: str) -> str:
     return path
 
 
+def output_file(path: str) -> str:
+    """A file to write: its directory exists and is writable (checked now, before any long work;
+    the file itself is written under a temporary name and renamed into place)."""
+    try:
+        return check_writable(path)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def scenario_arg(path: str):
     """A scenario file, read and validated (its errors name the option, not a traceback)."""
     from ..game.scenario import load_scenario
     existing_file(path)
     try:
         return load_scenario(path)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, TypeError, MemoryError, RecursionError) as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
@@ -111,7 +121,7 @@ def rules_arg(path: str) -> Rules:
     existing_file(path)
     try:
         return Rules.from_toml(path)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, TypeError, MemoryError, RecursionError) as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 

@@ -7,7 +7,10 @@ from .. import odds
 from .._optional import require
 from ..enums import Cover
 from ..rules import resolve_rules
-from .common import add_engagement_options, add_rules_option, band_label, default_engagement, engagement_band
+from .._atomic_write import save_figure
+from .._text import printable
+from .common import (add_engagement_options, add_rules_option, band_label, default_engagement, engagement_band,
+                     output_file)
 
 
 def register(sub):
@@ -26,7 +29,7 @@ def register(sub):
     p.add_argument("--exact", action="store_true", help="print exact fractions")
     p.add_argument("--grid", action="store_true",
                    help="also print the range band x cover table at this armor and these postures")
-    p.add_argument("--plot", metavar="FILE.png", default=None,
+    p.add_argument("--plot", type=output_file, metavar="FILE.png", default=None,
                    help="draw heat maps of P(>= 1 wound) and expected markers, band x cover")
     add_rules_option(p)
     p.set_defaults(run=run)
@@ -97,7 +100,7 @@ def run(args) -> int:
             rules = resolve_rules(args.rules)
             cap = rules.fire.vehicle_turn_marker_cap if args.vehicle else rules.fire.turn_marker_cap
             _plot(grid, args.plot, shooter, target, cap, rules)
-            print(f"\nHeat map written to {args.plot}")
+            print(f"\nHeat map written to {printable(args.plot)}")
     return 0
 
 
@@ -145,4 +148,4 @@ def _plot(grid: np.ndarray, path: str, shooter: str, target: str, marker_cap: in
                         color="white" if val < 0.55 * top else "black")
         fig.colorbar(im, ax=ax, label=label)
     fig.suptitle(f"Exact odds: {shooter}\nvs {target}", fontsize=11)
-    fig.savefig(path, dpi=110)
+    save_figure(fig, path, dpi=110)

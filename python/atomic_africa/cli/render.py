@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from .._optional import require
 from ..game import Game, load_scenario
-from .common import DEFAULT_AGENTS, count_arg, existing_file, scenario_arg, seed_arg
+from .._atomic_write import check_writable
+from .._text import printable
+from .common import DEFAULT_AGENTS, count_arg, existing_file, output_file, scenario_arg, seed_arg
 
 
 def register(sub):
@@ -24,10 +26,10 @@ def register(sub):
     p.add_argument("--game", type=count_arg, default=0, metavar="K",
                    help="with a 'selfplay --replays' file: draw game K (0-based, default 0)")
     p.add_argument("--step", type=int, default=None, help="draw the state after this many actions (default: last)")
-    p.add_argument("-o", "--output", default=None, metavar="FILE.png",
+    p.add_argument("-o", "--output", type=output_file, default=None, metavar="FILE.png",
                    help="PNG to write (default battle.png; with --gif or --html only if given)")
-    p.add_argument("--gif", default=None, metavar="FILE.gif", help="animate the whole replay into this GIF")
-    p.add_argument("--html", default=None, metavar="FILE.html",
+    p.add_argument("--gif", type=output_file, default=None, metavar="FILE.gif", help="animate the whole replay into this GIF")
+    p.add_argument("--html", type=output_file, default=None, metavar="FILE.html",
                    help="write the whole replay as one self-contained web page (slider, play button, "
                         "each shot's exact odds; needs no network and no matplotlib)")
     p.add_argument("--dpi", type=int, default=None, metavar="N",
@@ -50,6 +52,9 @@ def run(args) -> int:
         require("matplotlib", "plot", "render")  # before a game is played, not after
     if args.gif:
         require("PIL", "plot", "render --gif")
+    png = picture and not (args.gif and args.output is None)
+    if png and args.output is None:
+        args.output = check_writable("battle.png")   # the default, checked before a game is played
     from ..game.replay import caption, game_at, load_replay, phase_lines
     if args.replay:
         scenario, rules, seed, actions = load_replay(args.replay, args.game)
@@ -63,18 +68,17 @@ def run(args) -> int:
     if args.html:
         from ..game.replay_html import save_html
         n = save_html(scenario, rules, seed, actions, args.html, every=args.every)
-        print(f"Wrote {args.html} ({n} frames; open it in a web browser)")
+        print(f"Wrote {printable(args.html)} ({n} frames; open it in a web browser)")
     if args.gif:
         from ..game.render import GIF_DPI, save_gif
         n = save_gif(scenario, rules, seed, actions, args.gif, every=args.every,
                      dpi=args.dpi or GIF_DPI, progress=True)
-        print(f"Wrote {args.gif} ({n} frames)")
-    if not picture or (args.gif and args.output is None):
+        print(f"Wrote {printable(args.gif)} ({n} frames)")
+    if not png:
         return 0
     from ..game.render import DPI, save_png
-    args.output = args.output or "battle.png"
     game = game_at(scenario, rules, seed, actions, args.step)
     lines = phase_lines(scenario, rules, seed, actions, args.step)
     save_png(game, args.output, dpi=args.dpi or DPI, caption=caption(game, lines))
-    print(f"Wrote {args.output} (step {len(game.history)} of {len(actions)}, turn {game.s.turn}, {game.stage.lower()})")
+    print(f"Wrote {printable(args.output)} (step {len(game.history)} of {len(actions)}, turn {game.s.turn}, {game.stage.lower()})")
     return 0

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from .common import DEFAULT_AGENTS, positive_count_arg, scenario_arg, seed_arg
+from .._text import printable
+from .common import DEFAULT_AGENTS, output_file, positive_count_arg, scenario_arg, seed_arg
 
 
 def register(sub):
@@ -25,9 +26,9 @@ def register(sub):
     p.add_argument("--workers", type=positive_count_arg, default=1, metavar="K",
                    help="worker processes; with --ray the CPUs of a local Ray (default %(default)s)")
     p.add_argument("--seed", type=seed_arg, default=0, metavar="S", help="root seed (default %(default)s)")
-    p.add_argument("--out", default=None, metavar="FILE.parquet",
+    p.add_argument("--out", type=output_file, default=None, metavar="FILE.parquet",
                    help="per-game results as Parquet (the 'parquet' extra), or as CSV if FILE ends in .csv")
-    p.add_argument("--replays", default=None, metavar="FILE.jsonl",
+    p.add_argument("--replays", type=output_file, default=None, metavar="FILE.jsonl",
                    help="every game as one Game.to_json() document per line (atomic-africa render)")
     p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
                    help="scenario TOML (default: packaged; start from 'atomic-africa scenario --template')")
@@ -59,9 +60,9 @@ def run(args) -> int:
     print(result.summary())
     if args.out:
         path = write_results(result, args.out)
-        print(f"Wrote {path} ({result.n} games)")
+        print(f"Wrote {printable(path)} ({result.n} games)")
     if args.replays:
         write_replays(result, args.replays)
-        print(f"Wrote {args.replays} ({result.n} replays)")
+        print(f"Wrote {printable(args.replays)} ({result.n} replays)")
     sys.stdout.flush()
     return 0

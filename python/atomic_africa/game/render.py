@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from .._atomic_write import replaced_atomically
+from .._atomic_write import replaced_atomically, save_figure
 from .._optional import require
 from .._progress import Progress
 from ..enums import Cover, UnitKind
@@ -344,9 +344,7 @@ def draw(game: Game, ax=None, title=None, caption=None, legend: bool = True):
 
 def _save(fig, path, dpi):
     if isinstance(path, (str, os.PathLike)):
-        fmt = os.path.splitext(os.fspath(path))[1][1:].lower() or "png"
-        with replaced_atomically(path) as tmp:
-            fig.savefig(tmp, dpi=dpi, format=fmt)
+        save_figure(fig, path, dpi=dpi)
     else:
         fig.savefig(path, dpi=dpi, format="png")
 
