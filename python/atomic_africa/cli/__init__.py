@@ -4,11 +4,16 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
+import os
 import re
 import sys
 import textwrap
+import traceback
+import warnings
 
+from .._atomic_write import WriteError
 from .._optional import MissingExtraError
+from .._text import printable
 
 __all__ = ["main", "build_parser"]
 
@@ -36,7 +41,8 @@ class SuggestingParser(argparse.ArgumentParser):
         return None
 
     def error(self, message):
-        super().error(message + _did_you_mean(self, message))
+        # One line, as every other failure of the command line (no usage block: COMMAND --help).
+        self.exit(2, f"{self.prog}: error: {printable(message + _did_you_mean(self, message))}\n")
 
 
 def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
@@ -64,11 +70,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog="atomic-africa",
         description="Atomic Africa rules engine: simulate engagements, exact odds, games.",
     )
-    from .. import __version__
+    from .._version import __version__
 
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--debug", action="store_true", default=False, help=_DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     subs = [importlib.import_module(f".{name}", __name__).register(sub) for name in _COMMANDS]
+    for p in subs:   # also after the command ("atomic-africa fire -n 1e12 --debug")
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP)
     # The top-level help lists every option of every command; COMMAND --help explains each one.
     parser.epilog = "every command and option (details: atomic-africa COMMAND --help):\n\n" + \
         "\n".join(_options_line(p) for p in subs)
@@ -92,24 +101,61 @@ def _options_line(p: argparse.ArgumentParser) -> str:
 
 
 def main(argv=None) -> int:
-    """Entry point of the ``atomic-africa`` script; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Entry point of the ``atomic-africa`` script; returns the exit status.
+
+    Every failure is one line on stderr, ``atomic-africa COMMAND: error: ...``, naming the option,
+    field or file, with exit status 2, or 1 when writing an output file failed; ``--debug`` adds the
+    traceback. Warnings are one line too (``atomic-africa COMMAND: warning: ...``).
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    prog = "atomic-africa"
+    debug = "--debug" in argv
+    if hasattr(sys.stdout, "reconfigure"):
+        # A name the terminal's encoding cannot show is written as an escape, not a crash.
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
-        return int(args.run(args) or 0)
-    except MissingExtraError as exc:
-        # An optional dependency is missing: the message names the extra that installs it.
-        print(f"atomic-africa {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        parser = build_parser()
+        with warnings.catch_warnings():
+            warnings.showwarning = lambda message, category, *rest, **kw: print(
+                f"{prog}: warning: {printable(message)}", file=sys.stderr)
+            args = parser.parse_args(argv)
+            prog = f"atomic-africa {args.command}"
+            status = int(args.run(args) or 0)
+            sys.stdout.flush()   # a closed pipe is reported here, not at exit
+        return status
     except BrokenPipeError:
         # Output piped into e.g. `head`: stop quietly, as Unix tools do.
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (ValueError, TypeError, OSError) as exc:
-        print(f"atomic-africa {args.command}: error: {_name_option(parser, args.command, str(exc))}",
-              file=sys.stderr)
-        return 2
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    except WriteError as exc:
+        return _fail(prog, debug, str(exc), 1)
+    except MissingExtraError as exc:
+        # An optional dependency is missing: the message names the extra that installs it.
+        return _fail(prog, debug, str(exc), 2)
+    except (ValueError, TypeError, OSError, MemoryError) as exc:
+        message = str(exc) or type(exc).__name__
+        if " " in prog:
+            message = _name_option(parser, prog.split()[1], message)
+        return _fail(prog, debug, message, 2)
+    except RecursionError as exc:
+        return _fail(prog, debug, f"input nested too deeply ({exc})", 2)
+    except Exception as exc:   # a bug: still one line, the traceback with --debug
+        return _fail(prog, debug, f"internal error {type(exc).__name__}: {exc} (run again with --debug "
+                                  "for the traceback, and please report it)", 2)
+
+
+_DEBUG_HELP = "on an error, also print the Python traceback"
+
+
+def _fail(prog: str, debug: bool, message: str, status: int) -> int:
+    """Report a failure in one line (after the traceback with ``--debug``); return ``status``."""
+    if debug:
+        traceback.print_exc()
+    print(f"{prog}: error: {printable(message)}", file=sys.stderr)
+    return status
 
 
 # API argument names that differ from the option's destination.
