@@ -172,19 +172,20 @@ class Game:
 
         Raises
         ------
-        ValueError
-            If ``text`` is not a game of this format or lacks a field (``json.JSONDecodeError``, a
-            ValueError, if it is not JSON).
+        SavedGameError
+            A ValueError: ``text`` is too long or too deeply nested (limits in
+            :mod:`atomic_africa.game.saved`), not JSON, not a game of this format, or a field is
+            missing, of the wrong type or does not fit the saved scenario and rules (named).
+        ScenarioError, RulesError
+            If the saved scenario or rules are malformed (named).
+        TypeError
+            If ``text`` is not a str or bytes.
         """
-        d = json.loads(text)
-        if not isinstance(d, dict) or d.get("format") != _FORMAT:
-            raise ValueError(f"text: not an atomic-africa game (format {_FORMAT!r} expected)")
-        missing = [k for k in ("scenario", "rules", "seed", "initial_figures", "state", "source", "events",
-                               "history") if k not in d]
-        if missing:
-            raise ValueError(f"text: game JSON lacks the field {missing[0]!r}")
+        from .saved import check_playable, read_saved_game  # the loader's checks live beside it
+
+        d, spec = read_saved_game(text)
         g = cls.__new__(cls)
-        g._setup(GameSpec.build(Scenario.from_dict(d["scenario"]), Rules.from_dict(d["rules"])), d["seed"])
+        g._setup(spec, d["seed"])
         g.initial_figures = list(d["initial_figures"])
         try:
             g.s = GameState.from_dict(d["state"])
@@ -194,7 +195,7 @@ class Game:
         g.src = source_from_dict(d["source"])
         g.events = EventLog(d["events"])
         g.history = list(d["history"])
-        return g
+        return check_playable(g)
 
     @classmethod
     def replay(cls, scenario=None, seed: int = 0, actions=(), rules=None, source=None) -> "Game":

@@ -1,0 +1,270 @@
+"""Saved games (the text of :meth:`Game.to_json <atomic_africa.game.Game.to_json>`): read with a bounded
+size and nesting, every field checked against the game's spec before the engine sees it.
+
+:func:`read_saved_game` refuses a text longer than :data:`MAX_TEXT` characters or nested deeper than
+:data:`MAX_DEPTH` before parsing it, then checks each field :meth:`Game.from_json` uses: its type, its
+range against the scenario and rules saved with it (card ids ``< deck size``, unit ids ``< 2 C``,
+stages, counts, coordinates on the table) and the lengths of its lists. Every problem raises
+:class:`SavedGameError` (a ValueError) naming the field's path, e.g.
+``text.state.players[0].hand[2]: 1000000 is out of range; allowed 0..53``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import fields
+
+import numpy as np
+
+from .._fields import MAX_CM, MAX_COUNT, Fields
+from .._validate import MAX_VALUE
+from ..enums import Action, Posture, UnitKind
+from ..rules import Rules
+from .events import EVENT_TYPES
+from .scenario import MAX_ARMOR, Scenario
+from .spec import GameSpec
+from .state import GameState, PlayerState, Stage, Unit
+
+__all__ = ["read_saved_game", "check_playable", "SavedGameError", "MAX_TEXT", "MAX_DEPTH", "FORMAT"]
+
+#: The format tag :meth:`Game.to_json` writes.
+FORMAT = "atomic-africa-game/1"
+#: Longest saved game read, in characters (64 MiB): a 1,000-turn battle's events fit many times over
+#: (a default battle of 6 turns is about 110 kB).
+MAX_TEXT = 64 * 2**20
+#: Deepest nesting of lists and tables read: a saved game needs 7 (a terrain polygon's point).
+MAX_DEPTH = 8
+#: Longest name or reason string read.
+MAX_NAME = 1000
+
+
+class SavedGameError(ValueError):
+    """A saved game is malformed or does not fit its own scenario and rules; the message names the field."""
+
+
+_f = Fields(SavedGameError, "text")
+_TOP = ("format", "scenario", "rules", "seed", "initial_figures", "state", "source", "events", "history")
+# A JSON string (escapes included): removed before counting brackets, so names may hold any.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+
+
+def read_saved_game(text) -> tuple[dict, GameSpec]:
+    """The parsed, checked saved game and the spec of its scenario and rules.
+
+    Parameters
+    ----------
+    text : str, bytes or bytearray
+        What :meth:`Game.to_json` wrote (bytes are read as UTF-8).
+
+    Returns
+    -------
+    (dict, GameSpec)
+
+    Raises
+    ------
+    SavedGameError
+        If the text is longer than ``MAX_TEXT`` or nested deeper than ``MAX_DEPTH``, is not JSON, is
+        not a saved game or a field is missing, of the wrong type or out of range (named).
+    ScenarioError, RulesError
+        If the saved scenario or rules are malformed (named).
+    TypeError
+        If ``text`` is not a str, bytes or bytearray.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        if len(text) > 4 * MAX_TEXT:
+            _too_long(len(text), "bytes")
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise SavedGameError(f"text: not UTF-8 ({e.reason} at byte {e.start})") from None
+    if not isinstance(text, str):
+        raise TypeError(f"text: expected a str (JSON written by Game.to_json), got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        _too_long(len(text), "characters")
+    depth = nesting_depth(text)
+    if depth > MAX_DEPTH:
+        raise SavedGameError(f"text: nested {depth} levels deep; a saved game needs at most {MAX_DEPTH}")
+    try:
+        d = json.loads(text)
+    except ValueError as e:  # JSONDecodeError, or an integer too long to convert
+        raise SavedGameError(f"text: not JSON ({e})") from None
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise SavedGameError(f"text: not an atomic-africa game (format {FORMAT!r} expected)")
+    _f.table("", d, _TOP)
+    spec = GameSpec.build(Scenario.from_dict(d["scenario"]), Rules.from_dict(d["rules"]))
+    _f.integer("seed", d["seed"], lo=0)
+    _f.int_list("initial_figures", d["initial_figures"], lo=0, hi=MAX_COUNT, length=2)
+    _state(d["state"], spec)
+    _source(d["source"], "source", spec)
+    _events(d["events"])
+    _f.int_list("history", d["history"], lo=0, hi=spec.num_actions - 1, max_length=len(text))
+    return d, spec
+
+
+def check_playable(game):
+    """``game`` if its legal actions can be listed and lie in its action space, else SavedGameError.
+
+    The last check of a loaded game: field checks cannot see every inconsistency between fields
+    (a stage whose unit has no card, ...), so the engine is asked once, here, rather than failing
+    later with an error that names nothing.
+    """
+    try:
+        legal = game.legal_actions()
+    except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError, RuntimeError) as e:
+        raise SavedGameError(f"text.state: not a state the game can continue from "
+                             f"({type(e).__name__}: {e})") from None
+    n = game.spec.num_actions
+    if any(not 0 <= a < n for a in legal):
+        raise SavedGameError(f"text.state: not a state the game can continue from (it offers actions "
+                             f"outside 0..{n - 1})")
+    return game
+
+
+def nesting_depth(text: str) -> int:
+    """How deeply the lists and tables of a JSON text nest (0 for a scalar), without parsing it."""
+    skeleton = _STRING.sub("", text).encode("utf-8", "replace")
+    a = np.frombuffer(skeleton, dtype=np.uint8)
+    step = ((a == ord("[")) | (a == ord("{"))).astype(np.int64) - ((a == ord("]")) | (a == ord("}")))
+    return int(np.cumsum(step).max(initial=0))
+
+
+def _too_long(n: int, unit: str):
+    raise SavedGameError(f"text: {n} {unit} is too long; a saved game is read up to {MAX_TEXT} "
+                         f"characters ({MAX_TEXT // 2**20} MiB)")
+
+
+# -- the game state --------------------------------------------------------------------------------
+def _state(s, spec: GameSpec) -> None:
+    _f.table("state", s, [f.name for f in fields(GameState)])
+    U = 2 * spec.C
+    uid = dict(lo=-1, hi=U - 1)
+    sc = spec.scenario
+    _f.integer("state.turn", s["turn"], lo=0, hi=sc.turns + 1)
+    _f.integer("state.stage", s["stage"], lo=0, hi=Stage.COUNT - 1)
+    for name in ("current_player", "first_player", "activating", "next_activating"):  # -1: game over
+        _f.integer(f"state.{name}", s[name], lo=-1, hi=1)
+    _f.integer("state.phase", s["phase"], lo=0, hi=MAX_VALUE)
+    for name in ("act_uid", "react_uid", "decl_uid"):
+        _f.integer(f"state.{name}", s[name], **uid)
+    _f.int_list("state.pending", s["pending"], lo=0, hi=U - 1, max_length=U)
+    # a sprint score (< 100) times an increment (<= MAX_CM)
+    _f.array("state.sprint_bonus", s["sprint_bonus"], "a list of numbers", max_length=U, kinds=list)
+    for i, b in enumerate(s["sprint_bonus"]):
+        _f.number(f"state.sprint_bonus[{i}]", b, lo=-100 * MAX_CM, hi=100 * MAX_CM)
+    _f.integer("state.step", s["step"], lo=0, hi=2)
+    _f.integer("state.winner", s["winner"], lo=-2, hi=1)
+    _name("state.reason", s["reason"])
+    units = _f.array("state.units", s["units"], f"a list of {U} units (2 x {spec.C} slots)", length=U,
+                     kinds=list)
+    for i, u in enumerate(units):
+        _unit(f"state.units[{i}]", u, i, spec)
+    players = _f.array("state.players", s["players"], "a list of 2 players", length=2, kinds=list)
+    for p, pl in enumerate(players):
+        _player(f"state.players[{p}]", pl, p, units, spec)
+    _f.int_list("state.feature_cover", s["feature_cover"], lo=0, hi=2, length=len(sc.terrain))
+
+
+def _unit(path: str, u, i: int, spec: GameSpec) -> None:
+    _f.table(path, u, [f.name for f in fields(Unit)])
+    sc, C = spec.scenario, spec.C
+    U = 2 * C
+    _f.integer(f"{path}.uid", u["uid"], lo=i, hi=i)
+    _f.integer(f"{path}.side", u["side"], lo=i // C, hi=i // C)
+    for name in ("alive", "hw_dispersed", "hw_point", "spotter", "comms", "commander", "attached",
+                 "revealed", "acted", "split_done", "moves", "confused"):
+        _f.boolean(f"{path}.{name}", u[name])
+    _name(f"{path}.name", u["name"])
+    _f.integer(f"{path}.kind", u["kind"], lo=min(UnitKind), hi=max(UnitKind))
+    _f.integer(f"{path}.figures", u["figures"], lo=0, hi=MAX_COUNT)
+    dice = set(spec.rules.dice.ladder) | ({0} if not u["alive"] else set())
+    _f.array(f"{path}.dice", u["dice"], "a list of 3 dice", length=3, kinds=list)
+    for j, die in enumerate(u["dice"]):
+        _f.integer(f"{path}.dice[{j}]", die)
+        if die not in dice:
+            _f.fail(f"{path}.dice[{j}]", f"{die} is not a die of the ladder; allowed "
+                                         f"{', '.join(map(str, sorted(dice)))}")
+    _f.integer(f"{path}.armor", u["armor"], lo=1, hi=MAX_ARMOR)
+    for name in ("hw_dispersed_ap", "hw_point_ap"):
+        _f.integer(f"{path}.{name}", u[name], lo=-MAX_ARMOR, hi=0)
+    for name, size in (("x", sc.width_cm), ("y", sc.height_cm), ("dest_x", sc.width_cm),
+                       ("dest_y", sc.height_cm), ("aim_x", sc.width_cm), ("aim_y", sc.height_cm)):
+        _f.number(f"{path}.{name}", u[name], lo=0, hi=size)
+    # markers and wounds grow over a battle (<= MAX_COUNT turns x a per-turn cap <= 100, merged):
+    # MAX_VALUE keeps their sums in the kernels' int32
+    for name in ("markers", "wounds", "turn_markers"):
+        _f.integer(f"{path}.{name}", u[name], lo=0, hi=MAX_VALUE)
+    _f.integer(f"{path}.card", u["card"], lo=-1, hi=spec.deck.size - 1)
+    _f.integer(f"{path}.action", u["action"], lo=-1, hi=max(Action))
+    _f.integer(f"{path}.posture", u["posture"], lo=-1, hi=max(Posture))
+    # a heavy weapon's target may be a terrain feature: 2 C + its index
+    _f.integer(f"{path}.target", u["target"], lo=-1, hi=U + len(sc.terrain) - 1)
+    _f.integer(f"{path}.target2", u["target2"], lo=-1, hi=U - 1)
+    n_assets = len(sc.sides[i // C].fire_support)
+    _f.integer(f"{path}.asset", u["asset"], lo=-1, hi=n_assets - 1)
+
+
+def _player(path: str, pl, p: int, units: list, spec: GameSpec) -> None:
+    _f.table(path, pl, [f.name for f in fields(PlayerState)])
+    K = spec.deck.size
+    seen = {}
+    for pile in ("deck", "hand", "discard"):
+        cards = _f.int_list(f"{path}.{pile}", pl[pile], lo=0, hi=K - 1, max_length=K)
+        for j, c in enumerate(cards):
+            _once(seen, c, f"{path}.{pile}[{j}]")
+    for i in range(p * spec.C, (p + 1) * spec.C):
+        if units[i]["card"] >= 0:
+            _once(seen, units[i]["card"], f"state.units[{i}].card")
+    _f.integer(f"{path}.removed_figures", pl["removed_figures"], lo=0, hi=MAX_COUNT)
+
+
+def _once(seen: dict, card: int, path: str) -> None:
+    # A player's cards are one deck: each card is in one place (pile or unit) at most.
+    if card in seen:
+        _f.fail(path, f"card {card} is also at {_f.name(seen[card])}; a player holds each card once")
+    seen[card] = path
+
+
+def _name(path: str, value) -> str:
+    _f.string(path, value)
+    if len(value) > MAX_NAME:
+        _f.fail(path, f"a string of {len(value)} characters; allowed at most {MAX_NAME}")
+    return value
+
+
+# -- randomness, events ----------------------------------------------------------------------------
+def _source(src, path: str, spec: GameSpec, fallback: bool = False) -> None:
+    if not isinstance(src, dict):
+        _f.expected(path, "a table", src)
+    kind = _f.choice(f"{path}.kind", src.get("kind"), ("random",) if fallback else ("random", "scripted"))
+    if kind == "random":
+        _f.table(path, src, ("kind", "seed", "state"))
+        _f.integer(f"{path}.seed", src["seed"], lo=0)
+        st = _f.table(f"{path}.state", src["state"], ("bit_generator", "has_uint32", "state", "uinteger"))
+        _f.choice(f"{path}.state.bit_generator", st["bit_generator"], ("PCG64",))
+        _f.integer(f"{path}.state.has_uint32", st["has_uint32"], lo=0, hi=1)
+        _f.integer(f"{path}.state.uinteger", st["uinteger"], lo=0, hi=2**32 - 1)
+        inner = _f.table(f"{path}.state.state", st["state"], ("inc", "state"))
+        for k in ("inc", "state"):
+            _f.integer(f"{path}.state.state.{k}", inner[k], lo=0, hi=2**128 - 1)
+        return
+    _f.table(path, src, ("kind", "dice", "decks", "rolled", "fallback"))
+    _f.int_list(f"{path}.dice", src["dice"], lo=1, hi=max(spec.rules.dice.ladder + (
+        spec.rules.call_for_fire.scatter_die,)))
+    decks = _f.array(f"{path}.decks", src["decks"], "a list of card orders", kinds=list)
+    for j, order in enumerate(decks):
+        _f.int_list(f"{path}.decks[{j}]", order, lo=0, hi=spec.deck.size - 1, max_length=spec.deck.size)
+    rolled = _f.array(f"{path}.rolled", src["rolled"], "a list of [sides, face] pairs", kinds=list)
+    for j, pair in enumerate(rolled):
+        _f.int_list(f"{path}.rolled[{j}]", pair, lo=1, length=2)
+    if src["fallback"] is not None:
+        _source(src["fallback"], f"{path}.fallback", spec, fallback=True)
+
+
+def _events(events) -> None:
+    _f.array("events", events, "a list of events", kinds=list)
+    for i, ev in enumerate(events):
+        p = f"events[{i}]"
+        if not isinstance(ev, dict) or "type" not in ev or "turn" not in ev:
+            _f.expected(p, "an event table with a type and a turn", ev)
+        _f.choice(f"{p}.type", ev["type"], EVENT_TYPES)
+        _f.integer(f"{p}.turn", ev["turn"], lo=0, hi=MAX_COUNT + 1)
