@@ -8,7 +8,10 @@ mode, the dice rolled and why each result happened (Attack against the range and
 range band with its span in cm and the distance, cover and effective armor). :func:`legend` explains
 the cards and the fire rule once; :func:`result_line` and :func:`side_tables` close the log.
 
-Everything shown is read from the events, the scenario and the rules data; the only thing the events
+Names from the scenario (scenario, sides, units, terrain features, fire-support assets) are shown
+with control characters escaped (:func:`atomic_africa._text.printable`): a name cannot move the
+terminal's cursor nor start a line of its own. Everything shown is read from the events, the
+scenario and the rules data; the only thing the events
 do not carry, the distance of an attack, is measured between the In-transit points of the two units
 (the rules' range measurement), from the positions the narrator is given between decisions.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 import math
 import textwrap
 
+from .._text import printable
 from ..enums import Cover, Posture, UnitKind
 from ..fire import band_label, effective_armor
 from .cards import SUITS, Deck
@@ -220,9 +224,9 @@ def result_line(game, agents=None) -> str:
     sides = _side_labels(game.scenario, agents)
     res = game.result
     who = "draw" if res.winner is None else f"{sides[res.winner]} wins"
-    names = [s.name for s in game.scenario.sides]
-    return (f"Result: {who} - {res.reason}; figures {names[0]} {res.figures[0]}, "
-            f"{names[1]} {res.figures[1]}")
+    names = [printable(s.name) for s in game.scenario.sides]
+    return printable(f"Result: {who} - {res.reason}; figures {names[0]} {res.figures[0]}, "
+                     f"{names[1]} {res.figures[1]}")
 
 
 def side_tables(game, agents=None) -> list[str]:
@@ -247,17 +251,17 @@ def side_tables(game, agents=None) -> list[str]:
                      f"{game.initial_figures[p]} figures left")
         if not units:
             continue
-        width = max(len("total"), *(len(u.name) for u in units))
+        width = max(len("total"), *(len(printable(u.name)) for u in units))
         lines.append(f"  {'unit':<{width}}  figures  markers  wounds")
-        rows = [(u.name, u.figures, u.markers, u.wounds) for u in units]
+        rows = [(printable(u.name), u.figures, u.markers, u.wounds) for u in units]
         rows.append(("total", figs, sum(u.markers for u in units), sum(u.wounds for u in units)))
         lines += [f"  {n:<{width}}  {a:>7}  {b:>7}  {c:>6}" for n, a, b, c in rows]
     return lines
 
 
 def _side_labels(scenario, agents):
-    names = [s.name for s in scenario.sides]
-    return [f"{n} ({a})" for n, a in zip(names, agents)] if agents else names
+    names = [printable(s.name) for s in scenario.sides]
+    return [printable(f"{n} ({a})") for n, a in zip(names, agents)] if agents else names
 
 
 class _Seen:
@@ -266,7 +270,7 @@ class _Seen:
     __slots__ = ("side", "name", "vehicle", "x", "y")
 
     def __init__(self, u):
-        self.side, self.name, self.vehicle = u.side, u.name, u.kind == UnitKind.VEHICLE
+        self.side, self.name, self.vehicle = u.side, printable(u.name), u.kind == UnitKind.VEHICLE
         self.x, self.y = u.x, u.y
 
 
@@ -292,7 +296,7 @@ class Narrator:
     def __init__(self, game, verbose: bool = False):
         self.rules, self.verbose, self.seed = game.rules, verbose, game.seed
         self.scenario = game.scenario
-        self.sides = [s.name for s in game.scenario.sides]
+        self.sides = [printable(s.name) for s in game.scenario.sides]
         self.turns = game.scenario.turns
         self._deck = Deck(game.rules)
         self._slots = game.C   # a heavy weapon aimed at terrain feature f has the target 2 C + f
@@ -326,9 +330,9 @@ class Narrator:
         """
         sc = self.scenario
         labels = _side_labels(sc, agents)
-        lines = [f"{sc.name}: {labels[0]} vs {labels[1]}, seed {self.seed}, {self.turns} turns"]
+        lines = [f"{printable(sc.name)}: {labels[0]} vs {labels[1]}, seed {self.seed}, {self.turns} turns"]
         for p, side in enumerate(sc.sides):
-            units = ", ".join(f"{u.name} ({u.figures}{', attached' if u.attached else ''})"
+            units = ", ".join(f"{printable(u.name)} ({u.figures}{', attached' if u.attached else ''})"
                               for u in side.units)
             lines.append(f"{self.sides[p]} ({side.experience}, "
                          f"{sum(u.figures for u in side.units)} figures, "
@@ -337,13 +341,13 @@ class Narrator:
         if armoured:
             f = self.rules.fire
             lines += textwrap.wrap(
-                "Armoured features: " + ", ".join(f"{t.name} (armor {t.armor}, {_COVER_WORDS[Cover(t.cover)]})"
+                "Armoured features: " + ", ".join(f"{printable(t.name)} (armor {t.armor}, {_COVER_WORDS[Cover(t.cover)]})"
                                                   for t in armoured)
                 + f"; heavy weapons rated for point targets may fire at them (Defense {f.feature_defense}, "
                 f"no cover bonus); each wound takes {_plural(f.feature_cover_per_wound, 'level')} off "
                 "their cover, and with no cover left they no longer block line of sight.",
                 100, subsequent_indent="    ", break_on_hyphens=False)
-        return lines + legend(self.rules)
+        return [printable(x) for x in lines] + legend(self.rules)
 
     def feed(self, events, units) -> list[str]:
         """Log lines of new events.
@@ -374,7 +378,7 @@ class Narrator:
                 if out:
                     lines += [out] if isinstance(out, str) else out
         self._sync(units)
-        return lines
+        return [printable(x) for x in lines]    # names in events (features, assets, merged units) too
 
     # ------------------------------------------------------------------ helpers
     def _sync(self, units):

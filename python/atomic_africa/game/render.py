@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from .._atomic_write import replaced_atomically, save_figure
+from .._text import printable
 from .._optional import require
 from .._progress import Progress
 from ..enums import Cover, UnitKind
@@ -33,6 +34,13 @@ _IMPACT = "#d35400"                          # fire support impact
 _WOUND = "#8e0000"
 _LABEL_PT = 9.0                              # unit label font size (points)
 _CAPTION_LINES = 9                           # caption lines drawn below the table
+
+
+def _plain(text) -> str:
+    """A name from a file as matplotlib shows it literally: control characters escaped (a newline
+    would add a line, others miss from the font) and ``$`` not starting mathtext (an unbalanced
+    one would fail the drawing)."""
+    return printable(text).replace("$", r"\$")
 
 
 def _canvas_figure(figsize=FIGSIZE, dpi=DPI):
@@ -82,7 +90,7 @@ def _draw_terrain(ax, sc):
             cy = sum(p[1] for p in t.points) / len(t.points)
         else:
             cx, cy = t.center
-        txt = ax.text(cx, cy, t.name, fontsize=8, ha="center", va="center", color="#222", style="italic",
+        txt = ax.text(cx, cy, _plain(t.name), fontsize=8, ha="center", va="center", color="#222", style="italic",
                       zorder=2, bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.55))
         txt.set_gid("terrain-label")
         texts.append(txt)
@@ -132,7 +140,7 @@ def _draw_units(ax, units):
         dots += [(u.x + size + 1 + 1.6 * k, u.y + size) for k in range(min(u.markers, 6))]
         crosses += [(u.x + size + 1 + 1.6 * k, u.y + size - 2) for k in range(min(u.wounds, 6))]
         right = u.x + size
-        label = f"{u.name} ({u.figures})"
+        label = f"{_plain(u.name)} ({u.figures})"
         if u.markers or u.wounds:
             right = u.x + size + 2 + 1.6 * min(max(u.markers, u.wounds), 6)
             label += f"\nS{u.markers} W{u.wounds}"
@@ -250,8 +258,8 @@ def _legend_handles(sc):
 
     move = FancyArrowPatch((0, 0), (1, 0))
     handles = [
-        (none(marker="o", ms=12, mfc=_SIDE_COLOURS[0], mec="k"), f"{sc.sides[0].name} unit"),
-        (none(marker="o", ms=12, mfc=_SIDE_COLOURS[1], mec="k"), f"{sc.sides[1].name} unit"),
+        (none(marker="o", ms=12, mfc=_SIDE_COLOURS[0], mec="k"), f"{_plain(sc.sides[0].name)} unit"),
+        (none(marker="o", ms=12, mfc=_SIDE_COLOURS[1], mec="k"), f"{_plain(sc.sides[1].name)} unit"),
         (none(marker="o", ms=12, mfc="white", mec="k"), "infantry (solid edge)"),
         (Patch(facecolor="white", edgecolor="k", ls=":"), "light infantry (dotted edge)"),
         (Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="k"), "vehicle (rectangle)"),
@@ -296,11 +304,11 @@ def _draw_state(ax, game, title, caption, fixed):
     status = f"turn {game.s.turn}, {game.stage.lower()}"
     if game.is_over:
         r = game.result
-        status += f" - {'draw' if r.winner is None else sc.sides[r.winner].name + ' wins'}"
-    ax.set_title(title or f"{sc.name}: {status}", fontsize=13)
+        status += f" - {'draw' if r.winner is None else _plain(sc.sides[r.winner].name) + ' wins'}"
+    ax.set_title(_plain(title) if title else f"{_plain(sc.name)}: {status}", fontsize=13)
     if caption is None:
         caption = _caption(game, [])
-    lines = caption.splitlines()
+    lines = [_plain(x) for x in caption.splitlines()]
     if len(lines) > _CAPTION_LINES:
         lines = lines[:_CAPTION_LINES - 1] + [f"... and {len(lines) - _CAPTION_LINES + 1} more"]
     ax.text(0.0, -0.05, "\n".join(lines), transform=ax.transAxes, ha="left", va="top", fontsize=10.5,

@@ -321,6 +321,6 @@ def caption(game: Game, lines) -> str:
     head = f"Turn {game.s.turn}, {game.stage.lower()}"
     if game.is_over:
         r = game.result
-        winner = "draw" if r.winner is None else f"{game.scenario.sides[r.winner].name} wins"
+        winner = "draw" if r.winner is None else f"{printable(game.scenario.sides[r.winner].name)} wins"
         head += f": {winner} ({r.reason})"
-    return "\n".join([head] + [x[2:] if x.startswith("  ") else x for x in lines])
+    return "\n".join([head] + [printable(x[2:] if x.startswith("  ") else x) for x in lines])

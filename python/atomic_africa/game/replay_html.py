@@ -9,11 +9,13 @@ nothing from the network.
 """
 from __future__ import annotations
 
+import html
 import json
 import os
 
 from .. import odds
 from .._atomic_write import replaced_atomically
+from .._text import printable
 from ..enums import Action, Cover, Posture, UnitKind
 from ..fire import band_label, resolve_fire
 from .replay import caption, frames, last_phase_events
@@ -269,9 +271,11 @@ def render_html(data: dict) -> str:
     -------
     str
     """
-    # "</" cannot end the script element inside JSON; "<\/" is the same string to JSON.parse.
-    payload = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
-    title = (data["title"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    # No "<", ">" or "&" in the script element, whatever the names hold ("</script>", "<!--"): their
+    # \u escapes are the same strings to JSON.parse.
+    payload = (json.dumps(data, separators=(",", ":"), allow_nan=False)
+               .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+    title = html.escape(printable(data["title"]))
     return PAGE.replace("{{TITLE}}", title).replace("{{DATA}}", payload)
 
 
