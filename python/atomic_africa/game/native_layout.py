@@ -1,0 +1,160 @@
+"""Between Python objects and the native engine's arrays and event records, read from :mod:`.schema`.
+
+:func:`unit_templates` lays the initial ``Unit`` slots out as the kernel's unit rows;
+:func:`decode_records` turns the kernel's event records back into the dicts ``Game`` logs.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..enums import Action, Posture
+from .schema import END_REASONS, EVENTS, FIELD_KINDS, native_rows
+
+__all__ = ["unit_templates", "decode_records"]
+
+_DTYPES = {"i8": np.int8, "i32": np.int32, "f64": np.float64}
+
+
+def unit_templates(units, C: int) -> dict:
+    """The unit slots at the start of a game, in the kernel's field-major layout.
+
+    Parameters
+    ----------
+    units : sequence of Unit
+        Every slot (``2 * C``), as ``Game`` sets them up.
+    C : int
+        Slots per side.
+
+    Returns
+    -------
+    dict
+        ``tmpl_i8``, ``tmpl_i32``, ``tmpl_f64``: flat arrays of (rows, 2 * C).
+    """
+    out = {}
+    for storage, dtype in _DTYPES.items():
+        rows = native_rows(storage)
+        a = np.zeros((len(rows), 2 * C), dtype=dtype)
+        uids = [u.uid for u in units]
+        for r, _, f in rows:
+            if f.py_type is None:
+                a[r] = f.default
+            elif f.rows > 1:
+                a[r, uids] = [getattr(u, f.name)[r - f.row] for u in units]
+            else:
+                a[r, uids] = [getattr(u, f.name) for u in units]
+        out[storage] = a
+    # A live slot's name is its side's k-th scenario unit, no "/b" yet (empty slots keep -1).
+    base = out["i32"][_row("i32", "NAME_BASE")]
+    counters = [0, 0]
+    for u in units:
+        if u.alive:
+            base[u.uid] = counters[u.side]
+            counters[u.side] += 1
+    return {f"tmpl_{s}": a.ravel() for s, a in out.items()}
+
+
+def _row(storage, c_row_name):
+    return next(r for r, name, _ in native_rows(storage) if name == c_row_name)
+
+
+def decode_records(records, scenario, deck, C: int, game_seed: int) -> list:
+    """Native event records -> the event dicts ``Game`` logs.
+
+    Parameters
+    ----------
+    records : ndarray of float64
+        Concatenated records ``(code, turn, n, n values)`` of one game.
+    scenario : Scenario
+    deck : Deck
+    C : int
+        Slots per side.
+    game_seed : int
+        The game's seed (the setup event's ``seed``).
+
+    Returns
+    -------
+    list of dict
+
+    Raises
+    ------
+    ValueError
+        If a record does not hold the values :data:`schema.EVENTS` declares for its type.
+    """
+    vals = np.asarray(records).tolist()
+    out, pos = [], 0
+    while pos < len(vals):
+        code, turn, n = int(vals[pos]), int(vals[pos + 1]), int(vals[pos + 2])
+        x = vals[pos + 3:pos + 3 + n]
+        pos += 3 + n
+        t, fields = EVENTS[code]
+        e = {"type": t, "turn": turn}
+        assets, at = {}, 0
+        for f in fields:
+            width = _width(f, n - at)
+            r = x[at:at + width]
+            at += width
+            if f.present == "nonzero" and not r[0] or f.present == "nonnegative" and r[0] < 0 \
+                    or f.present.startswith("with:") and f.present[5:] not in e:
+                continue
+            if f.kind == "asset":  # asset_dice fields read it again
+                assets[f.name] = scenario.sides[e[f.ref] // C].fire_support[int(r[0])]
+            e[f.name] = _value(f, r, e, assets, scenario, deck, C, game_seed)
+        if at != n:
+            raise ValueError(f"event record {t!r}: {n} values, the schema declares {at}")
+        out.append(e)
+    return out
+
+
+def _width(f, rest: int) -> int:
+    w = FIELD_KINDS[f.kind][0]
+    if w == "size":
+        return f.size
+    if w == "1 + size":
+        return 1 + f.size
+    if w == "rest":
+        return rest
+    return w
+
+
+def _value(f, r, e, assets, scenario, deck, C, game_seed):
+    k = f.kind
+    if k == "int":
+        return int(r[0])
+    if k == "bool":
+        return bool(r[0])
+    if k == "float":
+        return r[0]
+    if k == "card":
+        return deck.name(int(r[0]))
+    if k == "action":
+        return Action(int(r[0])).name
+    if k == "posture":
+        return Posture(int(r[0])).name
+    if k == "opt_int":
+        return None if r[0] < 0 else int(r[0])
+    if k == "point":
+        return [r[0], r[1]]
+    if k in ("ints", "int_rest"):
+        return [int(a) for a in r]
+    if k == "counted":
+        return [int(a) for a in r[1:1 + int(r[0])]]
+    if k == "unit_name":
+        return scenario.sides[e[f.ref] // C].units[int(r[0])].name + "/b" * int(r[1])
+    if k == "asset":
+        return assets[f.name].name
+    if k == "asset_dice":
+        return list(assets[f.ref].dice)
+    if k == "feature_name":
+        return scenario.terrain[e[f.ref]].name
+    if k == "reason":
+        return END_REASONS[int(r[0])].text
+    if k == "const":
+        return f.value
+    if k == "scenario":
+        return scenario.name
+    if k == "game_seed":
+        return game_seed
+    if k == "slots":
+        return C
+    raise ValueError(f"event field {f.name!r}: unknown kind {k!r}; allowed {', '.join(FIELD_KINDS)}")
+
