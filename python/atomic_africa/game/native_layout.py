@@ -87,6 +87,10 @@ def decode_records(records, scenario, deck, C: int, game_seed: int) -> list:
         x = vals[pos + 3:pos + 3 + n]
         pos += 3 + n
         t, fields = EVENTS[code]
+        fixed, rest = _WIDTHS[code]
+        if n < fixed or n > fixed and not rest:
+            raise ValueError(f"event record {t!r}: {n} values, the schema declares "
+                             f"{fixed}{' or more' if rest else ''}")
         e = {"type": t, "turn": turn}
         assets, at = {}, 0
         for f in fields:
@@ -99,13 +103,12 @@ def decode_records(records, scenario, deck, C: int, game_seed: int) -> list:
             if f.kind == "asset":  # asset_dice fields read it again
                 assets[f.name] = scenario.sides[e[f.ref] // C].fire_support[int(r[0])]
             e[f.name] = _value(f, r, e, assets, scenario, deck, C, game_seed)
-        if at != n:
-            raise ValueError(f"event record {t!r}: {n} values, the schema declares {at}")
         out.append(e)
     return out
 
 
 def _width(f, rest: int) -> int:
+    """Record values field ``f`` takes (``rest``: values left in the record)."""
     w = FIELD_KINDS[f.kind][0]
     if w == "size":
         return f.size
@@ -114,6 +117,10 @@ def _width(f, rest: int) -> int:
     if w == "rest":
         return rest
     return w
+
+
+# Per event code: (record values of its fixed-width fields, whether a trailing list takes the rest).
+_WIDTHS = [(sum(_width(f, 0) for f in fields), any(f.kind == "int_rest" for f in fields)) for _, fields in EVENTS]
 
 
 def _value(f, r, e, assets, scenario, deck, C, game_seed):
