@@ -86,15 +86,20 @@ def decode_records(records, scenario, deck, C: int, game_seed: int) -> list:
         code, turn, n = int(vals[pos]), int(vals[pos + 1]), int(vals[pos + 2])
         x = vals[pos + 3:pos + 3 + n]
         pos += 3 + n
-        t, fields = EVENTS[code]
+        t, plan = _PLAN[code]
         fixed, rest = _WIDTHS[code]
         if n < fixed or n > fixed and not rest:
             raise ValueError(f"event record {t!r}: {n} values, the schema declares "
                              f"{fixed}{' or more' if rest else ''}")
         e = {"type": t, "turn": turn}
         assets, at = {}, 0
-        for f in fields:
-            width = _width(f, n - at)
+        for f, width, plain_int in plan:
+            if plain_int:  # most fields: one int, always there
+                e[f.name] = int(x[at])
+                at += 1
+                continue
+            if width is None:
+                width = n - at
             r = x[at:at + width]
             at += width
             if f.present == "nonzero" and not r[0] or f.present == "nonnegative" and r[0] < 0 \
@@ -107,20 +112,17 @@ def decode_records(records, scenario, deck, C: int, game_seed: int) -> list:
     return out
 
 
-def _width(f, rest: int) -> int:
-    """Record values field ``f`` takes (``rest``: values left in the record)."""
+def _width(f):
+    """Record values field ``f`` takes (None: the rest of the record)."""
     w = FIELD_KINDS[f.kind][0]
-    if w == "size":
-        return f.size
-    if w == "1 + size":
-        return 1 + f.size
-    if w == "rest":
-        return rest
-    return w
+    return {"size": f.size, "1 + size": 1 + f.size, "rest": None}.get(w, w)
 
 
+# Per event code: its type and (field, record values it takes, a plain always-present int).
+_PLAN = [(t, tuple((f, _width(f), f.kind == "int" and f.present == "always") for f in fields))
+         for t, fields in EVENTS]
 # Per event code: (record values of its fixed-width fields, whether a trailing list takes the rest).
-_WIDTHS = [(sum(_width(f, 0) for f in fields), any(f.kind == "int_rest" for f in fields)) for _, fields in EVENTS]
+_WIDTHS = [(sum(w or 0 for _, w, _ in plan), any(w is None for _, w, _ in plan)) for _, plan in _PLAN]
 
 
 def _value(f, r, e, assets, scenario, deck, C, game_seed):
