@@ -97,8 +97,8 @@ cdef enum:
     F_NAME_DEPTH = 1    # '/b' suffixes (splits)
     F_FIGURES = 2       # figures left
     F_ARMOR = 3         # armour value
-    F_HWD_AP = 4        # its armour piercing
-    F_HWP_AP = 5        # its armour piercing
+    F_HWD_AP = 4        # armour piercing of the dispersed heavy weapon
+    F_HWP_AP = 5        # armour piercing of the point heavy weapon
     F_MARKERS = 6       # suppression markers
     F_WOUNDS = 7        # wounds
     F_TURN_MARKERS = 8  # new suppression markers received this turn (for the per-turn cap)

@@ -7,6 +7,11 @@ generated from here by :mod:`.schema_pxi` (``tests/test_schema.py`` fails when t
 differs); :mod:`.native_layout` reads the native arrays and event records through it. Orders are
 layouts: the row of each native unit field, the column of each scalar and the code of each event are
 their positions here, so only ever append (snapshots and pickles of ``VectorGame`` hold the arrays).
+
+To add a unit field: one :data:`UNIT_FIELDS` line (next free ``row`` of its storage), then
+regenerate the ``.pxi`` (``v.<name>[u]`` exists in the native engine) and rebuild. To add an event:
+one :data:`EVENTS` entry at the end, regenerate (``E_<TYPE>``), and log it in both engines
+(``self._ev(...)`` in ``Game``, ``evn(v, E_<TYPE>, n, ...)`` in ``vgame.pyx``, values in field order).
 """
 from __future__ import annotations
 
@@ -65,9 +70,9 @@ UNIT_FIELDS = (
     _f("dice", "i32", 15, list, (0, 0, 0), "sides of the three Attribute dice", c_name="die", rows=3),
     _f("armor", "i32", 3, int, 1, "armour value"),
     _f("hw_dispersed", "i8", 2, bool, False, "has a dispersed heavy weapon", c_name="hwd"),
-    _f("hw_dispersed_ap", "i32", 4, int, 0, "its armour piercing", c_name="hwd_ap"),
+    _f("hw_dispersed_ap", "i32", 4, int, 0, "armour piercing of the dispersed heavy weapon", c_name="hwd_ap"),
     _f("hw_point", "i8", 3, bool, False, "has a point heavy weapon", c_name="hwp"),
-    _f("hw_point_ap", "i32", 5, int, 0, "its armour piercing", c_name="hwp_ap"),
+    _f("hw_point_ap", "i32", 5, int, 0, "armour piercing of the point heavy weapon", c_name="hwp_ap"),
     _f("spotter", "i8", 4, bool, False, "may Call for Fire"),
     _f("comms", "i8", 5, bool, False, "extends Rally range"),
     _f("commander", "i8", 6, bool, False, "commander unit"),

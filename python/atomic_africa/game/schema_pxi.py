@@ -7,7 +7,8 @@ Regenerate after changing the schema (``tests/test_schema.py`` fails until the c
 from __future__ import annotations
 
 from ..enums import Action, Posture, UnitKind
-from .schema import END_REASONS, EVENTS, FIELD_KINDS, LIMITS, NATIVE_STORAGES, NO_CARD, SCALARS, STAGES, native_rows
+from .schema import (END_REASONS, EVENTS, FIELD_KINDS, LIMITS, NATIVE_STORAGES, NO_CARD, SCALARS, STAGES,
+                     native_rows)
 
 __all__ = ["render", "PXI_PATH"]
 
@@ -60,7 +61,8 @@ def render() -> str:
     out += _enum("Action / Posture / UnitKind values (atomic_africa.enums) and the empty card.",
                  [(f"A_{a.name}", int(a), "") for a in Action] + [(f"P_{p.name}", int(p), "") for p in Posture]
                  + [(f"K_{k.name}", int(k), "") for k in UnitKind] + [("NO_CARD", NO_CARD, "")])
-    out += _enum("Stages (atomic_africa.game.state.Stage).", [(f"ST_{n}", i, doc) for i, (n, doc) in enumerate(STAGES)])
+    out += _enum("Stages (atomic_africa.game.state.Stage).",
+                 [(f"ST_{n}", i, doc) for i, (n, doc) in enumerate(STAGES)])
     out += _enum("Game scalars: columns of the (n, NS) int32 array.",
                  [(f"S_{n.upper()}", i, doc) for i, (n, doc) in enumerate(SCALARS)] + [("NS", len(SCALARS), "")])
     for storage, ctype in NATIVE_STORAGES.items():
@@ -79,8 +81,8 @@ def render() -> str:
             "    const Params* P", "    Game* g", "    EventBuffer* ev", "    int32_t* s", "    int U, C, K"]
     out += [f"    {ctype}* {name}" for _, ctype, name in views]
     out += ["", "", "cdef inline void make_view(const Params* P, Game* g, V* v) noexcept nogil:",
-            "    cdef int U = P.U", "    v.P = P", "    v.g = g", "    v.ev = g.ev", "    v.s = g.s", "    v.U = U",
-            "    v.C = P.C", "    v.K = P.K"]
+            "    cdef int U = P.U", "    v.P = P", "    v.g = g", "    v.ev = g.ev", "    v.s = g.s",
+            "    v.U = U", "    v.C = P.C", "    v.K = P.K"]
     out += [f"    v.{name} = g.{storage} + F_{name.upper()} * U" for storage, _, name in views]
     return "\n".join(out) + "\n"
 

@@ -1,7 +1,8 @@
 """Game state as plain data: units, players and the turn sequence (ints, floats, small lists).
 
-Everything here serialises with :func:`dataclasses.asdict` and is rebuilt by ``from_dict``; the
-layout is the struct-of-arrays the native engine mirrors (one field per array).
+Everything here serialises with :func:`dataclasses.asdict` and is rebuilt by ``from_dict``. ``Unit``
+and ``Stage`` are built from :mod:`.schema`, which also lays out the native engine's struct-of-arrays
+(one row per unit field).
 """
 from __future__ import annotations
 
