@@ -155,6 +155,9 @@ def test_decoder_covers_every_event_type():
     with pytest.raises(ValueError, match="'fire'.*9 values.*declares 10"):
         decode_records(np.array(_record(EVENT_TYPES.index("fire"), 1, [0] * 9), dtype=np.float64),
                        sc, deck, C, 0)
+    n = len(EVENT_TYPES)
+    with pytest.raises(ValueError, match=f"code {n}: not an event code; allowed 0..{n - 1}"):
+        decode_records(np.array(_record(n, 1, []), dtype=np.float64), sc, deck, C, 0)
 
 
 _CHECK = {"int": lambda v: type(v) is int, "bool": lambda v: type(v) is bool, "float": lambda v: type(v) is float,

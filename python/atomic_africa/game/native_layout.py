@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..enums import Action, Posture
-from .schema import END_REASONS, EVENTS, FIELD_KINDS, native_rows
+from .schema import END_REASONS, EVENTS, FIELD_KINDS, UNIT_FIELDS, native_rows
 
 __all__ = ["unit_templates", "decode_records"]
 
@@ -44,17 +44,13 @@ def unit_templates(units, C: int) -> dict:
                 a[r, uids] = [getattr(u, f.name) for u in units]
         out[storage] = a
     # A live slot's name is its side's k-th scenario unit, no "/b" yet (empty slots keep -1).
-    base = out["i32"][_row("i32", "NAME_BASE")]
+    base = out["i32"][next(f.row for f in UNIT_FIELDS if f.name == "name_base")]
     counters = [0, 0]
     for u in units:
         if u.alive:
             base[u.uid] = counters[u.side]
             counters[u.side] += 1
     return {f"tmpl_{s}": a.ravel() for s, a in out.items()}
-
-
-def _row(storage, c_row_name):
-    return next(r for r, name, _ in native_rows(storage) if name == c_row_name)
 
 
 def decode_records(records, scenario, deck, C: int, game_seed: int) -> list:
@@ -78,7 +74,8 @@ def decode_records(records, scenario, deck, C: int, game_seed: int) -> list:
     Raises
     ------
     ValueError
-        If a record does not hold the values :data:`schema.EVENTS` declares for its type.
+        If a record's code is not an event code or the record does not hold the values
+        :data:`schema.EVENTS` declares for its type.
     """
     vals = np.asarray(records).tolist()
     out, pos = [], 0
@@ -86,6 +83,8 @@ def decode_records(records, scenario, deck, C: int, game_seed: int) -> list:
         code, turn, n = int(vals[pos]), int(vals[pos + 1]), int(vals[pos + 2])
         x = vals[pos + 3:pos + 3 + n]
         pos += 3 + n
+        if not 0 <= code < len(_PLAN):
+            raise ValueError(f"event record code {code}: not an event code; allowed 0..{len(_PLAN) - 1}")
         t, plan = _PLAN[code]
         fixed, rest = _WIDTHS[code]
         if n < fixed or n > fixed and not rest:
