@@ -35,6 +35,7 @@ def test_pxd_files_are_installed():
     root = Path(aa_core.get_include()) / "aa_core"
     for family in ("rng", "dice", "scores", "banding", "fire", "geometry", "vgame"):
         assert (root / f"{family}.pxd").is_file()
+    assert (root / "vgame_schema.pxi").is_file()  # vgame.pxd includes the generated declarations
 
 
 @pytest.mark.slow

@@ -73,7 +73,8 @@ def test_sdist_has_the_tests_and_no_generated_c(built):
                  "tests/conftest.py", "tests/helpers.py", "tests/test_pcg.py",
                  "examples/embed/my_sim.pyx", "examples/embed/build.py", "benchmarks/conftest.py",
                  "benchmarks/_scale.py",
-                 "src/aa_core/pcg.pxd", "src/aa_core/vgame.pyx", "python/atomic_africa/data/rules.toml"):
+                 "src/aa_core/pcg.pxd", "src/aa_core/vgame_schema.pxi", "src/aa_core/vgame.pyx",
+                 "python/atomic_africa/data/rules.toml"):
         assert need in names, need
     golden = sorted((ROOT / "tests" / "golden").iterdir())
     assert golden and all(f"tests/golden/{p.name}" in names for p in golden)
@@ -101,6 +102,7 @@ def test_wheel_contents(built):
                 assert b".debug_info" not in zf.read(lib), lib
     assert any(re.fullmatch(r"atomic_africa-[^/]+\.dist-info/licenses/LICENSE", n) for n in names)
     assert "aa_core/pcg.pxd" in names and "atomic_africa/data/rules.toml" in names
+    assert "aa_core/vgame_schema.pxi" in names  # vgame.pxd includes it: cimport needs it installed
     assert not [n for n in names if n.endswith(".c")]
 
 

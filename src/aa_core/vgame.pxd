@@ -13,103 +13,9 @@ from numpy.random cimport bitgen_t
 
 from aa_core.fire cimport FireRules
 
-cdef enum:
-    MAX_ASSETS = 16
-    MAX_FRACS = 16
-    MAX_DIRECTIONS = 64
-    MAX_CLOCK = 64
-    MAX_EDGES = 32
-    MAX_LADDER = 8
-    MAX_LEGAL = 8192
-    UNIT_FEATURES = 42
-    N_STAGES = 12
-    N_ACTIONS = 8
-
-# Stages (atomic_africa.game.state.Stage).
-cdef enum:
-    ST_ORDERS = 0
-    ST_ACTIVATE = 1
-    ST_DECLARE_ACTION = 2
-    ST_DECLARE_TARGET = 3
-    ST_DECLARE_TARGET2 = 4
-    ST_DECLARE_ASSET = 5
-    ST_REACT = 6
-    ST_RESERVE_PICK = 7
-    ST_MOVE = 8
-    ST_SPRINT_MOVE = 9
-    ST_SPLIT = 10
-    ST_OVER = 11
-
-# Game scalars: columns of the (n, NS) int32 array.
-cdef enum:
-    S_TURN = 0
-    S_STAGE = 1
-    S_CUR = 2
-    S_FIRST = 3
-    S_ACTIVATING = 4
-    S_NEXT_ACT = 5
-    S_PHASE = 6
-    S_ACT = 7
-    S_REACT = 8
-    S_DECL = 9
-    S_NPEND = 10
-    S_PEND0 = 11
-    S_PEND1 = 12
-    S_STEP = 13
-    S_WINNER = 14
-    S_REASON = 15
-    S_LAST = 16        # player who took the last decision
-    NS = 17
-
-# Unit int8 fields (rows of the (n, NI8, U) array).
-cdef enum:
-    F_ALIVE = 0
-    F_KIND = 1
-    F_HWD = 2
-    F_HWP = 3
-    F_SPOTTER = 4
-    F_COMMS = 5
-    F_COMMANDER = 6
-    F_REVEALED = 7
-    F_ACTED = 8
-    F_SPLIT_DONE = 9
-    F_MOVES = 10
-    F_CONFUSED = 11
-    F_BORN = 12        # scratch: slot filled during this Clean-up's compulsory splits
-    F_ATTACHED = 13    # needs orders, adds no card to the hand
-    NI8 = 14
-
-# Unit int32 fields (rows of the (n, NI32, U) array).
-cdef enum:
-    F_NAME_BASE = 0    # index of the scenario unit the name comes from (-1: empty slot)
-    F_NAME_DEPTH = 1   # "/b" suffixes (splits)
-    F_FIGURES = 2
-    F_ARMOR = 3
-    F_HWD_AP = 4
-    F_HWP_AP = 5
-    F_MARKERS = 6
-    F_WOUNDS = 7
-    F_TURN_MARKERS = 8
-    F_CARD = 9
-    F_ACTION = 10
-    F_POSTURE = 11
-    F_TARGET = 12
-    F_TARGET2 = 13
-    F_ASSET = 14
-    F_DIE0 = 15
-    F_DIE1 = 16
-    F_DIE2 = 17
-    NI32 = 18
-
-# Unit float64 fields (rows of the (n, NF64, U) array).
-cdef enum:
-    F_X = 0
-    F_Y = 1
-    F_AIM_X = 2
-    F_AIM_Y = 3
-    F_DEST_X = 4
-    F_DEST_Y = 5
-    NF64 = 6
+# Limits, stages, scalars, unit rows, event codes, end reasons, Action/Posture/UnitKind codes, the
+# V view and make_view: generated from atomic_africa.game.schema (python -m atomic_africa.game.schema_pxi).
+include "vgame_schema.pxi"
 
 # Per-player card piles (n, 2, 3, K) int16 and counts (n, 2, NC) int32.
 cdef enum:
@@ -121,43 +27,6 @@ cdef enum:
     C_DISCARD = 2
     C_REMOVED = 3
     NC = 4
-
-# Event record codes (atomic_africa.env.vector decodes them into Game's event dicts).
-cdef enum:
-    E_SETUP = 0
-    E_SHUFFLE = 1
-    E_RESHUFFLE = 2
-    E_DRAW = 3
-    E_ASSIGN = 4
-    E_ORDERS_DONE = 5
-    E_ACTIVATE = 6
-    E_REACT = 7
-    E_RESERVE_CARD = 8
-    E_CONFUSED_DRAW = 9
-    E_CONFUSED = 10
-    E_CONFUSED_DIRECTION = 11
-    E_NO_REACTION = 12
-    E_DECLARE = 13
-    E_TARGETS = 14
-    E_MOVE = 15
-    E_ROLL = 16
-    E_BYSTANDER_ROLL = 17
-    E_SCATTER = 18
-    E_SUPPORT_ROLL = 19
-    E_FIRE = 20
-    E_FIRE_RESULT = 21
-    E_RALLY = 22
-    E_SPRINT = 23
-    E_COMPLETE_MOVE = 24
-    E_MERGE = 25
-    E_INITIATIVE = 26
-    E_SPLIT = 27
-    E_REMOVED = 28
-    E_MORALE = 29
-    E_DISCARD = 30
-    E_TURN_END = 31
-    E_GAME_OVER = 32
-    E_FEATURE_FIRE = 33
 
 
 ctypedef struct EventBuffer:

@@ -20,113 +20,6 @@ from aa_core.rng cimport reject_threshold, roll_faces
 from aa_core.scores cimport Scores, action_scores
 
 
-# Action / Posture / UnitKind values (atomic_africa.enums).
-cdef enum:
-    A_BASIC = 0
-    A_DIG_IN = 1
-    A_MASS_FIRE = 2
-    A_SPLIT_FIRE = 3
-    A_HEAVY_WEAPON = 4
-    A_RALLY = 5
-    A_CALL_FOR_FIRE = 6
-    A_SPRINT = 7
-    P_OFFENSIVE = 0
-    P_DEFENSIVE = 1
-    K_INFANTRY = 0
-    K_LIGHT_INFANTRY = 1
-    K_VEHICLE = 2
-    NO_CARD = -1
-    MAX_ATTACKS = 512
-
-ctypedef struct V:
-    const Params* P
-    Game* g
-    EventBuffer* ev
-    int32_t* s
-    int U, C, K
-    int8_t* alive
-    int8_t* kind
-    int8_t* hwd
-    int8_t* hwp
-    int8_t* spotter
-    int8_t* comms
-    int8_t* commander
-    int8_t* revealed
-    int8_t* acted
-    int8_t* split_done
-    int8_t* moves
-    int8_t* confused
-    int8_t* born
-    int8_t* attached
-    int32_t* name_base
-    int32_t* name_depth
-    int32_t* figures
-    int32_t* armor
-    int32_t* hwd_ap
-    int32_t* hwp_ap
-    int32_t* markers
-    int32_t* wounds
-    int32_t* turn_markers
-    int32_t* card
-    int32_t* action
-    int32_t* posture
-    int32_t* target
-    int32_t* target2
-    int32_t* asset
-    double* x
-    double* y
-    double* aim_x
-    double* aim_y
-    double* dest_x
-    double* dest_y
-
-
-cdef inline void make_view(const Params* P, Game* g, V* v) noexcept nogil:
-    cdef int U = P.U
-    v.P = P
-    v.g = g
-    v.ev = g.ev
-    v.s = g.s
-    v.U = U
-    v.C = P.C
-    v.K = P.K
-    v.alive = g.i8 + F_ALIVE * U
-    v.kind = g.i8 + F_KIND * U
-    v.hwd = g.i8 + F_HWD * U
-    v.hwp = g.i8 + F_HWP * U
-    v.spotter = g.i8 + F_SPOTTER * U
-    v.comms = g.i8 + F_COMMS * U
-    v.commander = g.i8 + F_COMMANDER * U
-    v.revealed = g.i8 + F_REVEALED * U
-    v.acted = g.i8 + F_ACTED * U
-    v.split_done = g.i8 + F_SPLIT_DONE * U
-    v.moves = g.i8 + F_MOVES * U
-    v.confused = g.i8 + F_CONFUSED * U
-    v.born = g.i8 + F_BORN * U
-    v.attached = g.i8 + F_ATTACHED * U
-    v.name_base = g.i32 + F_NAME_BASE * U
-    v.name_depth = g.i32 + F_NAME_DEPTH * U
-    v.figures = g.i32 + F_FIGURES * U
-    v.armor = g.i32 + F_ARMOR * U
-    v.hwd_ap = g.i32 + F_HWD_AP * U
-    v.hwp_ap = g.i32 + F_HWP_AP * U
-    v.markers = g.i32 + F_MARKERS * U
-    v.wounds = g.i32 + F_WOUNDS * U
-    v.turn_markers = g.i32 + F_TURN_MARKERS * U
-    v.card = g.i32 + F_CARD * U
-    v.action = g.i32 + F_ACTION * U
-    v.posture = g.i32 + F_POSTURE * U
-    v.target = g.i32 + F_TARGET * U
-    v.target2 = g.i32 + F_TARGET2 * U
-    v.asset = g.i32 + F_ASSET * U
-    v.x = g.f64 + F_X * U
-    v.y = g.f64 + F_Y * U
-    v.aim_x = g.f64 + F_AIM_X * U
-    v.aim_y = g.f64 + F_AIM_Y * U
-    v.dest_x = g.f64 + F_DEST_X * U
-    v.dest_y = g.f64 + F_DEST_Y * U
-
-
 # ---------------------------------------------------------------------------------------- helpers
 cdef inline double pmin(double a, double b) noexcept nogil:
     """Python's min(a, b) (the first of equals)."""
@@ -615,7 +508,7 @@ cdef int legal_v(V* v, int* out) noexcept nogil:
     cdef int st = v.s[S_STAGE], cur = v.s[S_CUR], C = v.C, n = 0, u, k, i, c, a, t
     cdef int acts[2 * N_ACTIONS]
     cdef int posts[2 * N_ACTIONS]
-    cdef int ts[1024]
+    cdef int ts[MAX_TARGETS]
     cdef bint sup
     cdef int16_t* hand
     if st == ST_OVER:
@@ -1105,7 +998,7 @@ cdef void fire(V* v, Attacks* A, const int* parts, const Scores* scores, int n_p
     cdef int mk[MAX_ATTACKS]
     cdef int wd[MAX_ATTACKS]
     cdef int nt = 0, i, j, t, k, m, w, c0, c1, c2
-    cdef int index[1024]
+    cdef int index[MAX_TARGETS]
     cdef double px[3], py[3]
     cdef Scores sc
     cdef bint found, veh
@@ -1481,10 +1374,10 @@ cdef void cleanup_rest(V* v) noexcept nogil:
     # Victory.
     if a0 == 0 or a1 == 0:
         winner = -1 if a0 == a1 else (0 if a1 == 0 else 1)
-        game_over(v, winner, 0)
+        game_over(v, winner, R_NO_UNITS)
     elif v.s[S_TURN] >= P.turns:
         winner = -1 if f0 == f1 else (0 if f0 > f1 else 1)
-        game_over(v, winner, 1 if winner >= 0 else 2)
+        game_over(v, winner, R_MORE_FIGURES if winner >= 0 else R_EQUAL_FIGURES)
     else:
         begin_turn(v)
 

@@ -24,7 +24,7 @@ from ..scores import action_scores
 from .events import EventLog
 from .los import TerrainArrays, cover_at, los_blocked
 from .rng import RandomSource, ScriptedSource, source_from_dict
-from .scenario import Scenario
+from .schema import END_REASON, NO_LEGAL_CARD
 from .spec import GameSpec
 from .state import NO_CARD, GameState, PlayerState, Stage, Unit
 
@@ -958,7 +958,7 @@ class Game:
             shown.append(c)
             self._ev("confused_draw", player=t.side, unit=t.uid, card=self.deck.name(c), legal=False)
         pl.discard.extend(shown)
-        self._ev("no_reaction", player=t.side, unit=t.uid, reason="no legal card in deck or discard")
+        self._ev("no_reaction", player=t.side, unit=t.uid, reason=NO_LEGAL_CARD)
         self._begin_movement()
 
     # ------------------------------------------------------------------ movement
@@ -1344,12 +1344,11 @@ class Game:
         alive = [len(self._side_units(p)) for p in range(2)]
         if alive[0] == 0 or alive[1] == 0:
             winner = -1 if alive[0] == alive[1] else (0 if alive[1] == 0 else 1)
-            self._game_over(winner, "a side has no units left")
+            self._game_over(winner, END_REASON["NO_UNITS"])
         elif s.turn >= self.scenario.turns:
             f = [self.figures(0), self.figures(1)]
             winner = -1 if f[0] == f[1] else (0 if f[0] > f[1] else 1)
-            self._game_over(winner, "turn limit: more remaining figures" if winner >= 0
-                            else "turn limit: equal figures")
+            self._game_over(winner, END_REASON["MORE_FIGURES" if winner >= 0 else "EQUAL_FIGURES"])
         else:
             self._begin_turn()
 

@@ -5,14 +5,12 @@ into the short text the ``battle`` command prints.
 """
 from __future__ import annotations
 
+from .schema import EVENTS
+
 __all__ = ["EventLog", "summarize_turn", "EVENT_TYPES"]
 
-EVENT_TYPES = (
-    "setup", "shuffle", "reshuffle", "draw", "assign", "orders_done", "activate", "react", "reserve_card",
-    "confused_draw", "confused", "confused_direction", "no_reaction", "declare", "targets", "move", "roll", "bystander_roll",
-    "scatter", "support_roll", "fire", "fire_result", "rally", "sprint", "complete_move", "merge",
-    "initiative", "split", "removed", "morale", "discard", "turn_end", "game_over", "feature_fire",
-)
+#: Every event type, in the native engine's code order (declared in :mod:`.schema`).
+EVENT_TYPES = tuple(t for t, _ in EVENTS)
 
 
 class EventLog(list):

@@ -9,11 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..enums import Action
+from .schema import LIMIT
 from .state import NO_CARD, Stage
 
 __all__ = ["observe", "observation_size", "UNIT_FEATURES"]
 
-UNIT_FEATURES = 42
+#: Observation floats per unit slot (the native engine's UNIT_FEATURES, declared in :mod:`.schema`).
+UNIT_FEATURES = LIMIT.UNIT_FEATURES
 
 
 def observation_size(game) -> int:

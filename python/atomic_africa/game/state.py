@@ -1,92 +1,64 @@
 """Game state as plain data: units, players and the turn sequence (ints, floats, small lists).
 
-Everything here serialises with :func:`dataclasses.asdict` and is rebuilt by ``from_dict``; the
-layout is the struct-of-arrays the native engine mirrors (one field per array).
+Everything here serialises with :func:`dataclasses.asdict` and is rebuilt by ``from_dict``. ``Unit``
+and ``Stage`` are built from :mod:`.schema`, which also lays out the native engine's struct-of-arrays
+(one row per unit field).
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, make_dataclass
+
+from .schema import NO_CARD, REQUIRED, STAGES, UNIT_FIELDS
 
 __all__ = ["Unit", "PlayerState", "GameState", "Stage", "NO_CARD"]
 
-NO_CARD = -1
+
+def _stage_class():
+    ns = {"__doc__": "Decision stages of the state machine (ints; ``schema.STAGES`` documents each).",
+          "__module__": __name__, "NAMES": tuple(n for n, _ in STAGES), "COUNT": len(STAGES)}
+    ns.update({n: i for i, (n, _) in enumerate(STAGES)})
+    return type("Stage", (), ns)
 
 
-class Stage:
-    """Decision stages of the state machine (ints)."""
-
-    ORDERS = 0           # current player assigns cards to its units
-    ACTIVATE = 1         # Activating player reveals one ordered unit
-    DECLARE_ACTION = 2   # choose the action (and posture, for a Joker)
-    DECLARE_TARGET = 3   # fire / Rally / Call for Fire target (or none)
-    DECLARE_TARGET2 = 4  # Split Fire's second target (the lower Attack)
-    DECLARE_ASSET = 5    # Call for Fire: which off-board asset
-    REACT = 6            # Reacting player answers with one ordered unit
-    RESERVE_PICK = 7     # a unit forced to react takes a legal card from the Reserve
-    MOVE = 8             # place the Destination figure
-    SPRINT_MOVE = 9      # after resolution: direction of the sprint bonus displacement
-    SPLIT = 10           # Clean-up: voluntary splits
-    OVER = 11
-
-    NAMES = ("ORDERS", "ACTIVATE", "DECLARE_ACTION", "DECLARE_TARGET", "DECLARE_TARGET2",
-             "DECLARE_ASSET", "REACT", "RESERVE_PICK", "MOVE", "SPRINT_MOVE", "SPLIT", "OVER")
-    COUNT = 12
+Stage = _stage_class()
 
 
-@dataclass
-class Unit:
-    """One unit slot. ``alive`` False = empty slot (never used, merged away or removed)."""
+def _has_orders(self) -> bool:
+    """Alive, holding an order card and not yet acted this turn."""
+    return self.alive and self.card != NO_CARD and not self.acted
 
-    uid: int
-    side: int
-    alive: bool = False
-    name: str = ""
-    kind: int = 0
-    figures: int = 0
-    dice: list = field(default_factory=lambda: [0, 0, 0])
-    armor: int = 1
-    hw_dispersed: bool = False
-    hw_dispersed_ap: int = 0
-    hw_point: bool = False
-    hw_point_ap: int = 0
-    spotter: bool = False
-    comms: bool = False
-    commander: bool = False
-    attached: bool = False     # needs orders but adds no card to the hand (RULES.md section 1)
-    x: float = 0.0
-    y: float = 0.0
-    markers: int = 0
-    wounds: int = 0
-    turn_markers: int = 0      # new suppression markers received this turn (for the per-turn cap)
-    card: int = NO_CARD        # order card on the unit (face down until revealed)
-    revealed: bool = False
-    acted: bool = False        # took its action this turn (activated or reacted)
-    split_done: bool = False   # already split in this Clean-up
-    # Activation-phase scratch
-    action: int = -1
-    posture: int = -1
-    target: int = -1
-    target2: int = -1
-    asset: int = -1
-    aim_x: float = 0.0         # Call for Fire target point
-    aim_y: float = 0.0
-    dest_x: float = 0.0
-    dest_y: float = 0.0
-    moves: bool = False        # placed In-transit/Destination figures
-    confused: bool = False
 
-    @property
-    def has_orders(self) -> bool:
-        """Alive, holding an order card and not yet acted this turn."""
-        return self.alive and self.card != NO_CARD and not self.acted
+def _clear_scratch(self) -> None:
+    """Reset the Activation-phase scratch fields (Destination back to the unit's position)."""
+    self.action = self.posture = self.target = self.target2 = self.asset = -1
+    self.aim_x = self.aim_y = 0.0
+    self.dest_x, self.dest_y = self.x, self.y
+    self.moves = False
+    self.confused = False
 
-    def clear_scratch(self) -> None:
-        """Reset the Activation-phase scratch fields (Destination back to the unit's position)."""
-        self.action = self.posture = self.target = self.target2 = self.asset = -1
-        self.aim_x = self.aim_y = 0.0
-        self.dest_x, self.dest_y = self.x, self.y
-        self.moves = False
-        self.confused = False
+
+def _unit_class():
+    """The ``Unit`` dataclass of the Python fields of ``schema.UNIT_FIELDS`` (same order)."""
+    spec, doc = [], []
+    for f in UNIT_FIELDS:
+        if f.py_type is None:
+            continue
+        if f.default is REQUIRED:
+            spec.append((f.name, f.py_type))
+        elif isinstance(f.default, tuple):
+            spec.append((f.name, f.py_type, field(default_factory=lambda d=f.default: list(d))))
+        else:
+            spec.append((f.name, f.py_type, f.default))
+        doc.append(f"{f.name} : {f.py_type.__name__}\n    {f.doc[0].upper() + f.doc[1:]}.")
+    cls = make_dataclass("Unit", spec, namespace={
+        "__doc__": "One unit slot (``alive`` False: an empty slot); fields from ``schema.UNIT_FIELDS``.\n\n"
+                   "Attributes\n----------\n" + "\n".join(doc),
+        "has_orders": property(_has_orders), "clear_scratch": _clear_scratch})
+    cls.__module__ = __name__
+    return cls
+
+
+Unit = _unit_class()
 
 
 @dataclass

@@ -17,30 +17,15 @@ from aa_core import vbatch as _k
 from .. import _validate as v
 from ..enums import Action, Posture
 from .engine import _ATTRS, IllegalActionError
+from .native_layout import decode_records, unit_templates
+from .schema import LIMIT, SCALAR_COLUMN
 from .spec import GameSpec
 from .state import Stage
 
 __all__ = ["VectorGame"]
 
-# Limits of the kernel's fixed-size scratch arrays (aa_core/vgame.pxd).
-_MAX_SLOTS_TOTAL = 250
-_MAX_LEGAL = 8192
-
-# Event record codes of aa_core/vgame.pxd, in order.
-_EVENTS = ("setup", "shuffle", "reshuffle", "draw", "assign", "orders_done", "activate", "react",
-           "reserve_card", "confused_draw", "confused", "confused_direction", "no_reaction", "declare",
-           "targets", "move", "roll", "bystander_roll", "scatter", "support_roll", "fire", "fire_result",
-           "rally", "sprint", "complete_move", "merge", "initiative", "split", "removed", "morale",
-           "discard", "turn_end", "game_over", "feature_fire")
-_REASONS = ("a side has no units left", "turn limit: more remaining figures", "turn limit: equal figures")
-# Columns of the kernel's scalars array (aa_core/vgame.pxd S_*).
-_S_TURN, _S_STAGE, _S_CUR = 0, 1, 2
-# Unit int8 / int32 field rows used for the templates (aa_core/vgame.pxd F_*).
-_I8 = ("alive", "kind", "hw_dispersed", "hw_point", "spotter", "comms", "commander", "revealed", "acted",
-       "split_done", "moves", "confused", None, "attached")
-_I32 = (None, None, "figures", "armor", "hw_dispersed_ap", "hw_point_ap", "markers", "wounds",
-        "turn_markers", "card", "action", "posture", "target", "target2", "asset")
-_F64 = ("x", "y", "aim_x", "aim_y", "dest_x", "dest_y")
+# Columns of the kernel's scalars array.
+_S_TURN, _S_STAGE, _S_CUR = SCALAR_COLUMN["turn"], SCALAR_COLUMN["stage"], SCALAR_COLUMN["cur"]
 
 
 #: Episodes in a row an env may skip because their game is over before its first decision; one more
@@ -411,7 +396,8 @@ class VectorGame:
         i = v.as_int(i, "i", lo=0, hi=self.num_envs - 1)
         if not self.record_events:
             raise ValueError("record_events: events() needs VectorGame(..., record_events=True)")
-        return _decode(self._engine.events(i), self, i)
+        return decode_records(self._engine.events(i), self.scenario, self.spec.deck, self.spec.C,
+                              int(self._engine.arrays["game_seed"][i]))
 
     # ------------------------------------------------------------------ C-level access
     def c_params(self):
@@ -477,18 +463,18 @@ def _build(g: GameSpec):
     r, sc, deck, sp = g.rules, g.scenario, g.deck, g.space
     m, o, cff, cu = r.movement, r.orders, r.call_for_fire, r.cleanup
     C, K = g.C, deck.size
-    _limit("scenario", 2 * C, _MAX_SLOTS_TOTAL, "unit slots")
-    _limit("scenario", sp.n, _MAX_LEGAL, "actions")
-    _limit("rules.orders", K, 32767, "cards per deck")
-    _limit("rules.movement.directions", m.directions, 64, "directions")
-    _limit("rules.movement.distance_fractions", len(m.distance_fractions), 16, "fractions")
-    _limit("rules.call_for_fire.scatter_die", cff.scatter_die, 63, "sides")
-    _limit("rules.fire.band_edges_cm", len(r.fire.band_edges_cm), 32, "edges")
-    _limit("rules.dice.ladder", len(r.dice.ladder), 8, "dice")
-    _limit("scenario.terrain", len(sc.terrain), 1024, "terrain features")
+    _limit("scenario", 2 * C, LIMIT.MAX_SLOTS_TOTAL, "unit slots")
+    _limit("scenario", sp.n, LIMIT.MAX_LEGAL, "actions")
+    _limit("rules.orders", K, LIMIT.MAX_CARDS, "cards per deck")
+    _limit("rules.movement.directions", m.directions, LIMIT.MAX_DIRECTIONS, "directions")
+    _limit("rules.movement.distance_fractions", len(m.distance_fractions), LIMIT.MAX_FRACS, "fractions")
+    _limit("rules.call_for_fire.scatter_die", cff.scatter_die, LIMIT.MAX_CLOCK - 1, "sides")
+    _limit("rules.fire.band_edges_cm", len(r.fire.band_edges_cm), LIMIT.MAX_EDGES, "edges")
+    _limit("rules.dice.ladder", len(r.dice.ladder), LIMIT.MAX_LADDER, "dice")
+    _limit("scenario.terrain", len(sc.terrain), LIMIT.MAX_FEATURES, "terrain features")
     assets = []
     for p, side in enumerate(sc.sides):
-        _limit(f"scenario.sides[{p}].fire_support", len(side.fire_support), 16, "assets")
+        _limit(f"scenario.sides[{p}].fire_support", len(side.fire_support), LIMIT.MAX_ASSETS, "assets")
         a = []
         for k, fs in enumerate(side.fire_support):
             if len(fs.dice) != 3:
@@ -559,128 +545,5 @@ def _build(g: GameSpec):
         "poly_feat": _padded([i for i, f in enumerate(sc.terrain) if f.shape == "polygon"], np.int32),
         "circ_feat": _padded([i for i, f in enumerate(sc.terrain) if f.shape == "circle"], np.int32),
     }
-    tables.update(_templates(g))
+    tables.update(unit_templates(g.initial_units(), C))
     return params, tables
-
-
-def _templates(g: GameSpec) -> dict:
-    """The unit slots at the start of a game, in the kernel's field-major layout."""
-    U = 2 * g.C
-    i8 = np.zeros((len(_I8), U), dtype=np.int8)
-    i32 = np.zeros((18, U), dtype=np.int32)
-    f64 = np.zeros((len(_F64), U), dtype=np.float64)
-    counters = {}
-    for u in g.initial_units():
-        for f, name in enumerate(_I8):
-            if name is not None:
-                i8[f, u.uid] = int(getattr(u, name))
-        for f, name in enumerate(_I32):
-            if name is not None:
-                i32[f, u.uid] = int(getattr(u, name))
-        for f, name in enumerate(_F64):
-            f64[f, u.uid] = float(getattr(u, name))
-        if u.alive:
-            k = counters.get(u.side, 0)
-            counters[u.side] = k + 1
-            i32[0, u.uid] = k          # name: the side's k-th scenario unit, no "/b" yet
-        else:
-            i32[0, u.uid] = -1
-        for k in range(3):
-            i32[15 + k, u.uid] = int(u.dice[k])
-    return {"tmpl_i8": i8.ravel(), "tmpl_i32": i32.ravel(), "tmpl_f64": f64.ravel()}
-
-
-# ---------------------------------------------------------------------------------------- events
-def _decode(rec: np.ndarray, vg: VectorGame, env: int) -> list:
-    """Event records (code, turn, n, values...) -> the Game's event dicts."""
-    sc, deck, C = vg.scenario, vg.spec.deck, vg.spec.C
-    vals = rec.tolist()
-    out, pos = [], 0
-
-    def name_of(uid, base, depth):
-        side = uid // C
-        return sc.sides[side].units[int(base)].name + "/b" * int(depth)
-
-    def scores(x):
-        n, a0, a1, d, ra, sp, sb = (int(t) for t in x)
-        return {"attacks": [a0, a1][:n], "defense": d, "rally": None if ra < 0 else ra,
-                "spotting": None if sp < 0 else sp, "sprint_bonus": None if sb < 0 else sb}
-
-    while pos < len(vals):
-        code, turn, n = int(vals[pos]), int(vals[pos + 1]), int(vals[pos + 2])
-        x = vals[pos + 3:pos + 3 + n]
-        pos += 3 + n
-        t = _EVENTS[code]
-        i = [int(a) for a in x]
-        e = {"type": t, "turn": turn}
-        if t == "setup":
-            e.update(scenario=sc.name, seed=int(vg._engine.arrays["game_seed"][env]), slots=C)
-        elif t in ("shuffle", "reshuffle"):
-            e.update(player=i[0], deck=i[1:])
-        elif t == "draw":
-            e.update(player=i[0], cards=i[1:])
-        elif t in ("assign", "activate", "react", "reserve_card", "confused"):
-            e.update(player=i[0], unit=i[1], card=deck.name(i[2]))
-        elif t == "confused_draw":
-            e.update(player=i[0], unit=i[1], card=deck.name(i[2]), legal=False)
-        elif t in ("orders_done", "discard"):
-            e.update(player=i[0], reserve=i[1])
-        elif t == "confused_direction":
-            e.update(unit=i[0], face=i[1])
-            if i[2]:
-                e["sprint"] = True
-        elif t == "no_reaction":
-            e["player"] = i[0]
-            if i[1] >= 0:
-                e.update(unit=i[1], reason="no legal card in deck or discard")
-        elif t == "declare":
-            e.update(unit=i[0], action=Action(i[1]).name, posture=Posture(i[2]).name, confused=bool(i[3]))
-        elif t == "targets":
-            e.update(unit=i[0], target=i[1], target2=i[2], asset=i[3])
-        elif t == "move":
-            e.update(unit=i[0], start=[x[1], x[2]], dest=[x[3], x[4]], in_transit=[x[5], x[6]])
-        elif t in ("roll", "bystander_roll"):
-            e.update(unit=i[0], dice=i[1:4], faces=i[4:7], shattered=bool(i[7]),
-                     action=Action(i[8]).name, posture=Posture(i[9]).name)
-            e.update(scores(x[10:17]))
-        elif t == "scatter":
-            a = sc.sides[i[0] // C].fire_support[i[1]]
-            e.update(unit=i[0], asset=a.name, aim=[x[2], x[3]], clock=i[4], distance=i[5], spotting=i[6],
-                     direct_hit=bool(i[7]), impact=[x[8], x[9]])
-        elif t == "support_roll":
-            a = sc.sides[i[0] // C].fire_support[i[1]]
-            e.update(unit=i[0], asset=a.name, dice=list(a.dice), faces=i[2:5], attack=i[5])
-        elif t == "fire":
-            e.update(source=i[0], target=i[1], attack=i[2], range=i[3], defense=i[4], armor=i[5],
-                     cover=i[6], ap=i[7], markers=i[8], wounds=i[9])
-        elif t == "fire_result":
-            e.update(target=i[0], markers=i[1], wounds=i[2], total_markers=i[3], total_wounds=i[4],
-                     cover=i[5])
-        elif t == "rally":
-            e.update(unit=i[0], target=i[1], rally=i[2], range=i[3], markers=i[4], los=bool(i[5]),
-                     success=bool(i[6]))
-        elif t == "sprint":
-            e.update(unit=i[0], distance=x[1], dest=[x[2], x[3]])
-        elif t == "complete_move":
-            e.update(unit=i[0], start=[x[1], x[2]], dest=[x[3], x[4]])
-        elif t == "merge":
-            e.update(unit=i[0], from_name=name_of(i[0], i[1], i[2]), into=i[3], figures=[i[4], i[5]],
-                     markers=[i[6], i[7]], wounds=[i[8], i[9]])
-        elif t == "initiative":
-            e.update(player=i[0])
-        elif t == "split":
-            e.update(unit=i[0], new_unit=i[1], voluntary=bool(i[2]), figures=[i[3], i[4]],
-                     markers=[i[5], i[6]], wounds=[i[7], i[8]])
-        elif t == "removed":
-            e.update(unit=i[0], name=name_of(i[0], i[1], i[2]), side=i[3], figures=i[4])
-        elif t == "morale":
-            e.update(unit=i[0], die=i[1], face=i[2], markers=i[3], success=bool(i[4]))
-        elif t == "turn_end":
-            e.update(figures=[i[0], i[1]], units=[i[2], i[3]])
-        elif t == "game_over":
-            e.update(winner=i[0], reason=_REASONS[i[1]], figures=[i[2], i[3]])
-        elif t == "feature_fire":
-            e.update(source=i[0], feature=i[1], name=sc.terrain[i[1]].name, attack=i[2], range=i[3],
-                     defense=i[4], armor=i[5], ap=i[6], wounds=i[7], cover=[i[8], i[9]])
-        out.append(e)
-    return out
