@@ -412,7 +412,8 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
     Parameters
     ----------
     n : int
-        Number of engagements, ``>= 0``.
+        Number of engagements, ``>= 0``; ``n`` whose output (3 bytes each) exceeds the memory
+        available is refused with a MemoryError naming ``n`` and the memory needed.
     shooter, target : three Die
         Dice after wound shifts (e.g. ``(aa.Die.D10, aa.Die.D10, aa.Die.D8)`` or ``"d10,d10,d8"``).
     shooter_posture, target_posture : Posture
@@ -436,7 +437,7 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
         ``SeedSequence(seed)``: results are identical for every ``threads`` and a smaller ``n`` gives
         a prefix of a larger one.
     threads : int
-        OpenMP threads, ``>= 1``.
+        OpenMP threads, 1..1024; more than the cores available gives a RuntimeWarning.
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
 
@@ -447,17 +448,18 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
     """
     rules = resolve_rules(rules)
     n = v.as_int(n, "n", lo=0)
-    threads = v.as_int(threads, "threads", lo=1, hi=1024)
+    threads = v.as_threads(threads)
     e = engagement_args(shooter, target, shooter_posture, target_posture, range_band, armor,
                         shooter_action, target_action, cover, ap, vehicle, rules)
     ss = seed_sequence(seed)
     n_chunks = -(-n // SIMULATE_CHUNK)
+    what, hint = f"{n:,} engagements at 3 bytes each", "simulate in smaller batches"
+    v.check_memory(3 * n, "n", what, hint)
     try:
         markers = np.empty(n, dtype=np.int8)
         wounds = np.empty(n, dtype=np.int16)
     except MemoryError:
-        raise MemoryError(f"n: {n:,} engagements need {3 * n / 2**30:.1f} GiB of output; "
-                          "simulate in smaller batches") from None
+        raise v.memory_error(3 * n, "n", what, hint) from None
     if n == 0:
         return FireResult(markers, wounds)
     t5 = rules.table5_array

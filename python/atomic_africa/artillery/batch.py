@@ -85,7 +85,8 @@ def simulate_requests(n, hexmap, spotter, target, *, hindrance=0, smoke=None, de
     Parameters
     ----------
     n : int
-        Number of requests, ``>= 0``.
+        Number of requests, ``0..2**31 - 1``; ``n`` whose output (5 bytes each) exceeds the memory
+        available is refused with a MemoryError naming ``n`` and the memory needed.
     hexmap, spotter, target, hindrance, smoke
         As in :func:`resolve_requests`.
     deck : "independent", "fresh", FateDeck or DeckState
@@ -96,7 +97,7 @@ def simulate_requests(n, hexmap, spotter, target, *, hindrance=0, smoke=None, de
         ``SeedSequence(seed)``: results do not depend on ``threads``, and a smaller ``n`` gives a
         prefix of a larger one.
     threads : int
-        OpenMP threads, 1..1024.
+        OpenMP threads, 1..1024; more than the cores available gives a RuntimeWarning.
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
 
@@ -109,15 +110,22 @@ def simulate_requests(n, hexmap, spotter, target, *, hindrance=0, smoke=None, de
     ------
     TypeError, ValueError
         On an invalid argument, or if the target is not in the spotter's LOS.
+    MemoryError
+        If the output of ``n`` requests does not fit in the memory available (naming ``n``).
     """
     rules = resolve_rules(rules)
     n = v.as_int(n, "n", lo=0, hi=2**31 - 1)
-    threads = v.as_int(threads, "threads", lo=1, hi=1024)
+    threads = v.as_threads(threads)
     geo = request_geometry(hexmap, spotter, target, hindrance, smoke, rules)
     state = deck_state(deck, rules)
     ss = seed_sequence(seed)
-    landing = np.empty(n, dtype=np.int32)
-    hit = np.empty(n, dtype=np.uint8)
+    what, hint = f"{n:,} requests at 5 bytes each", "simulate in smaller batches"
+    v.check_memory(5 * n, "n", what, hint)
+    try:
+        landing = np.empty(n, dtype=np.int32)
+        hit = np.empty(n, dtype=np.uint8)
+    except MemoryError:
+        raise v.memory_error(5 * n, "n", what, hint) from None
     if n == 0:
         return RequestSample(landing, hit.view(bool))
     if state is None:
