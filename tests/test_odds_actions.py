@@ -206,7 +206,9 @@ def test_grid_properties_and_bad_input():
     assert np.all(np.diff(p_wound, axis=3) <= 1e-15)
     # markers do not depend on armor or cover
     assert np.all(em == em[..., :1, :1])
-    assert odds.fire_grid("d4,d4,d4", "d4,d4,d4", bands=[]).shape == (2, 2, 0, 3, 6, 4)
+    for axis in ("bands", "covers", "armors", "shooter_postures", "target_postures"):  # issue 15
+        with pytest.raises(ValueError, match=rf"^{axis}: empty; a grid axis needs 1\.\.4096 values$"):
+            odds.fire_grid("d4,d4,d4", "d4,d4,d4", **{axis: []})
     with pytest.raises(ValueError, match=r"bands\[1\]: 10 is out of range"):
         odds.fire_grid("d8,d8,d8", "d8,d8,d8", bands=[1, 10])
     with pytest.raises(TypeError, match="armors: expected a sequence"):

@@ -715,13 +715,30 @@ def morale_recovery_probability(morale_die, markers, *, exact=False, rules=None)
 
 
 # -- helpers for agents -------------------------------------------------------------------------
+#: Slack allowed above 1 in a distribution's total (float rounding of summed probabilities).
+_TOTAL_SLACK = 1e-9
+
+
 def _check_dist(dist) -> Mapping:
+    """``dist`` if it is a distribution: (markers, wounds) keys of integers >= 0, probabilities finite
+    in 0..1 (floats or Fractions) summing to at most 1; else TypeError / ValueError naming the entry."""
     if not isinstance(dist, Mapping):
         raise TypeError(f"dist: expected a mapping {{(markers, wounds): probability}}, "
                         f"got {type(dist).__name__}")
-    for k in dist:
+    total = 0
+    for k, p in dist.items():
         if not (isinstance(k, tuple) and len(k) == 2):
-            raise ValueError(f"dist: keys must be (markers, wounds) tuples, got {k!r}")
+            raise ValueError(f"dist: keys must be (markers, wounds) tuples, got {v.shown(k)}")
+        v.as_int(k[0], f"dist key {v.shown(k)}: markers", lo=0)
+        v.as_int(k[1], f"dist key {v.shown(k)}: wounds", lo=0)
+        name = f"dist[{v.shown(k)}]"
+        if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, float, Fraction, np.integer, np.floating)):
+            raise TypeError(v.wrong_type(name, "a probability (float or Fraction)", p))
+        if not (0 <= p <= 1) or (isinstance(p, (float, np.floating)) and not math.isfinite(p)):
+            raise ValueError(v.out_of_range(name, v.shown(p), "probabilities 0..1"))
+        total += p
+    if total > 1 + _TOTAL_SLACK:
+        raise ValueError(f"dist: probabilities sum to {float(total):.12g}; allowed at most 1")
     return dist
 
 
@@ -740,9 +757,10 @@ _DIST_DOC = """{summary} of a ``{{(markers, wounds): p}}`` distribution.
     Raises
     ------
     TypeError
-        If ``dist`` is not a mapping{k_type}.
+        If ``dist`` is not a mapping, a probability is not a number{k_type}.
     ValueError
-        If {k_value}a key is not a ``(markers, wounds)`` tuple.
+        If {k_value}a key is not a ``(markers, wounds)`` tuple of integers ``>= 0``, a probability
+        is not in 0..1 (NaN included) or they sum to more than 1.
     """
 
 
@@ -790,12 +808,23 @@ def p_at_least_markers(dist, k):
 
 
 # -- the designers' grid ------------------------------------------------------------------------
+#: Most values along one axis of :func:`fire_grid` (a grid of 2 x 2 x 4096^3 cells would not fit).
+MAX_GRID_AXIS = 4096
+
+
 def _seq(value, default, name, convert):
     if value is None:
         value = default
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise TypeError(f"{name}: expected a sequence, got {type(value).__name__} {value!r}")
-    return [convert(x, f"{name}[{i}]") for i, x in enumerate(value)]
+        raise TypeError(f"{name}: expected a sequence, got {type(value).__name__} {v.shown(value)}")
+    out = []
+    for i, x in enumerate(value):
+        if i == MAX_GRID_AXIS:
+            raise ValueError(f"{name}: more than {MAX_GRID_AXIS} values; allowed 1..{MAX_GRID_AXIS}")
+        out.append(convert(x, f"{name}[{i}]"))
+    if not out:
+        raise ValueError(f"{name}: empty; a grid axis needs 1..{MAX_GRID_AXIS} values")
+    return out
 
 
 def fire_grid(shooter, target, *, shooter_postures=None, target_postures=None, bands=None,
@@ -824,6 +853,13 @@ def fire_grid(shooter, target, *, shooter_postures=None, target_postures=None, b
         P(>= 1 wound), expected markers, expected wounds. Cell ``[i, j, b, c, a]`` equals the
         summary of ``fire_outcomes(shooter_posture=shooter_postures[i], target_posture=
         target_postures[j], range_band=bands[b], cover=covers[c], armor=armors[a], ...)``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        On an invalid argument (named), an empty axis or one of more than ``MAX_GRID_AXIS`` values.
+    MemoryError
+        If the grid does not fit in the memory available.
     """
     rules = resolve_rules(rules)
     n_bands = len(rules.fire.band_edges_cm) + 1
@@ -834,12 +870,13 @@ def fire_grid(shooter, target, *, shooter_postures=None, target_postures=None, b
     bands = _seq(bands, range(1, n_bands + 1), "bands", lambda x, n: v.as_int(x, n, lo=1, hi=n_bands))
     covers = _seq(covers, list(Cover), "covers", lambda x, n: v.as_enum(x, Cover, n))
     armors = _seq(armors, range(1, 7), "armors", lambda x, n: v.as_int(x, n, lo=1, hi=v.MAX_VALUE))
-    out = np.zeros((len(sps), len(tps), len(bands), len(covers), len(armors), len(GRID_STATS)))
+    shape = (len(sps), len(tps), len(bands), len(covers), len(armors), len(GRID_STATS))
+    v.check_memory(8 * math.prod(shape), "bands x covers x armors", f"{math.prod(shape[:-1]):,} grid cells",
+                   "ask for fewer values")
+    out = np.zeros(shape)
     # Validate dice, actions, ap and vehicle exactly as fire_outcomes does (valid dummy cell).
     base = [engagement_args(shooter, target, sp, tp, 1, 1, shooter_action, target_action,
                             Cover.NONE, ap, vehicle, rules) for sp in sps for tp in tps]
-    if out.size == 0:
-        return out
     b_arr = np.array(bands, dtype=np.int64)
     c_arr = np.array([int(c) for c in covers], dtype=np.int64)
     a_arr = np.array(armors, dtype=np.int64)
