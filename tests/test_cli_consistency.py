@@ -57,8 +57,11 @@ def test_band_label_spans_the_rules_stick():
     rules = aa.Rules.default().replace(fire={"band_edges_cm": [30, 50]})
     assert [band_label(b, rules) for b in (1, 2, 3)] == ["band 1 (0-30 cm)", "band 2 (30-50 cm)",
                                                          "band 3 (over 50 cm)"]
-    for bad in (0, 4, 2.0, True):
-        with pytest.raises(ValueError, match="range_band: .* allowed 1..3"):
+    for bad in (0, 4, 10**30):
+        with pytest.raises(ValueError, match=f"^band: {bad} is out of range; allowed 1..3$"):
+            band_label(bad, rules)
+    for bad in (2.0, True, "2"):
+        with pytest.raises(TypeError, match="^band: expected an integer"):
             band_label(bad, rules)
 
 

@@ -7,7 +7,7 @@ import numbers
 from aa_core import banding as _band
 from aa_core import fire as _k
 
-from ._validate import MAX_VALUE, as_bool, as_enum, as_int
+from ._validate import MAX_VALUE, as_bool, as_enum, as_int, shown
 from .enums import Cover
 from .results import FireResult, Scatter
 from .rules import resolve_rules
@@ -17,10 +17,10 @@ __all__ = ["range_band", "band_label", "predominant_cover", "resolve_fire", "eff
 
 def _distance(value, name="distance_cm") -> float:
     if isinstance(value, (bool,)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name}: expected a real number of cm, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{name}: expected a real number of cm, got {type(value).__name__} {shown(value)}")
     d = float(value)
     if not (d >= 0.0 and math.isfinite(d)):
-        raise ValueError(f"{name}: must be a finite distance >= 0 cm, got {value!r}")
+        raise ValueError(f"{name}: must be a finite distance >= 0 cm, got {shown(value)}")
     return d
 
 
@@ -59,8 +59,7 @@ def band_label(band: int, rules=None) -> str:
     str
     """
     edges = resolve_rules(rules).fire.band_edges_cm
-    if isinstance(band, bool) or not isinstance(band, int) or not 1 <= band <= len(edges) + 1:
-        raise ValueError(f"range_band: {band!r} is out of range; allowed 1..{len(edges) + 1}")
+    band = as_int(band, "band", lo=1, hi=len(edges) + 1)
     if band > len(edges):
         return f"band {band} (over {edges[-1]:g} cm)"
     low = 0.0 if band == 1 else edges[band - 2]
