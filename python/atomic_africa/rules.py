@@ -20,8 +20,8 @@ from os import PathLike
 import numpy as np
 
 from ._fields import MAX_CM, MAX_COUNT, Fields
-from ._validate import MAX_VALUE
 from ._toml import read_toml
+from ._validate import MAX_VALUE
 from .enums import Action, Posture, Role
 
 __all__ = ["Rules", "RulesError"]
@@ -40,6 +40,8 @@ MAX_BAND_EDGES = 32
 MAX_COVER_BONUS = 2**31 - 1 - MAX_VALUE
 #: Markers of one hit and per-turn caps are int8 in aa_core.fire.resolve_fire_array's output.
 MAX_MARKERS_PER_HIT = 100
+#: Copies of each Fate pair: a deck of 36 x this many cards is laid out card by card.
+MAX_FATE_COPIES = 1000
 
 
 class RulesError(ValueError):
@@ -328,7 +330,7 @@ class ArtilleryRules(_Section):
             _f.fail(p, f"must name each of {', '.join(self.DIRECTIONS)} once (die faces 1-6), "
                        f"got {', '.join(self.compass)}")
         _set(self, "compass", tuple(self.compass))
-        _f.integer(f"{path}.fate_card_copies", self.fate_card_copies, lo=1, hi=1000)
+        _f.integer(f"{path}.fate_card_copies", self.fate_card_copies, lo=1, hi=MAX_FATE_COPIES)
         _f.integer(f"{path}.radio_firepower_min", self.radio_firepower_min, lo=0, hi=1000)
         _f.integer(f"{path}.radio_firepower_max", self.radio_firepower_max, lo=self.radio_firepower_min, hi=1000)
         _f.choice(f"{path}.targeting_score", self.targeting_score, ("product", "sum"))

@@ -87,7 +87,7 @@ def deck_state(deck, rules=None) -> DeckState | None:
             return None
         if deck == "fresh":
             return DeckState.fresh(rules)
-        raise ValueError(f"deck: {deck!r} is not a deck mode; allowed: 'independent', 'fresh', a FateDeck "
+        raise ValueError(f"deck: {v.shown(deck)} is not a deck mode; allowed: 'independent', 'fresh', a FateDeck "
                          f"or a DeckState")
     if isinstance(deck, FateDeck):
         return deck.state()

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _validate as v
 from .._seeding import generator
-from ..rules import resolve_rules
+from ..rules import MAX_FATE_COPIES, resolve_rules
 
 __all__ = ["FateCard", "FateDeck", "DeckState", "card_id", "card_of_id", "N_PAIRS"]
 
@@ -97,7 +97,7 @@ def as_card(value, name: str = "card") -> FateCard:
     try:
         w, c = value
     except (TypeError, ValueError):
-        raise TypeError(f"{name}: expected a (white, coloured) pair of d6 faces, got {value!r}") from None
+        raise TypeError(f"{name}: expected a (white, coloured) pair of d6 faces, got {v.shown(value)}") from None
     return FateCard(v.as_int(w, f"{name}.white", 1, 6), v.as_int(c, f"{name}.coloured", 1, 6))
 
 
@@ -118,8 +118,9 @@ class DeckState:
             if len(counts) != N_PAIRS:
                 raise ValueError(f"{name}: expected 36 counts (one per (white, coloured) pair), "
                                  f"got {len(counts)}")
-            object.__setattr__(self, name, tuple(v.as_int(x, f"{name}[{i}]", lo=0) for i, x in
-                                                 enumerate(counts)))
+            # at most MAX_FATE_COPIES of a pair (the rules' bound): the piles are laid out card by card
+            object.__setattr__(self, name, tuple(v.as_int(x, f"{name}[{i}]", lo=0, hi=MAX_FATE_COPIES)
+                                                 for i, x in enumerate(counts)))
         if self.n_draw + self.n_discard == 0:
             raise ValueError("deck: the draw and discard piles are both empty; nothing can be drawn")
 
@@ -214,7 +215,7 @@ class FateDeck:
         self._discard: list = []
         self._held: list = []
         self.reshuffles = 0
-        if shuffle:
+        if v.as_bool(shuffle, "shuffle"):
             self.shuffle()
 
     @classmethod

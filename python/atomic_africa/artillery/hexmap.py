@@ -36,6 +36,9 @@ __all__ = ["Direction", "Hex", "HexMap", "LineOfSight", "parse_hex", "hex_label"
 
 MAX_COLUMNS = 26   # one letter per column, A..Z
 MAX_ROWS = 99
+#: Largest column or row (either sign) of an off-map hex the geometry methods take: a few map widths
+#: beyond any map, and far inside the kernels' int arithmetic.
+MAX_OFF_MAP = 10_000
 
 _LABEL = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
 
@@ -123,16 +126,19 @@ def hex_label(h) -> str:
     return f"{chr(ord('A') + col)}{row + 1}"
 
 
-def parse_hex(value, name: str = "hex") -> Hex:
+def parse_hex(value, name: str = "hex", *, off_map: bool = False) -> Hex:
     """A :class:`Hex` from a name such as ``"G4"`` (case-insensitive), a Hex or a 0-based (col, row).
 
     Parameters
     ----------
     value : str, Hex or (int, int)
-        A hex name (column letter A-Z, row 1-99), a :class:`Hex` (returned as is) or a tuple of two
-        0-based integers (not range-checked: off-map hexes are allowed).
+        A hex name (column letter A-Z, row 1-99), or a :class:`Hex` or tuple of two 0-based integers:
+        column 0..25, row 0..98 (a hex with a name), or, if ``off_map``, each within
+        ``-MAX_OFF_MAP..MAX_OFF_MAP`` (off-map hexes, as :meth:`HexMap.step` may return).
     name : str
         Argument name used in error messages.
+    off_map : bool
+        Accept hexes beyond the largest map (the geometry methods of :class:`HexMap` do).
 
     Returns
     -------
@@ -141,22 +147,27 @@ def parse_hex(value, name: str = "hex") -> Hex:
     Raises
     ------
     ValueError
-        If a string is not a hex name.
+        If a string is not a hex name, or a column or row is out of range.
     TypeError
         If ``value`` is of another type, or a tuple holds non-integers.
     """
-    if isinstance(value, Hex):
-        return value
+    if isinstance(value, tuple) and len(value) == 2 and not isinstance(value, str):
+        if off_map:
+            lo_c = lo_r = -MAX_OFF_MAP
+            hi_c = hi_r = MAX_OFF_MAP
+        else:
+            lo_c, hi_c, lo_r, hi_r = 0, MAX_COLUMNS - 1, 0, MAX_ROWS - 1
+        col = v.as_int(value[0], f"{name}[0] (column index)", lo=lo_c, hi=hi_c)
+        row = v.as_int(value[1], f"{name}[1] (row index)", lo=lo_r, hi=hi_r)
+        return value if isinstance(value, Hex) else Hex(col, row)
     if isinstance(value, str):
         m = _LABEL.match(value)
         if not m or int(m.group(2)) < 1:
-            raise ValueError(f"{name}: {value!r} is not a hex name; expected a column letter A-Z and a "
+            raise ValueError(f"{name}: {v.shown(value)} is not a hex name; expected a column letter A-Z and a "
                              f"row number 1-{MAX_ROWS}, e.g. 'G4'")
         return Hex(ord(m.group(1).upper()) - ord("A"), int(m.group(2)) - 1)
-    if isinstance(value, tuple) and len(value) == 2:
-        return Hex(v.as_int(value[0], f"{name}[0] (column index)"), v.as_int(value[1], f"{name}[1] (row index)"))
     raise TypeError(f"{name}: expected a hex name like 'G4', a Hex or a (col, row) tuple, "
-                    f"got {type(value).__name__} {value!r}")
+                    f"got {type(value).__name__} {v.shown(value)}")
 
 
 class LineOfSight(NamedTuple):
@@ -208,7 +219,7 @@ class HexMap:
             hind = {}
             for key, val in hindering.items():
                 h = self.hex(key, "hindering")
-                hind[h] = v.as_int(val, f"hindering[{key!r}]", lo=0, hi=1000)
+                hind[h] = v.as_int(val, f"hindering[{v.shown(key)}]", lo=0, hi=1000)
         else:
             hind = {h: 1 for h in _hex_set(hindering, "hindering", self)}
         object.__setattr__(self, "hindrance", dict(sorted(hind.items())))
@@ -265,7 +276,7 @@ class HexMap:
         """
         m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", str(text))
         if not m:
-            raise ValueError(f"map: {text!r} is not COLUMNSxROWS, e.g. '15x10'")
+            raise ValueError(f"map: {v.shown(text)} is not COLUMNSxROWS, e.g. '15x10'")
         return (v.as_int(int(m.group(1)), "map columns", 1, MAX_COLUMNS),
                 v.as_int(int(m.group(2)), "map rows", 1, MAX_ROWS))
 
@@ -324,7 +335,7 @@ class HexMap:
         h = parse_hex(value, name)
         if not self.contains(h):
             last = hex_label((self.columns - 1, self.rows - 1))
-            raise ValueError(f"{name}: {value!r} is not on the {self.columns}x{self.rows} map; allowed "
+            raise ValueError(f"{name}: {v.shown(value)} is not on the {self.columns}x{self.rows} map; allowed "
                              f"columns A-{last[0]}, rows 1-{self.rows}")
         return h
 
@@ -380,7 +391,7 @@ class HexMap:
         -------
         int
         """
-        a, b = parse_hex(a, "a"), parse_hex(b, "b")
+        a, b = parse_hex(a, "a", off_map=True), parse_hex(b, "b", off_map=True)
         return _hx.hex_distance_scalar(a.col, a.row, b.col, b.row, self.parity)
 
     def step(self, h, direction, steps: int = 1) -> Hex:
@@ -393,15 +404,15 @@ class HexMap:
         direction : Direction, str or int
             A :class:`Direction`, its name (``"NE"``) or its value 1..6.
         steps : int
-            Number of steps, ``>= 0``.
+            Number of steps, ``0..MAX_OFF_MAP``.
 
         Returns
         -------
         Hex
         """
-        h = parse_hex(h)
+        h = parse_hex(h, off_map=True)
         d = _direction(direction)
-        for _ in range(v.as_int(steps, "steps", lo=0)):
+        for _ in range(v.as_int(steps, "steps", lo=0, hi=MAX_OFF_MAP)):
             h = Hex(*_hx.hex_step_scalar(h.col, h.row, d.index, self.parity))
         return h
 
@@ -460,7 +471,7 @@ class HexMap:
         -------
         tuple of Hex
         """
-        a, b = parse_hex(a, "a"), parse_hex(b, "b")
+        a, b = parse_hex(a, "a", off_map=True), parse_hex(b, "b", off_map=True)
         return tuple(Hex(c, r) for c, r in _hx.hex_line_scalar(a.col, a.row, b.col, b.row, self.parity))
 
     def hindrance_array(self, smoke=None) -> np.ndarray:
@@ -480,7 +491,7 @@ class HexMap:
             return self._hindrance_array
         hv = self._hindrance_array.copy()
         for key, val in dict(smoke).items():
-            hv[self.index(self.hex(key, "smoke"))] += v.as_int(val, f"smoke[{key!r}]", lo=0, hi=1000)
+            hv[self.index(self.hex(key, "smoke"))] += v.as_int(val, f"smoke[{v.shown(key)}]", lo=0, hi=1000)
         return hv
 
     def blocking_array(self) -> np.ndarray:
@@ -553,9 +564,9 @@ def _direction(value) -> Direction:
         key = value.strip().upper()
         if key in Direction.__members__:
             return Direction[key]
-        raise ValueError(f"direction: {value!r} is not a compass direction; allowed: "
+        raise ValueError(f"direction: {v.shown(value)} is not a compass direction; allowed: "
                          f"{', '.join(Direction.__members__)}")
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return v.as_enum(value, Direction, "direction")
     raise TypeError(f"direction: expected a Direction or one of {', '.join(Direction.__members__)}, "
-                    f"got {type(value).__name__} {value!r}")
+                    f"got {type(value).__name__} {v.shown(value)}")

@@ -17,7 +17,7 @@ from aa_core import hexmap as _hx
 
 from ..rules import resolve_rules
 from ._request import deck_state, request_geometry
-from .fate import N_PAIRS
+from .fate import N_PAIRS, DeckState
 from .hexmap import Hex, HexMap
 
 __all__ = ["LandingOdds", "landing_distribution", "two_card_odds", "all_card_pairs"]
@@ -66,10 +66,17 @@ def two_card_odds(deck=None) -> dict:
     dict
         ``{(card id 1, card id 2): Fraction}`` over the pairs with non-zero probability (card ids
         0..35 as in :func:`~atomic_africa.artillery.fate.card_id`).
+
+    Raises
+    ------
+    TypeError
+        If ``deck`` is neither a DeckState nor None.
     """
     if deck is None:
         p = Fraction(1, N_PAIRS * N_PAIRS)
         return {(a, b): p for a in range(N_PAIRS) for b in range(N_PAIRS)}
+    if not isinstance(deck, DeckState):
+        raise TypeError(f"deck: expected a DeckState or None, got {type(deck).__name__}")
     out = defaultdict(Fraction)
     for p1, a, d1, x1 in _next_card(deck.draw, deck.discard):
         for p2, b, _, _ in _next_card(d1, x1):

@@ -116,8 +116,8 @@ class Battlefield:
                 raise TypeError(f"radios[{i}]: expected a Radio, got {type(r).__name__}")
         for p, d in self.decks.items():
             if not isinstance(d, FateDeck):
-                raise TypeError(f"decks[{p!r}]: expected a FateDeck, got {type(d).__name__}")
-        self.smoke = {self.map.hex(h, "smoke"): v.as_int(x, f"smoke[{h!r}]", lo=0)
+                raise TypeError(f"decks[{v.shown(p)}]: expected a FateDeck, got {type(d).__name__}")
+        self.smoke = {self.map.hex(h, "smoke"): v.as_int(x, f"smoke[{v.shown(h)}]", lo=0)
                       for h, x in dict(self.smoke).items()}
 
     def new_turn(self) -> None:
@@ -225,7 +225,7 @@ def _as_option(option) -> Option:
         for o in Option:
             if key == o.value:
                 return o
-    raise ValueError(f"option: {option!r} is not an Artillery Request option; allowed: "
+    raise ValueError(f"option: {v.shown(option)} is not an Artillery Request option; allowed: "
                      f"{', '.join(repr(o.value) for o in Option)}")
 
 
@@ -237,7 +237,7 @@ def _pick(obj, candidates: list, state_list: list, name: str, what: str):
         names = ", ".join(repr(c.name) for c in candidates)
         raise OrderError(f"{name}: several {what} qualify ({names}); pass one")
     if not any(obj is x for x in state_list):
-        raise OrderError(f"{name}: {obj!r} is not on this battlefield")
+        raise OrderError(f"{name}: {v.shown(obj)} is not on this battlefield")
     if not any(obj is c for c in candidates):
         names = ", ".join(repr(c.name) for c in candidates) or "none"
         raise OrderError(f"{name}: {getattr(obj, 'name', obj)!r} is not {what}; qualifying: {names}")
