@@ -102,12 +102,18 @@ def read_saved_game(text) -> tuple[dict, GameSpec]:
 
 
 def check_playable(game):
-    """``game`` if its legal actions can be listed and lie in its action space, else SavedGameError.
+    """``game`` if it keeps the engine's conservation laws (:meth:`Game.check_invariants`: every card
+    in one place, figures accounted for, units on the table) and its legal actions can be listed and
+    lie in its action space, else SavedGameError.
 
     The last check of a loaded game: field checks cannot see every inconsistency between fields
     (a stage whose unit has no card, ...), so the engine is asked once, here, rather than failing
     later with an error that names nothing.
     """
+    try:
+        game.check_invariants()
+    except AssertionError as e:
+        raise SavedGameError(f"text.state: breaks a conservation law of the game ({e})") from None
     try:
         legal = game.legal_actions()
     except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError, RuntimeError) as e:
