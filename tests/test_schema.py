@@ -219,7 +219,7 @@ def test_native_arrays_follow_the_schema():
     sc = aa.game.default_scenario()
     vg = aa.game.VectorGame(sc, num_envs=3, seed=3)
     a = vg._engine.arrays
-    U = 2 * vg._probe.C
+    U = 2 * vg.spec.C
     assert a["scalars"].shape == (3, len(schema.SCALARS))
     for s in NATIVE:
         assert a[f"unit_{s}"].shape == (3, len(schema.native_rows(s)), U)
