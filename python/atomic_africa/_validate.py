@@ -108,7 +108,8 @@ def available_memory() -> int | None:
 def _size(n: int) -> str:
     for unit, shift in (("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)):
         if n >= 1 << shift:
-            return f"{n / (1 << shift):,.1f} {unit}"
+            tenths = n * 10 >> shift          # integers: exact, and no float overflow for any n
+            return f"{tenths // 10:,}.{tenths % 10} {unit}"
     return f"{n:,} bytes"
 
 
@@ -119,7 +120,8 @@ def check_memory(nbytes: int, name: str, what: str, hint: str = "") -> None:
     overcommitting OS and then swap the machine to a halt or be killed, never raising.
     """
     avail = available_memory()
-    if avail is not None and nbytes > avail:
+    # beyond the address space (numpy's array sizes) nothing fits, whatever the memory reported
+    if (avail is not None and nbytes > avail) or nbytes > np.iinfo(np.intp).max:
         raise memory_error(nbytes, name, what, hint, avail)
 
 
@@ -155,9 +157,9 @@ def shown(value) -> str:
     return _SHOWN.repr(value)
 
 
-def out_of_range(name: str, shown, allowed: str) -> str:
-    """``"<name>: <shown> is out of range; allowed <allowed>"``."""
-    return f"{name}: {shown} is out of range; allowed {allowed}"
+def out_of_range(name: str, value, allowed: str) -> str:
+    """``"<name>: <value> is out of range; allowed <allowed>"`` (a value that is not a str shown abridged)."""
+    return f"{name}: {value if isinstance(value, str) else shown(value)} is out of range; allowed {allowed}"
 
 
 def allowed_range(value, lo=None, hi=None) -> str:

@@ -18,7 +18,10 @@ __all__ = ["range_band", "band_label", "predominant_cover", "resolve_fire", "eff
 def _distance(value, name="distance_cm") -> float:
     if isinstance(value, (bool,)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name}: expected a real number of cm, got {type(value).__name__} {shown(value)}")
-    d = float(value)
+    try:
+        d = float(value)
+    except OverflowError:  # an integer beyond float64
+        d = math.inf
     if not (d >= 0.0 and math.isfinite(d)):
         raise ValueError(f"{name}: must be a finite distance >= 0 cm, got {shown(value)}")
     return d

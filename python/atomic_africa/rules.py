@@ -27,10 +27,12 @@ from .enums import Action, Posture, Role
 __all__ = ["Rules", "RulesError"]
 
 
-#: Native-engine sizes (aa_core/vgame.pxd): card ids are int16 (K <= 32767); ranks are int8 tables;
-#: MAX_DIRECTIONS, MAX_FRACS, MAX_CLOCK (indexed by scatter-die face 1..sides), MAX_EDGES.
-MAX_DECK = 32767
-MAX_RANKS = 127
+#: Cards in a deck, Jokers included: a shuffle rolls a die of as many sides as cards, and
+#: aa_core.dice.roll_dice returns faces as uint8 (a die of 257 sides would wrap). Within the native
+#: engine's int16 card ids and int8 rank tables (game.schema.LIMIT.MAX_CARDS).
+MAX_DECK = 256
+#: The native engine's tables (game.schema.LIMIT: MAX_DIRECTIONS, MAX_FRACS, MAX_CLOCK - 1 (indexed
+#: by the scatter die's face 1..sides), MAX_EDGES); the rules layer cannot import the game's schema.
 MAX_DIRECTIONS = 64
 MAX_FRACTIONS = 16
 MAX_SCATTER_DIE = 63
@@ -209,9 +211,8 @@ class OrdersRules(_Section):
     first_player_alternates: bool
 
     def _validate(self, path):
-        # 4..4 x MAX_RANKS (ranks are int8 in the native engine's card tables); with the Jokers at
-        # most MAX_DECK cards (int16 card ids)
-        _f.integer(f"{path}.deck_cards", self.deck_cards, lo=4, hi=4 * MAX_RANKS)
+        # with the Jokers at most MAX_DECK cards
+        _f.integer(f"{path}.deck_cards", self.deck_cards, lo=4, hi=MAX_DECK)
         if self.deck_cards % 4:
             _f.fail(f"{path}.deck_cards", f"must be a multiple of 4 suits, got {self.deck_cards}")
         _f.integer(f"{path}.jokers", self.jokers, lo=0, hi=MAX_DECK - self.deck_cards)

@@ -14,6 +14,7 @@ from os import PathLike
 from .._fields import MAX_CM, MAX_COUNT, Fields
 from .._toml import read_toml
 from ..enums import Cover, UnitKind
+from .schema import LIMIT
 
 __all__ = ["Scenario", "ScenarioError", "Terrain", "UnitSpec", "SideSpec", "FireSupport",
            "load_scenario", "default_scenario", "EXPERIENCE_LEVELS", "TARGET_TYPES"]
@@ -26,11 +27,11 @@ _COVERS = {"none": Cover.NONE, "no": Cover.NONE, "light": Cover.LIGHT, "heavy": 
 
 # Sizes, bounded so that no engine's tables or sums overflow (coordinates and lengths: MAX_CM;
 # figures, markers, wounds, turns, hand sizes: MAX_COUNT). The native engine's fixed tables:
-#: terrain features (aa_core VectorGame's limit) and points of one polygon,
-MAX_TERRAIN = 1024
+#: terrain features (schema.LIMIT.MAX_FEATURES) and points of one polygon,
+MAX_TERRAIN = LIMIT.MAX_FEATURES
 MAX_POLYGON_POINTS = 1024
-#: off-board assets of a side (aa_core/vgame.pxd MAX_ASSETS),
-MAX_ASSETS = 16
+#: off-board assets of a side (schema.LIMIT.MAX_ASSETS),
+MAX_ASSETS = LIMIT.MAX_ASSETS
 #: units of a side at set-up, and their figures: a side's unit slots (scenario units plus the halves
 #: its figures can split into) stay <= MAX_UNITS + MAX_COUNT, so the action space stays bounded,
 MAX_UNITS = 100
