@@ -11,12 +11,10 @@ stages, counts, coordinates on the table) and the lengths of its lists. Every pr
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import fields
 
-import numpy as np
-
 from .._fields import MAX_CM, MAX_COUNT, Fields
+from .._input_limits import JSON_STRINGS, MAX_JSON_BYTES, check_depth
 from .._validate import MAX_VALUE
 from ..enums import Action, Posture, UnitKind
 from ..rules import Rules
@@ -29,9 +27,9 @@ __all__ = ["read_saved_game", "check_playable", "SavedGameError", "MAX_TEXT", "M
 
 #: The format tag :meth:`Game.to_json` writes.
 FORMAT = "atomic-africa-game/1"
-#: Longest saved game read, in characters (64 MiB): a 1,000-turn battle's events fit many times over
-#: (a default battle of 6 turns is about 110 kB).
-MAX_TEXT = 64 * 2**20
+#: Longest saved game read, in characters (64 MiB, the limit of every JSON input): a 1,000-turn
+#: battle's events fit many times over (a default battle of 6 turns is about 110 kB).
+MAX_TEXT = MAX_JSON_BYTES
 #: Deepest nesting of lists and tables read: a saved game needs 7 (a terrain polygon's point).
 MAX_DEPTH = 8
 #: Longest name or reason string read.
@@ -44,8 +42,6 @@ class SavedGameError(ValueError):
 
 _f = Fields(SavedGameError, "text")
 _TOP = ("format", "scenario", "rules", "seed", "initial_figures", "state", "source", "events", "history")
-# A JSON string (escapes included): removed before counting brackets, so names may hold any.
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 
 
 def read_saved_game(text) -> tuple[dict, GameSpec]:
@@ -81,9 +77,7 @@ def read_saved_game(text) -> tuple[dict, GameSpec]:
         raise TypeError(f"text: expected a str (JSON written by Game.to_json), got {type(text).__name__}")
     if len(text) > MAX_TEXT:
         _too_long(len(text), "characters")
-    depth = nesting_depth(text)
-    if depth > MAX_DEPTH:
-        raise SavedGameError(f"text: nested {depth} levels deep; a saved game needs at most {MAX_DEPTH}")
+    check_depth(text, JSON_STRINGS, SavedGameError, "text", limit=MAX_DEPTH)
     try:
         d = json.loads(text)
     except ValueError as e:  # JSONDecodeError, or an integer too long to convert
@@ -124,14 +118,6 @@ def check_playable(game):
         raise SavedGameError(f"text.state: not a state the game can continue from (it offers actions "
                              f"outside 0..{n - 1})")
     return game
-
-
-def nesting_depth(text: str) -> int:
-    """How deeply the lists and tables of a JSON text nest (0 for a scalar), without parsing it."""
-    skeleton = _STRING.sub("", text).encode("utf-8", "replace")
-    a = np.frombuffer(skeleton, dtype=np.uint8)
-    step = ((a == ord("[")) | (a == ord("{"))).astype(np.int64) - ((a == ord("]")) | (a == ord("}")))
-    return int(np.cumsum(step).max(initial=0))
 
 
 def _too_long(n: int, unit: str):
