@@ -32,7 +32,7 @@ from atomic_africa import _validate as v
 from atomic_africa import artillery as art
 from atomic_africa import batch, dice, fire, odds, reference, scores
 from atomic_africa.enums import Cover
-from atomic_africa.game import Game, Scenario, ScenarioError
+from atomic_africa.game import Game, Scenario, ScenarioError, load_scenario
 from atomic_africa.game.saved import MAX_DEPTH, MAX_TEXT, SavedGameError
 from atomic_africa.game.schema import LIMIT
 from atomic_africa.rules import (MAX_BAND_EDGES, MAX_COVER_BONUS, MAX_DECK, MAX_DIRECTIONS, MAX_FRACTIONS,
@@ -358,6 +358,22 @@ _T = odds.FireTarget(D, "defensive", 2, 1)
 _GAME = Game(None, 7)
 
 
+_FRESH = object()
+
+
+def _battle():
+    hm = art.HexMap(10, 8, hindering=["E5"])
+    units = [art.Leader("Lt. Able", "Allies", "E7", morale=8), art.Unit("Rifle", "Axis", "E3", morale=7, cover=1)]
+    return art.Battlefield(hm, units, [art.Radio("Allies", 10, smoke=True)],
+                           {"Allies": art.FateDeck(1), "Axis": art.FateDeck(2)})
+
+
+def _on_fresh_battle(fn):
+    def call(state=_FRESH, **kw):
+        return fn(_battle() if state is _FRESH else state, **kw)
+    return call
+
+
 def _fresh_game(method):
     def call(**kw):
         return getattr(_GAME.clone(), method)(**kw)
@@ -426,6 +442,14 @@ API = {
     "artillery.resolve_requests": (art.resolve_requests, dict(hexmap=_HM, spotter="B2", target="E5",
                                                               cards=[[1, 2, 3, 4]], hindrance=0)),
     "artillery.landing_counts": (art.landing_counts, dict(landing=np.array([0, 1], dtype=np.int32), hexmap=_HM)),
+    "artillery.artillery_request": (_on_fresh_battle(art.artillery_request), dict(
+        state=_FRESH, player="Allies", option="fire_for_effect", spotting_round="E3", smoke=False, hindrance=0,
+        rng=1)),
+    "artillery.legal_options": (_on_fresh_battle(art.legal_options), dict(state=_FRESH, player="Allies")),
+    "artillery.Unit": (art.Unit, dict(name="Rifle", owner="Axis", hex="E3", morale=7, cover=1)),
+    "artillery.Radio": (art.Radio, dict(owner="Allies", firepower=10, smoke=True)),
+    "artillery.Battlefield": (art.Battlefield, dict(map=_HM, units=[], radios=[], decks={}, smoke={}, turn=1)),
+    "game.load_scenario": (load_scenario, dict(scenario=None)),
     "Game.from_json": (Game.from_json, dict(text=_GAME.to_json())),
     "Rules.from_dict": (aa.Rules.from_dict, dict(data=aa.Rules.default().to_dict())),
     "Rules.replace": (aa.Rules.default().replace, dict(fire={"armor_floor": 2})),

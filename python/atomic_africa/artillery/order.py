@@ -38,6 +38,18 @@ class OrderError(ValueError):
     """The Artillery Request cannot be given as asked; nothing was changed."""
 
 
+#: Largest Morale, cover or Radio firepower: the rules' bound on firepower (radio_firepower_max);
+#: an impact adds a few of them to two d6.
+MAX_RATING = 1000
+
+
+def _text(value, name: str) -> str:
+    """A name (player, unit, radio): a str, else TypeError naming the argument."""
+    if not isinstance(value, str):
+        raise TypeError(v.wrong_type(name, "a string", value))
+    return value
+
+
 class Option(str, Enum):
     """The two choices of an Artillery Request."""
 
@@ -56,7 +68,9 @@ class Radio:
     name: str = "Radio"
 
     def __post_init__(self):
-        self.firepower = v.as_int(self.firepower, "firepower", lo=0)
+        _text(self.owner, "owner")
+        _text(self.name, "name")
+        self.firepower = v.as_int(self.firepower, "firepower", lo=0, hi=MAX_RATING)
         self.smoke = v.as_bool(self.smoke, "smoke")
         self.broken = v.as_bool(self.broken, "broken")
 
@@ -76,9 +90,11 @@ class Unit:
     activated: bool = False
 
     def __post_init__(self):
+        _text(self.name, "name")
+        _text(self.owner, f"{self.name}.owner")
         self.hex = parse_hex(self.hex, f"{self.name}.hex")
-        self.morale = v.as_int(self.morale, f"{self.name}.morale", lo=0)
-        self.cover = v.as_int(self.cover, f"{self.name}.cover", lo=0)
+        self.morale = v.as_int(self.morale, f"{self.name}.morale", lo=0, hi=MAX_RATING)
+        self.cover = v.as_int(self.cover, f"{self.name}.cover", lo=0, hi=MAX_RATING)
         for flag in ("broken", "suppressed", "eliminated", "activated"):
             setattr(self, flag, v.as_bool(getattr(self, flag), f"{self.name}.{flag}"))
 
@@ -107,6 +123,10 @@ class Battlefield:
     def __post_init__(self):
         if not isinstance(self.map, HexMap):
             raise TypeError(f"map: expected a HexMap, got {type(self.map).__name__}")
+        for name, kind in (("units", list), ("radios", list), ("decks", dict), ("smoke", dict), ("log", list)):
+            if not isinstance(getattr(self, name), kind):
+                raise TypeError(v.wrong_type(name, f"a {kind.__name__}", getattr(self, name)))
+        self.turn = v.as_int(self.turn, "turn", lo=1)
         for i, u in enumerate(self.units):
             if not isinstance(u, Unit):
                 raise TypeError(f"units[{i}]: expected a Unit or Leader, got {type(u).__name__}")
@@ -205,10 +225,11 @@ def legal_options(state: Battlefield, player: str) -> list:
     Raises
     ------
     TypeError
-        If ``state`` is not a Battlefield.
+        If ``state`` is not a Battlefield or ``player`` not a string.
     """
     if not isinstance(state, Battlefield):
         raise TypeError(f"state: expected a Battlefield, got {type(state).__name__}")
+    _text(player, "player")
     out = []
     if _radios(state, player, broken=True):
         out.append(Option.CONTACT_BATTERY)
