@@ -187,11 +187,7 @@ class Game:
         g = cls.__new__(cls)
         g._setup(spec, d["seed"])
         g.initial_figures = list(d["initial_figures"])
-        try:
-            g.s = GameState.from_dict(d["state"])
-        except KeyError as e:  # e.g. a game saved before terrain features had a current cover
-            raise ValueError(f"text: the game state lacks the field {e.args[0]!r} (saved by an older "
-                             f"version?)") from None
+        g.s = GameState.from_dict(d["state"])       # every field checked by read_saved_game
         g.src = source_from_dict(d["source"])
         g.events = EventLog(d["events"])
         g.history = list(d["history"])
