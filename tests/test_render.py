@@ -180,8 +180,11 @@ def test_dpi_option(tmp_path, capsys):
     out = tmp_path / "small.png"
     assert main(["render", str(js), "--dpi", "50", "-o", str(out)]) == 0
     assert Image.open(out).size == (800, 550)
-    assert main(["render", str(js), "--dpi", "0", "-o", str(out)]) == 2
-    assert "--dpi" in capsys.readouterr().err
+    for bad in ("0", "601", "1e9"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["render", str(js), "--dpi", bad, "-o", str(out)])
+        assert exit_.value.code == 2
+        assert "argument --dpi: expected an integer 10..600" in capsys.readouterr().err
 
 
 def test_progress_bar_without_tqdm_counts_on_stderr(monkeypatch, capsys):

@@ -66,8 +66,13 @@ def seed_arg(text: str) -> int:
     return value
 
 
+#: Largest count an option takes (the API then bounds it by memory or a limit of its own).
+MAX_COUNT = 2 ** 63 - 1
+
+
 def count_arg(text: str, minimum: int = 0) -> int:
-    """A whole number >= ``minimum``; an integer-valued float literal such as ``1e6`` is accepted."""
+    """A whole number ``minimum..MAX_COUNT``; an integer-valued float literal such as ``1e6`` is
+    accepted."""
     try:
         value = int(text)
     except ValueError:
@@ -81,6 +86,8 @@ def count_arg(text: str, minimum: int = 0) -> int:
         value = int(number)
     if value < minimum:
         raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text!r}")
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"must be <= 2**63-1, got {text[:40]!r}")
     return value
 
 

@@ -1,11 +1,25 @@
 """``atomic-africa render``: draw a game state or a replay step to PNG, or animate a replay to GIF."""
 from __future__ import annotations
 
-from .._optional import require
-from ..game import Game, load_scenario
+import argparse
+
 from .._atomic_write import check_writable
+from .._optional import require
 from .._text import printable
+from ..game import Game, load_scenario
 from .common import DEFAULT_AGENTS, count_arg, existing_file, output_file, scenario_arg, seed_arg
+
+
+# A 16 x 11 inch figure: 160 x 110 pixels at the least, 9,600 x 6,600 (63 megapixels) at the most.
+MIN_DPI, MAX_DPI = 10, 600
+
+
+def dpi_arg(text: str) -> int:
+    """Dots per inch, ``MIN_DPI..MAX_DPI``."""
+    value = count_arg(text)
+    if not MIN_DPI <= value <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"expected an integer {MIN_DPI}..{MAX_DPI}, got {text!r}")
+    return value
 
 
 def register(sub):
@@ -32,8 +46,9 @@ def register(sub):
     p.add_argument("--html", type=output_file, default=None, metavar="FILE.html",
                    help="write the whole replay as one self-contained web page (slider, play button, "
                         "each shot's exact odds; needs no network and no matplotlib)")
-    p.add_argument("--dpi", type=int, default=None, metavar="N",
-                   help="dots per inch (default 100 for the PNG: 1600 x 1100 pixels; 80 for --gif)")
+    p.add_argument("--dpi", type=dpi_arg, default=None, metavar="N",
+                   help=f"dots per inch, {MIN_DPI}..{MAX_DPI} (default 100 for the PNG: 1600 x 1100 pixels; "
+                        "80 for --gif)")
     p.add_argument("--every", choices=("phase", "action"), default="phase", help="--gif / --html frame per phase or per action")
     p.add_argument("--seed", type=seed_arg, default=0, help="seed when no REPLAY is given (default %(default)s)")
     p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
@@ -45,8 +60,6 @@ def register(sub):
 
 
 def run(args) -> int:
-    if args.dpi is not None and args.dpi < 10:
-        raise ValueError(f"dpi: expected an integer >= 10, got {args.dpi}")
     picture = args.gif is not None or args.output is not None or args.html is None
     if picture:
         require("matplotlib", "plot", "render")  # before a game is played, not after
