@@ -250,6 +250,27 @@ def test_largest_movement_deck_and_scatter_rules_play_the_same_in_both_engines()
     assert done >= 2 and steps > 0
 
 
+@pytest.mark.slow
+def test_largest_table_coordinates_and_ratings_play_the_same_in_both_engines():
+    from vector_helpers import play_parity
+
+    sc = Scenario.from_dict(_scenario(
+        table={"width_cm": 10_000.0, "height_cm": 10_000.0}, turns=30,
+        terrain=[{"shape": "polygon", "points": [[-10_000, -10_000], [10_000, 0], [0, 10_000]], "cover": "heavy",
+                  "blocks_los": True, "armor": 100},
+                 {"shape": "circle", "center": [9_000, 9_000], "radius": 10_000.0, "cover": "light",
+                  "blocks_los": False}],
+        sides=[_side([_unit(0.0, 0.0, figures=20, markers=1000, spotter=True),
+                      _unit(10_000.0, 0.0, armor=100, heavy_weapon={"point": -100, "dispersed": -100})],
+                     fire_support=[{"dice": ["d12"] * 3, "ap": -100, "blast_radius_cm": 10_000.0}]),
+               _side([_unit(10_000.0, 10_000.0, figures=20), _unit(0.0, 10_000.0, kind="vehicle", figures=1,
+                                                                    armor=100)])]))
+    for rules in (None, aa.Rules.default().replace(**EXTREME_GAME_RULES)):
+        done, steps, _ = play_parity(sc, "largest table", num_envs=4, seed=3, min_games=2, rng_seed=3, rules=rules,
+                                     views=7)
+        assert done >= 2 and steps > 0
+
+
 # ------------------------------------------------------------------------------ scenarios: the bounds
 def _unit(x=10.0, y=10.0, **kw):
     return dict({"kind": "infantry", "figures": 10, "dice": ["d8", "d8", "d8"], "armor": 2,
