@@ -740,6 +740,11 @@ def test_scenario_loader_raises_only_scenario_errors(path, value):
     assert all(0 <= a < g.num_actions for a in g.legal_actions())
 
 
+def test_rules_replace_names_a_table5_row_that_is_not_a_table():
+    with pytest.raises(RulesError, match=r"^rules\.table5\.basic: expected a dict of field changes, got int 5$"):
+        aa.Rules.default().replace(table5={"basic": 5})
+
+
 def test_loaders_refuse_deep_nesting_with_their_own_error():
     d = copy.deepcopy(_RULES_DICT)
     d["dice"]["ladder"] = DEEP

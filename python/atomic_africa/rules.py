@@ -440,6 +440,8 @@ class Rules:
             if name == "table5":
                 _f.table("table5", changes, (), data["table5"], item="action")
                 for key, row in changes.items():
+                    if not isinstance(row, dict):
+                        _f.expected(f"table5.{key}", "a dict of field changes", row)
                     data["table5"][key].update(row)
             else:
                 data[name].update(changes)
