@@ -164,7 +164,7 @@ class Fields:
         if not isinstance(value, dict):
             self.expected(path, "a table", value)
         allowed = set(required) | set(optional)
-        unknown = sorted(set(value) - allowed)
+        unknown = sorted(set(value) - allowed, key=str)     # keys of any type (a dict from code)
         if unknown:
             self.fail(_join(path, unknown[0]), f"unknown {item}; allowed: {', '.join(sorted(allowed))}")
         for key in required:
