@@ -2,7 +2,8 @@
 #
 # One game's state is a `Game` view: pointers into env i's rows of a few arrays, one per dtype, each
 # laid out field-major (all units' x, then all units' y, ...). `Params` holds the rules and scenario
-# constants (every rule number comes from the packaged rules data through atomic_africa.env.vector).
+# constants, one section per rules section (every rule number comes from the rules data through
+# atomic_africa.game.native_params).
 # The functions mirror atomic_africa.game.engine.Game method for method; a game advanced with the
 # same actions and the same PCG64 stream produces the same state, observations and event records.
 #
