@@ -1,7 +1,7 @@
 """The native engine's parameters (``aa_core.vgame`` ``Params``) from a game specification.
 
-Each rules section becomes one dict that Cython converts into the C struct of the same name by
-field name (``aa_core/vgame.pxd``): the section's own fields as the rules data holds them, with the
+Each rules section becomes one dict that Cython converts, field by name, into the ``Params``
+member of the same name (a struct of ``aa_core/vgame.pxd``): the section's own fields as the rules data holds them, with the
 values derived from them added (angles, enum values, padded arrays). A struct field that comes
 straight from the rules therefore needs no line here. Arrays (cards, terrain, templates) go in a
 second dict, one contiguous numpy array per ``Params`` pointer.
@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from ..dice import _ATTRS  # a unit's dice in order: training, equipment, morale
 from ..enums import Action, Posture
 
 __all__ = ["native_params"]
@@ -21,9 +22,6 @@ __all__ = ["native_params"]
 # declares them once (being written at the same time: swap this for `from .schema import LIMIT`).
 LIMIT = SimpleNamespace(MAX_SLOTS_TOTAL=250, MAX_LEGAL=8192, MAX_ASSETS=16, MAX_FRACS=16, MAX_DIRECTIONS=64,
                         MAX_CLOCK=64, MAX_EDGES=32, MAX_LADDER=8, MAX_FEATURES=1024, MAX_CARDS=32767)
-
-# Die attributes in the order of a unit's dice (training, equipment, morale).
-_ATTRS = ("training", "equipment", "morale")
 
 
 def _limit(name, value, hi, what):
