@@ -4,6 +4,7 @@
 # contains an end (a unit inside a wood) blocks it only if more than `depth` cm per end inside lies
 # within the feature: units see out of, and into, the edge of a wood, not through it.
 from libc.math cimport INFINITY, sqrt
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t
 
 cdef enum:
     MAX_CROSSINGS = 64   # edge crossings of one sight line with one polygon handled exactly
@@ -140,3 +141,70 @@ cdef inline bint segment_hits_circle(double ax, double ay, double bx, double by,
     qx = ax + t * ux - cx
     qy = ay + t * uy - cy
     return qx * qx + qy * qy < r * r
+
+
+ctypedef struct Terrain:
+    # Polygon k: vertices vx/vy[poly_off[k]..poly_off[k + 1]]; circle k: centre (cx, cy), radius cr.
+    # *_blocks / *_cover: each shape's line-of-sight flag and cover as packed (NULL if unused).
+    # *_feat: each shape's feature (scenario order) and feat_armor each feature's armor (0: heavy
+    # weapons cannot bring it down); NULL when no current cover is passed to the walkers below.
+    const double* vx
+    const double* vy
+    const int64_t* poly_off
+    const uint8_t* poly_blocks
+    const int8_t* poly_cover
+    const int32_t* poly_feat
+    int n_poly
+    const double* cx
+    const double* cy
+    const double* cr
+    const uint8_t* circ_blocks
+    const int8_t* circ_cover
+    const int32_t* circ_feat
+    int n_circ
+    const int32_t* feat_armor
+    int n_feat
+    double edge_depth   # rules.fire.los_edge_depth_cm
+
+
+cdef inline bint _blocks_now(const Terrain* t, const int8_t* fcover, int f, int skip) noexcept nogil:
+    """Feature f still blocks: not the skipped one, and not an armored feature whose cover heavy
+    weapons have brought down to None (TerrainArrays.from_scenario)."""
+    return f != skip and not (t.feat_armor[f] > 0 and fcover[f] == 0)
+
+
+cdef inline bint terrain_blocked(const Terrain* t, const int8_t* fcover, int skip, double ax, double ay,
+                                 double bx, double by) noexcept nogil:
+    """Sight line A-B blocked by a blocking shape. fcover: each feature's current cover, with which
+    `skip` (a feature, -1: none) is left out and knocked-down features stop blocking; NULL: the
+    packed *_blocks flags as they are."""
+    cdef int k
+    cdef int64_t o
+    for k in range(t.n_poly):
+        o = t.poly_off[k]
+        if t.poly_blocks[k] and (fcover == NULL or _blocks_now(t, fcover, t.poly_feat[k], skip)) \
+                and segment_hits_polygon(ax, ay, bx, by, t.vx + o, t.vy + o, t.poly_off[k + 1] - o,
+                                         t.edge_depth):
+            return True
+    for k in range(t.n_circ):
+        if t.circ_blocks[k] and (fcover == NULL or _blocks_now(t, fcover, t.circ_feat[k], skip)) \
+                and segment_hits_circle(ax, ay, bx, by, t.cx[k], t.cy[k], t.cr[k], t.edge_depth):
+            return True
+    return False
+
+
+cdef inline int terrain_cover(const Terrain* t, const int8_t* fcover, double px, double py) noexcept nogil:
+    """Best cover of the shapes containing the point: each feature's current cover fcover[feature],
+    or with fcover NULL the packed *_cover values."""
+    cdef int k, c, best = 0
+    cdef int64_t o
+    for k in range(t.n_poly):
+        o = t.poly_off[k]
+        c = t.poly_cover[k] if fcover == NULL else fcover[t.poly_feat[k]]
+        if c > best and point_in_polygon(px, py, t.vx + o, t.vy + o, t.poly_off[k + 1] - o):
+            best = c
+    for k in range(t.n_circ):
+        c = t.circ_cover[k] if fcover == NULL else fcover[t.circ_feat[k]]
+        if c > best and point_in_circle(px, py, t.cx[k], t.cy[k], t.cr[k]):
+            best = c
+    return best

@@ -56,90 +56,20 @@ cdef class Engine:
         cdef int i, U, K
         self.n = n
         self.record_events = record_events
-        self._keep = []
-        for name in ("C", "U", "K", "obs_size", "n_actions", "b_assign", "b_end_orders", "b_select",
-                     "b_declare", "b_target", "b_no_target", "b_asset", "b_move", "b_stay", "b_split",
-                     "b_end_splits", "ranks", "directions", "n_fracs", "per_value", "sprint_card_value",
-                     "bystander_posture", "rally_self_range", "rally_comms_penalty", "rally_removed",
-                     "scatter_die", "support_band", "support_action", "support_posture", "split_min",
-                     "morale_removed", "n_ladder", "shattered_die", "n_edges", "n_poly", "n_circ", "turns",
-                     "b_feature", "n_feat", "feature_defense", "feature_per_wound"):
-            _set_int(P, name, params[name])
-        P.merge_contact = params["merge_contact"]
-        P.merge_same_kind_only = params["merge_same_kind_only"]
-        P.vehicles_merge = params["vehicles_merge"]
-        P.joker_takes_initiative = params["joker_takes_initiative"]
-        P.fire_needs_los = params["fire_needs_los"]
-        P.first_player_alternates = params["first_player_alternates"]
-        P.attached_add_cards = params["attached_add_cards"]
-        P.scatter_inc = params["scatter_inc"]
-        P.zero_rad = params["zero_rad"]
-        P.clockwise = params["clockwise"]
-        P.blast_hits_friends = params["blast_hits_friends"]
-        P.odd_to_larger = params["odd_to_larger"]
-        P.shattered_if_morale_only = params["shattered_if_morale_only"]
-        P.split_offset = params["split_offset"]
-        P.edge_depth = params["edge_depth"]
-        P.W = params["W"]
-        P.H = params["H"]
-        P.cx_mid = params["cx_mid"]
-        P.cy_mid = params["cy_mid"]
-        for i in range(2):
-            P.inc[i] = params["inc"][i]
-            P.sprint_inc[i] = params["sprint_inc"][i]
-            P.draw_bonus[i] = params["draw_bonus"][i]
-            P.hand_fixed[i] = params["hand_fixed"][i]
-            P.shift_attr[i] = params["shift_attr"][i]
-            P.n_assets[i] = len(params["assets"][i])
-            for k, (dice, ap, r2) in enumerate(params["assets"][i]):
-                P.asset_dice[i][k][0], P.asset_dice[i][k][1], P.asset_dice[i][k][2] = dice
-                P.asset_ap[i][k] = ap
-                P.asset_r2[i][k] = r2
-        for i, x in enumerate(params["fracs"]):
-            P.fracs[i] = x
-        for i, x in enumerate(params["dir_angle"]):
-            P.dir_angle[i] = x
-        for i, x in enumerate(params["clock_angle"]):
-            P.clock_angle[i] = x
-        for i, x in enumerate(params["ladder"]):
-            P.ladder[i] = x
-        for i, x in enumerate(params["band_edges"]):
-            P.band_edges[i] = x
+        self._keep = [tables]
+        P.C, P.U, P.K = params["C"], params["U"], params["K"]
+        P.obs_size, P.n_actions = params["obs_size"], params["n_actions"]
+        P.base = params["base"]
+        P.movement = params["movement"]
+        P.orders = params["orders"]
+        P.rally = params["rally"]
+        P.call_for_fire = params["call_for_fire"]
+        P.cleanup = params["cleanup"]
+        P.dice = params["dice"]
         P.fire = params["fire"]
-        cdef const int8_t[::1] i8v
-        cdef const int32_t[::1] i32v
-        cdef const double[::1] f64v
-        cdef const int64_t[::1] i64v
-        cdef const uint8_t[::1] u8v
-        cdef const signed char[::1] scv
-        self._keep.append(tables)
-        i8v = tables["card_joker"]; P.card_joker = &i8v[0]
-        i8v = tables["card_suit"]; P.card_suit = &i8v[0]
-        i8v = tables["card_rank"]; P.card_rank = &i8v[0]
-        i8v = tables["card_posture"]; P.card_posture = &i8v[0]
-        i8v = tables["card_face"]; P.card_face = &i8v[0]
-        i8v = tables["card_any"]; P.card_any = &i8v[0]
-        i32v = tables["card_move"]; P.card_move = &i32v[0]
-        scv = tables["table5"]; P.table5 = &scv[0]
-        f64v = tables["vx"]; P.vx = &f64v[0]
-        f64v = tables["vy"]; P.vy = &f64v[0]
-        i64v = tables["poly_off"]; P.poly_off = &i64v[0]
-        u8v = tables["poly_blocks"]; P.poly_blocks = &u8v[0]
-        i8v = tables["poly_cover"]; P.poly_cover = &i8v[0]
-        f64v = tables["cx"]; P.cx = &f64v[0]
-        f64v = tables["cy"]; P.cy = &f64v[0]
-        f64v = tables["cr"]; P.cr = &f64v[0]
-        u8v = tables["circ_blocks"]; P.circ_blocks = &u8v[0]
-        i8v = tables["circ_cover"]; P.circ_cover = &i8v[0]
-        i32v = tables["feat_armor"]; P.feat_armor = &i32v[0]
-        f64v = tables["feat_x"]; P.feat_x = &f64v[0]
-        f64v = tables["feat_y"]; P.feat_y = &f64v[0]
-        i8v = tables["feat_cover0"]; P.feat_cover0 = &i8v[0]
-        i32v = tables["poly_feat"]; P.poly_feat = &i32v[0]
-        i32v = tables["circ_feat"]; P.circ_feat = &i32v[0]
-        i8v = tables["tmpl_i8"]; P.tmpl_i8 = &i8v[0]
-        i32v = tables["tmpl_i32"]; P.tmpl_i32 = &i32v[0]
-        f64v = tables["tmpl_f64"]; P.tmpl_f64 = &f64v[0]
+        P.table = params["table"]
+        _bind_tables(&P.tables, tables)
+        _bind_terrain(&P.terrain, params["terrain"], tables)
         U, K = P.U, P.K
         self.arrays = {
             "scalars": np.zeros((n, NS), dtype=np.int32),
@@ -150,7 +80,7 @@ cdef class Engine:
             "counts": np.zeros((n, 2, NC), dtype=np.int32),
             "sprint_bonus": np.zeros((n, 2), dtype=np.float64),
             "los": np.full((n, U * U), -1, dtype=np.int8),
-            "fcover": np.zeros((n, max(1, P.n_feat)), dtype=np.int8),
+            "fcover": np.zeros((n, max(1, P.terrain.n_feat)), dtype=np.int8),
             "rng": np.zeros((n, PCG_WORDS), dtype=np.uint64),
             "agent_rng": np.zeros((n, PCG_WORDS), dtype=np.uint64),
             "episode": np.zeros(n, dtype=np.int64),
@@ -451,50 +381,53 @@ cdef class Engine:
         return out
 
 
-cdef _set_int(Params* P, str name, object value):
-    cdef int x = value
-    if name == "C": P.C = x
-    elif name == "U": P.U = x
-    elif name == "K": P.K = x
-    elif name == "obs_size": P.obs_size = x
-    elif name == "n_actions": P.n_actions = x
-    elif name == "b_assign": P.b_assign = x
-    elif name == "b_end_orders": P.b_end_orders = x
-    elif name == "b_select": P.b_select = x
-    elif name == "b_declare": P.b_declare = x
-    elif name == "b_target": P.b_target = x
-    elif name == "b_no_target": P.b_no_target = x
-    elif name == "b_asset": P.b_asset = x
-    elif name == "b_move": P.b_move = x
-    elif name == "b_stay": P.b_stay = x
-    elif name == "b_split": P.b_split = x
-    elif name == "b_end_splits": P.b_end_splits = x
-    elif name == "ranks": P.ranks = x
-    elif name == "directions": P.directions = x
-    elif name == "n_fracs": P.n_fracs = x
-    elif name == "per_value": P.per_value = x
-    elif name == "sprint_card_value": P.sprint_card_value = x
-    elif name == "bystander_posture": P.bystander_posture = x
-    elif name == "rally_self_range": P.rally_self_range = x
-    elif name == "rally_comms_penalty": P.rally_comms_penalty = x
-    elif name == "rally_removed": P.rally_removed = x
-    elif name == "scatter_die": P.scatter_die = x
-    elif name == "support_band": P.support_band = x
-    elif name == "support_action": P.support_action = x
-    elif name == "support_posture": P.support_posture = x
-    elif name == "split_min": P.split_min = x
-    elif name == "morale_removed": P.morale_removed = x
-    elif name == "n_ladder": P.n_ladder = x
-    elif name == "shattered_die": P.shattered_die = x
-    elif name == "n_edges": P.n_edges = x
-    elif name == "n_poly": P.n_poly = x
-    elif name == "n_circ": P.n_circ = x
-    elif name == "turns": P.turns = x
-    elif name == "b_feature": P.b_feature = x
-    elif name == "n_feat": P.n_feat = x
-    elif name == "feature_defense": P.feature_defense = x
-    elif name == "feature_per_wound": P.feature_per_wound = x
-    else:
-        raise KeyError(name)
+ctypedef fused table_t:
+    int8_t
+    int32_t
+    int64_t
+    uint8_t
+    double
 
 
+cdef const table_t* _first(const table_t[::1] a) except NULL:
+    """Address of a table's first element (native_params gives every table at least one)."""
+    return &a[0]
+
+
+cdef int _bind_tables(Tables* t, dict a) except -1:
+    """Point t's fields at the arrays of the same names (the caller keeps `a` alive)."""
+    t.card_joker = _first[int8_t](a["card_joker"])
+    t.card_suit = _first[int8_t](a["card_suit"])
+    t.card_rank = _first[int8_t](a["card_rank"])
+    t.card_posture = _first[int8_t](a["card_posture"])
+    t.card_face = _first[int8_t](a["card_face"])
+    t.card_any = _first[int8_t](a["card_any"])
+    t.card_move = _first[int32_t](a["card_move"])
+    t.table5 = _first[int8_t](a["table5"])
+    t.feat_x = _first[double](a["feat_x"])
+    t.feat_y = _first[double](a["feat_y"])
+    t.feat_cover0 = _first[int8_t](a["feat_cover0"])
+    t.tmpl_i8 = _first[int8_t](a["tmpl_i8"])
+    t.tmpl_i32 = _first[int32_t](a["tmpl_i32"])
+    t.tmpl_f64 = _first[double](a["tmpl_f64"])
+    return 0
+
+
+cdef int _bind_terrain(Terrain* t, dict sizes, dict a) except -1:
+    """The terrain's counts and edge depth from `sizes`, its arrays from `a` (kept alive by the caller)."""
+    t.n_poly, t.n_circ, t.n_feat = sizes["n_poly"], sizes["n_circ"], sizes["n_feat"]
+    t.edge_depth = sizes["edge_depth"]
+    t.vx = _first[double](a["vx"])
+    t.vy = _first[double](a["vy"])
+    t.poly_off = _first[int64_t](a["poly_off"])
+    t.poly_blocks = _first[uint8_t](a["poly_blocks"])
+    t.poly_cover = _first[int8_t](a["poly_cover"])
+    t.poly_feat = _first[int32_t](a["poly_feat"])
+    t.cx = _first[double](a["cx"])
+    t.cy = _first[double](a["cy"])
+    t.cr = _first[double](a["cr"])
+    t.circ_blocks = _first[uint8_t](a["circ_blocks"])
+    t.circ_cover = _first[int8_t](a["circ_cover"])
+    t.circ_feat = _first[int32_t](a["circ_feat"])
+    t.feat_armor = _first[int32_t](a["feat_armor"])
+    return 0

@@ -2,7 +2,8 @@
 #
 # One game's state is a `Game` view: pointers into env i's rows of a few arrays, one per dtype, each
 # laid out field-major (all units' x, then all units' y, ...). `Params` holds the rules and scenario
-# constants (every rule number comes from the packaged rules data through atomic_africa.env.vector).
+# constants, one section per rules section (every rule number comes from the rules data through
+# atomic_africa.game.native_params).
 # The functions mirror atomic_africa.game.engine.Game method for method; a game advanced with the
 # same actions and the same PCG64 stream produces the same state, observations and event records.
 #
@@ -12,6 +13,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t
 from numpy.random cimport bitgen_t
 
 from aa_core.fire cimport FireRules
+from aa_core.geometry cimport Terrain
 
 # Limits, stages, scalars, unit rows, event codes, end reasons, Action/Posture/UnitKind codes, the
 # V view and make_view: generated from atomic_africa.game.schema (python -m atomic_africa.game.schema_pxi).
@@ -35,86 +37,99 @@ ctypedef struct EventBuffer:
     Py_ssize_t cap
 
 
-ctypedef struct Params:
-    int C, U, K, obs_size, n_actions
-    # action-space segment bases (atomic_africa.game.actions)
-    int b_assign, b_end_orders, b_select, b_declare, b_target, b_no_target, b_asset, b_move
-    int b_stay, b_split, b_end_splits, b_feature
-    # cards (tables from atomic_africa.game.cards.Deck)
+# Params sections. Each is numbers, bints and fixed-size arrays only, so Engine fills it from a
+# dict by field name (atomic_africa.game.native_params: a rules section's own fields keep their
+# rules names; the values derived from them are commented; arrays are padded to their full size).
+ctypedef struct ActionBases:       # first id of each segment of the action space (ActionSpace.base)
+    int assign, end_orders, select, declare, target, no_target, asset, move, stay, split, end_splits
+    int feature
+
+ctypedef struct MovementParams:    # rules.movement
+    double increment_cm, vehicle_increment_cm, sprint_increment_cm, vehicle_sprint_increment_cm
+    int basic_move_per_value, sprint_card_value, directions
+    double distance_fractions[MAX_FRACS]
+    double merge_contact_cm
+    bint merge_same_kind_only, vehicles_merge
+    int n_fractions                # derived: len(distance_fractions)
+    double dir_angle[MAX_DIRECTIONS]   # derived: angle of each direction
+
+ctypedef struct OrdersParams:      # rules.orders
+    bint joker_takes_initiative, fire_needs_los, first_player_alternates, attached_add_cards
+    int bystander_posture          # Posture value
+    int ranks                      # derived: cards per suit
+    int draw_bonus[2]              # derived: experience_bonus of each side
+    int hand_fixed[2]              # derived: cards per Orders phase; -1: own units on the table + bonus
+
+ctypedef struct RallyParams:       # rules.rally
+    int self_range, comms_range_penalty, markers_removed
+
+ctypedef struct CallForFireParams:   # rules.call_for_fire
+    int scatter_die, support_range_band
+    int support_action, support_posture    # Action / Posture values
+    double scatter_increment_cm
+    bint clockwise, blast_hits_friends
+    double clock_zero_rad          # derived: clock_zero_deg in radians
+    double clock_angle[MAX_CLOCK]  # derived: direction of each scatter die face
+    int n_assets[2]                # derived: each side's fire support assets
+    int asset_dice[2][MAX_ASSETS][3]
+    int asset_ap[2][MAX_ASSETS]
+    double asset_r2[2][MAX_ASSETS]     # blast radius squared
+
+ctypedef struct CleanupParams:     # rules.cleanup
+    int split_min_figures, morale_markers_removed
+    bint odd_to_larger_half
+    double split_offset_cm
+    bint shattered_if_morale_only  # derived: shattered_split_die == "morale"
+
+ctypedef struct DiceParams:        # rules.dice
+    int64_t ladder[MAX_LADDER]
+    int shattered_die
+    int n_ladder                   # derived: len(ladder)
+    int shift_attr[2]              # derived: wound_shift_infantry / _vehicle as attribute indices
+
+ctypedef struct FireParams:        # rules.fire
+    FireRules rules                # derived: Rules.fire_params (aa_core.fire)
+    double band_edges_cm[MAX_EDGES]
+    int feature_defense, feature_cover_per_wound
+    int n_edges                    # derived: len(band_edges_cm)
+
+ctypedef struct TableParams:       # scenario: the table and the game length
+    double width_cm, height_cm, mid_x, mid_y
+    int turns
+
+ctypedef struct Tables:            # arrays (atomic_africa.game.native_params: tables)
+    # cards (atomic_africa.game.cards.Deck), by card id
     const int8_t* card_joker
     const int8_t* card_suit
     const int8_t* card_rank
     const int8_t* card_posture
     const int8_t* card_face
-    const int8_t* card_any       # legal for a suppressed unit
+    const int8_t* card_any         # legal for a suppressed unit
     const int32_t* card_move
-    int ranks
-    # movement
-    int directions, n_fracs, per_value, sprint_card_value
-    double fracs[MAX_FRACS]
-    double dir_angle[MAX_DIRECTIONS]
-    double clock_angle[MAX_CLOCK]  # indexed by die face
-    double inc[2], sprint_inc[2]   # [infantry kinds, vehicle]
-    double merge_contact
-    bint merge_same_kind_only, vehicles_merge
-    # orders
-    bint joker_takes_initiative, fire_needs_los, first_player_alternates
-    int bystander_posture
-    int draw_bonus[2]              # experience bonus
-    int hand_fixed[2]              # cards drawn per Orders phase; -1: own units on the table + bonus
-    bint attached_add_cards
-    # rally
-    int rally_self_range, rally_comms_penalty, rally_removed
-    # call for fire
-    int scatter_die, support_band, support_action, support_posture
-    double scatter_inc, zero_rad
-    bint clockwise, blast_hits_friends
-    int n_assets[2]
-    int asset_dice[2][MAX_ASSETS][3]
-    int asset_ap[2][MAX_ASSETS]
-    double asset_r2[2][MAX_ASSETS]
-    # clean-up
-    int split_min
-    bint odd_to_larger, shattered_if_morale_only
-    int morale_removed
-    double split_offset
-    # dice and scores
-    int shift_attr[2]
-    int64_t ladder[MAX_LADDER]
-    int n_ladder, shattered_die
     const signed char* table5      # [action][posture][3]
-    FireRules fire
-    double band_edges[MAX_EDGES]
-    int n_edges
-    # terrain (geometry.pxd)
-    const double* vx
-    const double* vy
-    const int64_t* poly_off
-    const uint8_t* poly_blocks
-    const int8_t* poly_cover
-    int n_poly
-    const double* cx
-    const double* cy
-    const double* cr
-    const uint8_t* circ_blocks
-    const int8_t* circ_cover
-    int n_circ
-    double edge_depth
-    # terrain features as heavy-weapon targets (scenario order); poly_feat / circ_feat: feature index
-    int n_feat, feature_defense, feature_per_wound
-    const int32_t* feat_armor      # 0: not a target
+    # terrain features as heavy-weapon targets, by feature (scenario order)
     const double* feat_x           # aim point
     const double* feat_y
     const int8_t* feat_cover0      # cover at the start
-    const int32_t* poly_feat
-    const int32_t* circ_feat
-    # table and game length
-    double W, H, cx_mid, cy_mid
-    int turns
-    # initial units: pointers to one env's worth of unit arrays
+    # initial units: one env's worth of unit arrays
     const int8_t* tmpl_i8
     const int32_t* tmpl_i32
     const double* tmpl_f64
+
+
+ctypedef struct Params:
+    int C, U, K, obs_size, n_actions
+    ActionBases base
+    MovementParams movement
+    OrdersParams orders
+    RallyParams rally
+    CallForFireParams call_for_fire
+    CleanupParams cleanup
+    DiceParams dice
+    FireParams fire
+    TableParams table
+    Tables tables
+    Terrain terrain                # geometry.pxd; feat_armor 0: not a heavy-weapon target
 
 
 ctypedef struct Game:

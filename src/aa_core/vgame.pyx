@@ -14,8 +14,7 @@ from numpy.random cimport bitgen_t
 from aa_core.banding cimport range_band
 from aa_core.dice cimport shift_die
 from aa_core.fire cimport FireRules, cap_markers, predominant_cover, resolve_fire, scatter
-from aa_core.geometry cimport (point_in_circle, point_in_polygon, segment_hits_circle,
-                               segment_hits_polygon)
+from aa_core.geometry cimport terrain_blocked, terrain_cover
 from aa_core.rng cimport reject_threshold, roll_faces
 from aa_core.scores cimport Scores, action_scores
 
@@ -65,7 +64,7 @@ cdef inline bint optional_target(int a) noexcept nogil:
 
 
 cdef inline bint legal_for(V* v, int c, bint suppressed) noexcept nogil:
-    return (not suppressed) or v.P.card_any[c]
+    return (not suppressed) or v.P.tables.card_any[c]
 
 
 # ---------------------------------------------------------------------------------------- events
@@ -157,60 +156,28 @@ cdef void shuffle(V* v, int16_t* cards, int n) noexcept nogil:
 
 cdef void wounded_dice(V* v, int u, int* dice, bint* shattered) noexcept nogil:
     cdef const Params* P = v.P
-    cdef int k, idx = P.shift_attr[is_vehicle(v, u)], d
+    cdef int k, idx = P.dice.shift_attr[is_vehicle(v, u)], d
     for k in range(3):
         dice[k] = die_of(v, u, k)
-    d = shift_die(dice[idx], v.wounds[u], P.ladder, P.n_ladder)
+    d = shift_die(dice[idx], v.wounds[u], P.dice.ladder, P.dice.n_ladder)
     shattered[0] = d == 0
-    dice[idx] = P.shattered_die if d == 0 else d
+    dice[idx] = P.dice.shattered_die if d == 0 else d
 
 
 cdef inline void scores_of(const Params* P, const int* faces, int posture, int action, Scores* sc) noexcept nogil:
-    action_scores(faces[0], faces[1], faces[2], P.table5 + (action * 2 + posture) * 3,
+    action_scores(faces[0], faces[1], faces[2], P.tables.table5 + (action * 2 + posture) * 3,
                   action == A_SPRINT, sc)
 
 
 # ---------------------------------------------------------------------------------------- geometry
-cdef inline bint blocks_now(V* v, int f, bint base) noexcept nogil:
-    """TerrainArrays.from_scenario: a LOS-blocking feature stops blocking once heavy weapons have
-    brought its cover down to None."""
-    return base and not (v.P.feat_armor[f] > 0 and v.g.fcover[f] == 0)
-
-
-cdef bint blocked(V* v, double ax, double ay, double bx, double by, int skip) noexcept nogil:
+cdef inline bint blocked(V* v, double ax, double ay, double bx, double by, int skip) noexcept nogil:
     """The sight line A-B is blocked by the terrain as it stands; feature `skip` (-1: none) left out."""
-    cdef const Params* P = v.P
-    cdef int k, f
-    cdef int64_t o
-    for k in range(P.n_poly):
-        o = P.poly_off[k]
-        f = P.poly_feat[k]
-        if f != skip and blocks_now(v, f, P.poly_blocks[k]) and segment_hits_polygon(
-                ax, ay, bx, by, P.vx + o, P.vy + o, P.poly_off[k + 1] - o, P.edge_depth):
-            return True
-    for k in range(P.n_circ):
-        f = P.circ_feat[k]
-        if f != skip and blocks_now(v, f, P.circ_blocks[k]) and segment_hits_circle(
-                ax, ay, bx, by, P.cx[k], P.cy[k], P.cr[k], P.edge_depth):
-            return True
-    return False
+    return terrain_blocked(&v.P.terrain, v.g.fcover, skip, ax, ay, bx, by)
 
 
-cdef int cover_at(V* v, double px, double py) noexcept nogil:
+cdef inline int cover_at(V* v, double px, double py) noexcept nogil:
     """Best current cover of the features containing the point."""
-    cdef const Params* P = v.P
-    cdef int k, c, best = 0
-    cdef int64_t o
-    for k in range(P.n_poly):
-        o = P.poly_off[k]
-        c = v.g.fcover[P.poly_feat[k]]
-        if c > best and point_in_polygon(px, py, P.vx + o, P.vy + o, P.poly_off[k + 1] - o):
-            best = c
-    for k in range(P.n_circ):
-        c = v.g.fcover[P.circ_feat[k]]
-        if c > best and point_in_circle(px, py, P.cx[k], P.cy[k], P.cr[k]):
-            best = c
-    return best
+    return terrain_cover(&v.P.terrain, v.g.fcover, px, py)
 
 
 cdef inline void invalidate_los(V* v) noexcept nogil:
@@ -252,13 +219,13 @@ cdef int band(V* v, int a, int b) noexcept nogil:
     cdef double pax[3], pay[3], pbx[3], pby[3]
     points(v, a, pax, pay)
     points(v, b, pbx, pby)
-    return range_band(dist(pax[1], pay[1], pbx[1], pby[1]), v.P.band_edges, v.P.n_edges)
+    return range_band(dist(pax[1], pay[1], pbx[1], pby[1]), v.P.fire.band_edges_cm, v.P.fire.n_edges)
 
 
 cdef void clamp_step(V* v, double x, double y, double ang, double d, double* ox, double* oy) noexcept nogil:
     """End of a straight move from (x, y), shortened so that it stays on the table."""
     cdef double dx = d * sin(ang), dy = d * cos(ang), t = 1.0
-    cdef double W = v.P.W, H = v.P.H
+    cdef double W = v.P.table.width_cm, H = v.P.table.height_cm
     if dx > 0 and x + dx > W:
         t = pmin(t, (W - x) / dx)
     elif dx < 0 and x + dx < 0:
@@ -332,12 +299,19 @@ cdef bint own_ordered(V* v, int side) noexcept nogil:
 
 
 cdef inline double increment(V* v, int u) noexcept nogil:
-    return v.P.inc[is_vehicle(v, u)]
+    cdef const MovementParams* m = &v.P.movement
+    return m.vehicle_increment_cm if is_vehicle(v, u) else m.increment_cm
+
+
+cdef inline double sprint_increment(V* v, int u) noexcept nogil:
+    cdef const MovementParams* m = &v.P.movement
+    return m.vehicle_sprint_increment_cm if is_vehicle(v, u) else m.sprint_increment_cm
 
 
 cdef inline double max_move(V* v, int u) noexcept nogil:
-    cdef int value = v.P.sprint_card_value if v.action[u] == A_SPRINT else v.P.card_move[v.card[u]]
-    return <double>(value * v.P.per_value) * increment(v, u)
+    cdef int value = (v.P.movement.sprint_card_value if v.action[u] == A_SPRINT
+                      else v.P.tables.card_move[v.card[u]])
+    return <double>(value * v.P.movement.basic_move_per_value) * increment(v, u)
 
 
 # ---------------------------------------------------------------------------------------- targets
@@ -358,7 +332,7 @@ cdef int enemy_targets(V* v, int u, bint need_los, bint heavy_weapon, int* out) 
 
 
 cdef inline int fire_targets(V* v, int u, int* out) noexcept nogil:
-    return enemy_targets(v, u, v.P.fire_needs_los, False, out)
+    return enemy_targets(v, u, v.P.orders.fire_needs_los, False, out)
 
 
 cdef inline int hw_ap(V* v, int u, int t) noexcept nogil:
@@ -366,7 +340,7 @@ cdef inline int hw_ap(V* v, int u, int t) noexcept nogil:
 
 
 cdef inline int hw_targets(V* v, int u, int* out) noexcept nogil:
-    return enemy_targets(v, u, v.P.fire_needs_los, True, out)
+    return enemy_targets(v, u, v.P.orders.fire_needs_los, True, out)
 
 
 cdef int feature_targets(V* v, int u, int* out) noexcept nogil:
@@ -376,9 +350,10 @@ cdef int feature_targets(V* v, int u, int* out) noexcept nogil:
     cdef int f, n = 0
     if not v.hwp[u]:
         return 0
-    for f in range(P.n_feat):
-        if P.feat_armor[f] > 0 and v.g.fcover[f] > 0 and (
-                not P.fire_needs_los or not blocked(v, v.x[u], v.y[u], P.feat_x[f], P.feat_y[f], f)):
+    for f in range(P.terrain.n_feat):
+        if P.terrain.feat_armor[f] > 0 and v.g.fcover[f] > 0 and (
+                not P.orders.fire_needs_los
+                or not blocked(v, v.x[u], v.y[u], P.tables.feat_x[f], P.tables.feat_y[f], f)):
             if out != NULL:
                 out[n] = f
             n += 1
@@ -421,7 +396,7 @@ cdef bint special_ok(V* v, int u, int a) noexcept nogil:
     if a == A_RALLY:
         return rally_targets(v, u, NULL) > 0
     if a == A_CALL_FOR_FIRE:
-        return v.spotter[u] and v.P.n_assets[u // v.C] > 0 and cff_targets(v, u, NULL) > 0
+        return v.spotter[u] and v.P.call_for_fire.n_assets[u // v.C] > 0 and cff_targets(v, u, NULL) > 0
     if a == A_SPRINT:
         return k == K_LIGHT_INFANTRY or k == K_VEHICLE
     return a == A_BASIC
@@ -431,7 +406,7 @@ cdef int action_options(V* v, int u, int* acts, int* posts) noexcept nogil:
     """Legal (action, posture) pairs for u's revealed card, in Game._action_options' order."""
     cdef int c = v.card[u], a, p, n = 0, np_
     cdef int ps[2]
-    if v.P.card_joker[c]:
+    if v.P.tables.card_joker[c]:
         if v.markers[u] > 0:
             ps[0] = P_DEFENSIVE
             np_ = 1
@@ -446,8 +421,8 @@ cdef int action_options(V* v, int u, int* acts, int* posts) noexcept nogil:
                     posts[n] = ps[p]
                     n += 1
         return n
-    p = v.P.card_posture[c]
-    if v.P.card_face[c]:
+    p = v.P.tables.card_posture[c]
+    if v.P.tables.card_face[c]:
         if v.confused[u]:
             acts[0] = A_SPRINT if v.kind[u] == K_VEHICLE else A_DIG_IN
             posts[0] = p
@@ -483,7 +458,7 @@ cdef int orders_pairs(V* v, int side, int* out) noexcept nogil:
         return 0
     n_free = n_needy - n_sup
     for i in range(nh):
-        n_any += P.card_any[hand[i]]
+        n_any += P.tables.card_any[hand[i]]
     n_off = nh - n_any
     best = max_orders(n_sup, n_free, n_any, n_off)
     for sp in range(2):
@@ -495,9 +470,9 @@ cdef int orders_pairs(V* v, int side, int* out) noexcept nogil:
             sp = v.markers[u] > 0
             for i in range(nh):
                 c = hand[i]
-                if ok[sp][P.card_any[c]]:
+                if ok[sp][P.tables.card_any[c]]:
                     if out != NULL:
-                        out[n] = P.b_assign + c * v.C + (u - side * v.C)
+                        out[n] = P.base.assign + c * v.C + (u - side * v.C)
                     n += 1
     return n
 
@@ -516,13 +491,13 @@ cdef int legal_v(V* v, int* out) noexcept nogil:
     if st == ST_ORDERS:
         n = orders_pairs(v, cur, out)
         if n == 0:
-            out[0] = P.b_end_orders
+            out[0] = P.base.end_orders
             n = 1
         return n
     if st == ST_ACTIVATE or st == ST_REACT:
         for u in range(cur * C, (cur + 1) * C):
             if has_orders(v, u):
-                out[n] = P.b_select + u - cur * C
+                out[n] = P.base.select + u - cur * C
                 n += 1
         return n
     u = v.s[S_DECL]
@@ -532,18 +507,18 @@ cdef int legal_v(V* v, int* out) noexcept nogil:
         for i in range(cnt(v, u // C)[C_HAND]):
             c = hand[i]
             if legal_for(v, c, sup):
-                out[n] = P.b_assign + c * C + u % C
+                out[n] = P.base.assign + c * C + u % C
                 n += 1
         return n
     if st == ST_DECLARE_ACTION:
         k = action_options(v, u, acts, posts)
         for i in range(k):
-            out[i] = P.b_declare + acts[i] * 2 + posts[i]
+            out[i] = P.base.declare + acts[i] * 2 + posts[i]
         return k
     if st == ST_DECLARE_ASSET:
-        for i in range(P.n_assets[u // C]):
-            out[i] = P.b_asset + i
-        return P.n_assets[u // C]
+        for i in range(P.call_for_fire.n_assets[u // C]):
+            out[i] = P.base.asset + i
+        return P.call_for_fire.n_assets[u // C]
     if st == ST_DECLARE_TARGET:
         a = v.action[u]
         if a == A_HEAVY_WEAPON:
@@ -555,41 +530,41 @@ cdef int legal_v(V* v, int* out) noexcept nogil:
         else:
             k = fire_targets(v, u, ts)
         for i in range(k):
-            out[i] = P.b_target + ts[i]
+            out[i] = P.base.target + ts[i]
         if a == A_HEAVY_WEAPON:
             n = feature_targets(v, u, ts)
             for i in range(n):
-                out[k + i] = P.b_feature + ts[i]
+                out[k + i] = P.base.feature + ts[i]
             k += n
         if optional_target(a):
-            out[k] = P.b_no_target
+            out[k] = P.base.no_target
             k += 1
         return k
     if st == ST_DECLARE_TARGET2:
         k = fire_targets(v, u, ts)
         for i in range(k):
             if ts[i] != v.target[u]:
-                out[n] = P.b_target + ts[i]
+                out[n] = P.base.target + ts[i]
                 n += 1
         return n
     if st == ST_MOVE:
         if max_move(v, u) <= 0:
-            out[0] = P.b_stay
+            out[0] = P.base.stay
             return 1
-        for i in range(P.directions * P.n_fracs):
-            out[i] = P.b_move + i
-        out[P.directions * P.n_fracs] = P.b_stay
-        return P.directions * P.n_fracs + 1
+        for i in range(P.movement.directions * P.movement.n_fractions):
+            out[i] = P.base.move + i
+        out[P.movement.directions * P.movement.n_fractions] = P.base.stay
+        return P.movement.directions * P.movement.n_fractions + 1
     if st == ST_SPRINT_MOVE:
-        for i in range(P.directions):
-            out[i] = P.b_move + i * P.n_fracs + P.n_fracs - 1
-        return P.directions
+        for i in range(P.movement.directions):
+            out[i] = P.base.move + i * P.movement.n_fractions + P.movement.n_fractions - 1
+        return P.movement.directions
     if st == ST_SPLIT:
         for u in range(cur * C, (cur + 1) * C):
-            if v.alive[u] and v.figures[u] >= P.split_min and not v.split_done[u]:
-                out[n] = P.b_split + u - cur * C
+            if v.alive[u] and v.figures[u] >= P.cleanup.split_min_figures and not v.split_done[u]:
+                out[n] = P.base.split + u - cur * C
                 n += 1
-        out[n] = P.b_end_splits
+        out[n] = P.base.end_splits
         return n + 1
     return 0
 
@@ -658,7 +633,7 @@ cdef int hand_units(V* v, int side) noexcept nogil:
     """Units of a side on the table that add a card to its hand (Game.hand_size, hand_units "turn")."""
     cdef int u, n = 0
     for u in range(side * v.C, (side + 1) * v.C):
-        if v.alive[u] and (v.P.attached_add_cards or not v.attached[u]):
+        if v.alive[u] and (v.P.orders.attached_add_cards or not v.attached[u]):
             n += 1
     return n
 
@@ -670,10 +645,11 @@ cdef void begin_turn(V* v) noexcept nogil:
     cdef int32_t* cn
     cdef Py_ssize_t at = 0
     v.s[S_TURN] += 1
-    v.s[S_FIRST] = (v.s[S_TURN] - 1) % 2 if P.first_player_alternates else 0
+    v.s[S_FIRST] = (v.s[S_TURN] - 1) % 2 if P.orders.first_player_alternates else 0
     v.s[S_NEXT_ACT] = v.s[S_FIRST]
     for p in range(2):
-        n = P.hand_fixed[p] if P.hand_fixed[p] >= 0 else hand_units(v, p) + P.draw_bonus[p]
+        n = (P.orders.hand_fixed[p] if P.orders.hand_fixed[p] >= 0
+             else hand_units(v, p) + P.orders.draw_bonus[p])
         hand = pile(v, p, PILE_HAND)
         cn = cnt(v, p)
         first = cn[C_HAND]
@@ -756,7 +732,7 @@ cdef void set_action(V* v, int u, int a, int p) noexcept nogil:
     if optional_target(a) and fire_targets(v, u, NULL) == 0:
         v.target[u] = -1
         after_targets(v, u)
-    elif a == A_CALL_FOR_FIRE and v.P.n_assets[u // v.C] > 1:
+    elif a == A_CALL_FOR_FIRE and v.P.call_for_fire.n_assets[u // v.C] > 1:
         v.s[S_STAGE] = ST_DECLARE_ASSET
     else:
         if a == A_CALL_FOR_FIRE:
@@ -876,9 +852,9 @@ cdef void next_move(V* v) noexcept nogil:
     while v.s[S_NPEND] > 0:
         u = v.s[S_PEND0]
         if v.confused[u]:
-            face = roll(v, v.P.scatter_die)
+            face = roll(v, v.P.call_for_fire.scatter_die)
             evn(v, E_CONFUSED_DIRECTION, 3, u, face, 0)
-            place_destination(v, u, v.P.clock_angle[face], max_move(v, u))
+            place_destination(v, u, v.P.call_for_fire.clock_angle[face], max_move(v, u))
             pending_pop(v)
             continue
         v.s[S_DECL] = u
@@ -947,25 +923,27 @@ cdef void call_for_fire(V* v, int u, const Scores* sc, Attacks* A) noexcept nogi
     cdef int sd[2]
     cdef int cf[2]
     cdef int faces[3]
-    cdef double dx, dy, ix, iy, r2 = P.asset_r2[side][k]
+    cdef double dx, dy, ix, iy, r2 = P.call_for_fire.asset_r2[side][k]
     cdef double px[3], py[3]
     cdef Scores ssc
-    sd[0] = sd[1] = P.scatter_die
+    sd[0] = sd[1] = P.call_for_fire.scatter_die
     roll_many(v, sd, 2, cf)
-    scatter(cf[0], cf[1], sc.spotting, P.scatter_die, P.scatter_inc, P.zero_rad, P.clockwise, &dx, &dy)
+    scatter(cf[0], cf[1], sc.spotting, P.call_for_fire.scatter_die, P.call_for_fire.scatter_increment_cm,
+            P.call_for_fire.clock_zero_rad, P.call_for_fire.clockwise, &dx, &dy)
     ix = v.aim_x[u] + dx
     iy = v.aim_y[u] + dy
     evn(v, E_SCATTER, 10, u, k, v.aim_x[u], v.aim_y[u], cf[0], cf[1], sc.spotting, cf[1] - sc.spotting < 0, ix, iy)
-    roll_many(v, P.asset_dice[side][k], 3, faces)
-    scores_of(P, faces, P.support_posture, P.support_action, &ssc)
+    roll_many(v, P.call_for_fire.asset_dice[side][k], 3, faces)
+    scores_of(P, faces, P.call_for_fire.support_posture, P.call_for_fire.support_action, &ssc)
     evn(v, E_SUPPORT_ROLL, 6, u, k, faces[0], faces[1], faces[2], ssc.attack[ssc.n_attacks - 1])
     for t in range(v.U):
-        if not v.alive[t] or (t // v.C == side and not P.blast_hits_friends):
+        if not v.alive[t] or (t // v.C == side and not P.call_for_fire.blast_hits_friends):
             continue
         points(v, t, px, py)
         for j in range(3):
             if (px[j] - ix) * (px[j] - ix) + (py[j] - iy) * (py[j] - iy) <= r2:
-                push_attack(A, -1 - k, t, ssc.attack[ssc.n_attacks - 1], P.support_band, P.asset_ap[side][k])
+                push_attack(A, -1 - k, t, ssc.attack[ssc.n_attacks - 1], P.call_for_fire.support_range_band,
+                            P.call_for_fire.asset_ap[side][k])
                 break
 
 
@@ -975,15 +953,15 @@ cdef bint rally(V* v, int u, const Scores* sc, int* target) noexcept nogil:
     cdef bint clear, ok
     cdef double pax[3], pay[3], pbx[3], pby[3]
     if t == u:
-        rng = P.rally_self_range
+        rng = P.rally.self_range
         clear = True
     else:
         points(v, u, pax, pay)
         points(v, t, pbx, pby)
-        rng = range_band(dist(pax[1], pay[1], pbx[1], pby[1]), P.band_edges, P.n_edges)
+        rng = range_band(dist(pax[1], pay[1], pbx[1], pby[1]), P.fire.band_edges_cm, P.fire.n_edges)
         clear = not blocked(v, pax[1], pay[1], pbx[1], pby[1], -1)
         if not clear and v.comms[u]:
-            rng += P.rally_comms_penalty
+            rng += P.rally.comms_range_penalty
     ok = (clear or v.comms[u]) and sc.rally > rng + v.markers[t]
     evn(v, E_RALLY, 7, u, t, sc.rally, rng, v.markers[t], clear, ok)
     target[0] = t
@@ -1021,7 +999,7 @@ cdef void fire(V* v, Attacks* A, const int* parts, const Scores* scores, int n_p
                 defense[i] = scores[k].defense
                 found = True
         if not found:
-            roll_unit(v, t, P.bystander_posture, A_BASIC, E_BYSTANDER_ROLL, &sc)
+            roll_unit(v, t, P.orders.bystander_posture, A_BASIC, E_BYSTANDER_ROLL, &sc)
             defense[i] = sc.defense
     for i in range(nt):
         points(v, targets[i], px, py)
@@ -1035,13 +1013,14 @@ cdef void fire(V* v, Attacks* A, const int* parts, const Scores* scores, int n_p
         i = index[A.tgt[j]]
         t = targets[i]
         veh = is_vehicle(v, t)
-        m = resolve_fire(A.att[j], A.band[j], defense[i], v.armor[t], cover[i], A.ap[j], veh, &P.fire, &w)
+        m = resolve_fire(A.att[j], A.band[j], defense[i], v.armor[t], cover[i], A.ap[j], veh, &P.fire.rules,
+                         &w)
         mk[i] += m
         wd[i] += w
         evn(v, E_FIRE, 10, A.src[j], t, A.att[j], A.band[j], defense[i], v.armor[t], cover[i], A.ap[j], m, w)
     for i in range(nt):
         t = targets[i]
-        m = cap_markers(mk[i], v.turn_markers[t], is_vehicle(v, t), &P.fire)
+        m = cap_markers(mk[i], v.turn_markers[t], is_vehicle(v, t), &P.fire.rules)
         v.markers[t] += m
         v.turn_markers[t] += m
         v.wounds[t] += wd[i]
@@ -1055,16 +1034,17 @@ cdef void fire_on_features(V* v, Attacks* F) noexcept nogil:
     cdef int j, f, w, before, after
     for j in range(F.n):
         f = F.tgt[j]
-        resolve_fire(F.att[j], F.band[j], P.feature_defense, P.feat_armor[f], 0, F.ap[j], False, &P.fire, &w)
+        resolve_fire(F.att[j], F.band[j], P.fire.feature_defense, P.terrain.feat_armor[f], 0, F.ap[j], False,
+                     &P.fire.rules, &w)
         before = v.g.fcover[f]
-        after = before - w * P.feature_per_wound
+        after = before - w * P.fire.feature_cover_per_wound
         if after < 0:
             after = 0
         v.g.fcover[f] = <int8_t>after
         if after != before:
             invalidate_los(v)
-        evn(v, E_FEATURE_FIRE, 10, F.src[j], f, F.att[j], F.band[j], P.feature_defense, P.feat_armor[f],
-            F.ap[j], w, before, after)
+        evn(v, E_FEATURE_FIRE, 10, F.src[j], f, F.att[j], F.band[j], P.fire.feature_defense,
+            P.terrain.feat_armor[f], F.ap[j], w, before, after)
 
 
 cdef void resolve(V* v) noexcept nogil:
@@ -1096,8 +1076,8 @@ cdef void resolve(V* v) noexcept nogil:
         if t >= v.U:
             points(v, u, px, py)
             push_attack(&F, u, t - v.U, scores[k].attack[0],
-                        range_band(dist(px[1], py[1], P.feat_x[t - v.U], P.feat_y[t - v.U]), P.band_edges,
-                                   P.n_edges), v.hwp_ap[u])
+                        range_band(dist(px[1], py[1], P.tables.feat_x[t - v.U], P.tables.feat_y[t - v.U]),
+                                   P.fire.band_edges_cm, P.fire.n_edges), v.hwp_ap[u])
         elif is_fire(a) and t >= 0:
             b = band(v, u, t)
             if a == A_MASS_FIRE:
@@ -1122,14 +1102,15 @@ cdef void resolve(V* v) noexcept nogil:
     for k in range(np_):
         if is_rally[k] and ok[k]:
             t = rtarget[k]
-            v.markers[t] = v.markers[t] - P.rally_removed if v.markers[t] - P.rally_removed > 0 else 0
+            v.markers[t] = (v.markers[t] - P.rally.markers_removed
+                            if v.markers[t] - P.rally.markers_removed > 0 else 0)
     # Sprint displacement comes after all fire (RULES.md section 4).
     v.s[S_NPEND] = 0
     for k in range(np_):
         u = parts[k]
         if v.action[u] == A_SPRINT:
             v.s[S_PEND0 + v.s[S_NPEND]] = u
-            v.g.bonus[v.s[S_NPEND]] = scores[k].sprint_bonus * P.sprint_inc[is_vehicle(v, u)]
+            v.g.bonus[v.s[S_NPEND]] = scores[k].sprint_bonus * sprint_increment(v, u)
             v.s[S_NPEND] += 1
     next_sprint(v)
 
@@ -1145,9 +1126,9 @@ cdef void next_sprint(V* v) noexcept nogil:
     while v.s[S_NPEND] > 0:
         u = v.s[S_PEND0]
         if v.confused[u]:
-            face = roll(v, v.P.scatter_die)
+            face = roll(v, v.P.call_for_fire.scatter_die)
             evn(v, E_CONFUSED_DIRECTION, 3, u, face, 1)
-            sprint_displace(v, u, v.P.clock_angle[face], v.g.bonus[0])
+            sprint_displace(v, u, v.P.call_for_fire.clock_angle[face], v.g.bonus[0])
             pending_pop(v)
             continue
         v.s[S_DECL] = u
@@ -1158,9 +1139,9 @@ cdef void next_sprint(V* v) noexcept nogil:
 
 
 cdef inline bint may_merge(V* v, int u, int t) noexcept nogil:
-    if (is_vehicle(v, u) or is_vehicle(v, t)) and not v.P.vehicles_merge:
+    if (is_vehicle(v, u) or is_vehicle(v, t)) and not v.P.movement.vehicles_merge:
         return False
-    return v.kind[t] == v.kind[u] or not v.P.merge_same_kind_only
+    return v.kind[t] == v.kind[u] or not v.P.movement.merge_same_kind_only
 
 
 cdef void merge(V* v, int u, int t) noexcept nogil:
@@ -1208,7 +1189,7 @@ cdef void finish_phase(V* v) noexcept nogil:
             if not v.alive[t] or t == u or not may_merge(v, u, t):
                 continue
             d = dist(v.x[t], v.y[t], v.x[u], v.y[u])
-            if d <= P.merge_contact and (best < 0 or d < best_d):
+            if d <= P.movement.merge_contact_cm and (best < 0 or d < best_d):
                 best = t
                 best_d = d
         if best >= 0:
@@ -1216,13 +1197,13 @@ cdef void finish_phase(V* v) noexcept nogil:
             parts[k] = -1 - u       # the slot is free now: later steps skip it (Game keeps the old object)
     # Joker: its player seizes the initiative for the next Activation phase.
     for k in range(np_):
-        if cards[k] != NO_CARD and P.card_joker[cards[k]]:
+        if cards[k] != NO_CARD and P.tables.card_joker[cards[k]]:
             u = parts[k] if parts[k] >= 0 else -1 - parts[k]
             side = u // v.C
             if jside != side:
                 joker_sides += 1
                 jside = side
-    if P.joker_takes_initiative and joker_sides == 1:
+    if P.orders.joker_takes_initiative and joker_sides == 1:
         v.s[S_NEXT_ACT] = jside
         evn(v, E_INITIATIVE, 1, jside)
     else:
@@ -1239,7 +1220,7 @@ cdef void finish_phase(V* v) noexcept nogil:
 cdef bint shattered_unit(V* v, int u) noexcept nogil:
     cdef int dice[3]
     cdef bint sh
-    if v.P.shattered_if_morale_only and v.P.shift_attr[is_vehicle(v, u)] != 2:
+    if v.P.cleanup.shattered_if_morale_only and v.P.dice.shift_attr[is_vehicle(v, u)] != 2:
         return False
     wounded_dice(v, u, dice, &sh)
     return sh
@@ -1248,7 +1229,7 @@ cdef bint shattered_unit(V* v, int u) noexcept nogil:
 cdef bint has_splittable(V* v, int side) noexcept nogil:
     cdef int u
     for u in range(side * v.C, (side + 1) * v.C):
-        if v.alive[u] and v.figures[u] >= v.P.split_min and not v.split_done[u]:
+        if v.alive[u] and v.figures[u] >= v.P.cleanup.split_min_figures and not v.split_done[u]:
             return True
     return False
 
@@ -1280,9 +1261,9 @@ cdef int split_unit(V* v, int u, bint voluntary) noexcept nogil:
         return -1
     fb = (v.figures[u] + 1) // 2
     fs = v.figures[u] // 2
-    halves(v.markers[u], P.odd_to_larger, &mb, &ms)
-    halves(v.wounds[u], P.odd_to_larger, &wb, &ws)
-    halves(v.turn_markers[u], P.odd_to_larger, &tb, &ts_)
+    halves(v.markers[u], P.cleanup.odd_to_larger_half, &mb, &ms)
+    halves(v.wounds[u], P.cleanup.odd_to_larger_half, &wb, &ws)
+    halves(v.turn_markers[u], P.cleanup.odd_to_larger_half, &tb, &ts_)
     copy_unit(v, u, nw)
     v.name_depth[nw] += 1
     v.commander[nw] = 0
@@ -1296,11 +1277,11 @@ cdef int split_unit(V* v, int u, bint voluntary) noexcept nogil:
     v.markers[u] = mb
     v.wounds[u] = wb
     v.turn_markers[u] = tb
-    if P.cx_mid != v.x[u] or P.cy_mid != v.y[u]:
-        ang = atan2(P.cx_mid - v.x[u], P.cy_mid - v.y[u])
+    if P.table.mid_x != v.x[u] or P.table.mid_y != v.y[u]:
+        ang = atan2(P.table.mid_x - v.x[u], P.table.mid_y - v.y[u])
     else:
         ang = M_PI / 2
-    clamp_step(v, v.x[u], v.y[u], ang, P.split_offset, &v.x[nw], &v.y[nw])
+    clamp_step(v, v.x[u], v.y[u], ang, P.cleanup.split_offset_cm, &v.x[nw], &v.y[nw])
     v.split_done[u] = v.split_done[nw] = 1
     clear_scratch(v, nw)
     invalidate_los(v)
@@ -1316,7 +1297,7 @@ cdef void cleanup(V* v) noexcept nogil:
     for u in range(v.U):
         # Game iterates over a snapshot of the slots: units split off in this loop are not visited.
         if v.alive[u] and not v.born[u] and shattered_unit(v, u):
-            if v.figures[u] < v.P.split_min:
+            if v.figures[u] < v.P.cleanup.split_min_figures:
                 remove_unit(v, u)
             else:
                 nw = split_unit(v, u, False)
@@ -1349,7 +1330,8 @@ cdef void cleanup_rest(V* v) noexcept nogil:
             ok = face > v.markers[u]
             evn(v, E_MORALE, 5, u, die, face, v.markers[u], ok)
             if ok:
-                v.markers[u] = v.markers[u] - P.morale_removed if v.markers[u] - P.morale_removed > 0 else 0
+                v.markers[u] = (v.markers[u] - P.cleanup.morale_markers_removed
+                                if v.markers[u] - P.cleanup.morale_markers_removed > 0 else 0)
     # Unused (and played) order cards go to the discard pile.
     for p in range(2):
         c = cnt(v, p)
@@ -1375,7 +1357,7 @@ cdef void cleanup_rest(V* v) noexcept nogil:
     if a0 == 0 or a1 == 0:
         winner = -1 if a0 == a1 else (0 if a1 == 0 else 1)
         game_over(v, winner, R_NO_UNITS)
-    elif v.s[S_TURN] >= P.turns:
+    elif v.s[S_TURN] >= P.table.turns:
         winner = -1 if f0 == f1 else (0 if f0 > f1 else 1)
         game_over(v, winner, R_MORE_FIGURES if winner >= 0 else R_EQUAL_FIGURES)
     else:
@@ -1397,10 +1379,10 @@ cdef void start_game(const Params* P, Game* g) noexcept nogil:
     cdef int p, i, U = P.U, K = P.K
     cdef int16_t* deck
     make_view(P, g, &v)
-    memcpy(g.i8, P.tmpl_i8, NI8 * U * sizeof(int8_t))
-    memcpy(g.i32, P.tmpl_i32, NI32 * U * sizeof(int32_t))
-    memcpy(g.f64, P.tmpl_f64, NF64 * U * sizeof(double))
-    memcpy(g.fcover, P.feat_cover0, P.n_feat * sizeof(int8_t))
+    memcpy(g.i8, P.tables.tmpl_i8, NI8 * U * sizeof(int8_t))
+    memcpy(g.i32, P.tables.tmpl_i32, NI32 * U * sizeof(int32_t))
+    memcpy(g.f64, P.tables.tmpl_f64, NF64 * U * sizeof(double))
+    memcpy(g.fcover, P.tables.feat_cover0, P.terrain.n_feat * sizeof(int8_t))
     memset(g.s, 0, NS * sizeof(int32_t))
     memset(g.counts, 0, 2 * NC * sizeof(int32_t))
     memset(g.piles, 0, 2 * 3 * K * sizeof(int16_t))
@@ -1431,19 +1413,19 @@ cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil:
     cur = g.s[S_CUR]
     g.s[S_LAST] = cur
     if st == ST_ORDERS:
-        if a == P.b_end_orders:
+        if a == P.base.end_orders:
             evn(&v, E_ORDERS_DONE, 2, cur, cnt(&v, cur)[C_HAND])
             g.s[S_STEP] += 1
             orders_next(&v)
         else:
-            k = a - P.b_assign
+            k = a - P.base.assign
             assign(&v, k // C, cur * C + k % C)
             if orders_pairs(&v, cur, NULL) == 0:
                 evn(&v, E_ORDERS_DONE, 2, cur, cnt(&v, cur)[C_HAND])
                 g.s[S_STEP] += 1
                 orders_next(&v)
     elif st == ST_ACTIVATE or st == ST_REACT:
-        u = cur * C + a - P.b_select
+        u = cur * C + a - P.base.select
         if st == ST_ACTIVATE:
             g.s[S_ACT] = u
         else:
@@ -1453,7 +1435,7 @@ cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil:
         begin_declare(&v, u)
     elif st == ST_RESERVE_PICK:
         u = g.s[S_DECL]
-        k = (a - P.b_assign) // C
+        k = (a - P.base.assign) // C
         hand_remove(&v, u // C, k)
         v.card[u] = k
         v.revealed[u] = 1
@@ -1461,19 +1443,19 @@ cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil:
         evn(&v, E_RESERVE_CARD, 3, u // C, u, k)
         begin_declare(&v, u)
     elif st == ST_DECLARE_ACTION:
-        k = a - P.b_declare
+        k = a - P.base.declare
         set_action(&v, g.s[S_DECL], k // 2, k % 2)
     elif st == ST_DECLARE_ASSET:
-        v.asset[g.s[S_DECL]] = a - P.b_asset
+        v.asset[g.s[S_DECL]] = a - P.base.asset
         g.s[S_STAGE] = ST_DECLARE_TARGET
     elif st == ST_DECLARE_TARGET:
         u = g.s[S_DECL]
-        if a == P.b_no_target:
+        if a == P.base.no_target:
             v.target[u] = -1
-        elif a >= P.b_feature:       # a terrain feature: stored past the unit slots
-            v.target[u] = v.U + a - P.b_feature
+        elif a >= P.base.feature:       # a terrain feature: stored past the unit slots
+            v.target[u] = v.U + a - P.base.feature
         else:
-            v.target[u] = a - P.b_target
+            v.target[u] = a - P.base.target
         if v.action[u] == A_CALL_FOR_FIRE:
             v.aim_x[u] = v.x[v.target[u]]
             v.aim_y[u] = v.y[v.target[u]]
@@ -1483,31 +1465,32 @@ cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil:
             after_targets(&v, u)
     elif st == ST_DECLARE_TARGET2:
         u = g.s[S_DECL]
-        v.target2[u] = a - P.b_target
+        v.target2[u] = a - P.base.target
         after_targets(&v, u)
     elif st == ST_MOVE:
         u = g.s[S_DECL]
-        if a == P.b_stay:
+        if a == P.base.stay:
             v.dest_x[u] = v.x[u]
             v.dest_y[u] = v.y[u]
         else:
-            d = (a - P.b_move) // P.n_fracs
-            f = (a - P.b_move) % P.n_fracs
-            place_destination(&v, u, P.dir_angle[d], P.fracs[f] * max_move(&v, u))
+            d = (a - P.base.move) // P.movement.n_fractions
+            f = (a - P.base.move) % P.movement.n_fractions
+            place_destination(&v, u, P.movement.dir_angle[d],
+                              P.movement.distance_fractions[f] * max_move(&v, u))
         pending_pop(&v)
         next_move(&v)
     elif st == ST_SPRINT_MOVE:
         u = g.s[S_DECL]
-        d = (a - P.b_move) // P.n_fracs
-        sprint_displace(&v, u, P.dir_angle[d], g.bonus[0])
+        d = (a - P.base.move) // P.movement.n_fractions
+        sprint_displace(&v, u, P.movement.dir_angle[d], g.bonus[0])
         pending_pop(&v)
         next_sprint(&v)
     elif st == ST_SPLIT:
-        if a == P.b_end_splits:
+        if a == P.base.end_splits:
             g.s[S_STEP] += 1
             splits_next(&v)
         else:
-            split_unit(&v, cur * C + a - P.b_split, True)
+            split_unit(&v, cur * C + a - P.base.split, True)
             if not has_splittable(&v, cur):
                 g.s[S_STEP] += 1
                 splits_next(&v)
@@ -1539,8 +1522,8 @@ cdef void unit_features(V* v, int u, bint visible, float* f) noexcept nogil:
     cdef bint has = c != NO_CARD
     cdef bint known = has and (visible or v.revealed[u])
     f[0] = 1.0
-    f[1] = <float>(v.x[u] / P.W)
-    f[2] = <float>(v.y[u] / P.H)
+    f[1] = <float>(v.x[u] / P.table.width_cm)
+    f[2] = <float>(v.y[u] / P.table.height_cm)
     f[3] = scaled(v.figures[u], 0)
     f[4] = scaled(v.markers[u], 1)
     f[5] = scaled(v.wounds[u], 1)
@@ -1557,19 +1540,19 @@ cdef void unit_features(V* v, int u, bint visible, float* f) noexcept nogil:
     f[19] = has
     f[20] = known
     if known:
-        if P.card_joker[c]:
+        if P.tables.card_joker[c]:
             f[21] = 1.0
         else:
-            f[22 + P.card_suit[c]] = 1.0
-            f[26] = <float>(P.card_rank[c] / <double>P.ranks)
+            f[22 + P.tables.card_suit[c]] = 1.0
+            f[26] = <float>(P.tables.card_rank[c] / <double>P.orders.ranks)
     f[27] = v.acted[u]
     f[28] = u == v.s[S_ACT]
     f[29] = u == v.s[S_REACT]
     f[30] = u == v.s[S_DECL]
     if v.action[u] >= 0:
         f[31 + v.action[u]] = 1.0
-    f[39] = <float>(v.dest_x[u] / P.W)
-    f[40] = <float>(v.dest_y[u] / P.H)
+    f[39] = <float>(v.dest_x[u] / P.table.width_cm)
+    f[40] = <float>(v.dest_y[u] / P.table.height_cm)
     f[41] = v.moves[u]
 
 
@@ -1587,7 +1570,7 @@ cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nog
     memset(out, 0, P.obs_size * sizeof(float))
     me = cnt(&v, player)
     op = cnt(&v, q)
-    out[0] = <float>(g.s[S_TURN] / <double>P.turns)
+    out[0] = <float>(g.s[S_TURN] / <double>P.table.turns)
     out[1 + g.s[S_STAGE]] = 1.0
     cur = -1 if g.s[S_STAGE] == ST_OVER else g.s[S_CUR]
     pos = 1 + N_STAGES
@@ -1609,5 +1592,5 @@ cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nog
         if v.alive[uid]:
             unit_features(&v, uid, uid // P.C == player, out + pos + k * UNIT_FEATURES)
     pos += 2 * P.C * UNIT_FEATURES
-    for k in range(P.n_feat):
+    for k in range(P.terrain.n_feat):
         out[pos + k] = <float>(g.fcover[k] / 2.0)

@@ -7,7 +7,6 @@ event logs agree exactly for the same scenario, seed and actions.
 """
 from __future__ import annotations
 
-import math
 import numbers
 
 import numpy as np
@@ -15,10 +14,10 @@ import numpy as np
 from aa_core import vbatch as _k
 
 from .. import _validate as v
-from ..enums import Action, Posture
-from .engine import _ATTRS, IllegalActionError
+from .engine import IllegalActionError
 from .native_layout import decode_records, unit_templates
-from .schema import LIMIT, SCALAR_COLUMN
+from .native_params import native_params
+from .schema import SCALAR_COLUMN
 from .spec import GameSpec
 from .state import Stage
 
@@ -51,17 +50,6 @@ def _words(n: int) -> list:
         out.append(n & 0xFFFFFFFF)
         n >>= 32
     return out
-
-
-def _padded(a, dtype):
-    """Non-empty contiguous copy (the kernel takes the address of element 0)."""
-    a = np.ascontiguousarray(a, dtype=dtype).ravel()
-    return a if a.size else np.zeros(1, dtype=dtype)
-
-
-def _limit(name, value, hi, what):
-    if value > hi:
-        raise ValueError(f"{name}: {value} {what}; the native engine allows at most {hi}")
 
 
 class VectorGame:
@@ -113,7 +101,8 @@ class VectorGame:
         spec = self.spec = GameSpec.build(scenario, rules)
         self.scenario, self.rules = spec.scenario, spec.rules
         self.num_actions, self.observation_size = spec.num_actions, spec.observation_size
-        params, tables = _build(spec)
+        params, tables = native_params(spec)
+        tables.update(unit_templates(spec.initial_units(), spec.C))
         self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
         self._shape = (self.num_envs,)
         self._all_active = np.ones(self.num_envs, dtype=np.uint8)
@@ -457,93 +446,3 @@ class VectorGame:
                 f"threads={self._threads})")
 
 
-# ---------------------------------------------------------------------------------------- building
-def _build(g: GameSpec):
-    """Kernel parameters and tables of a game spec (rules and scenario constants)."""
-    r, sc, deck, sp = g.rules, g.scenario, g.deck, g.space
-    m, o, cff, cu = r.movement, r.orders, r.call_for_fire, r.cleanup
-    C, K = g.C, deck.size
-    _limit("scenario", 2 * C, LIMIT.MAX_SLOTS_TOTAL, "unit slots")
-    _limit("scenario", sp.n, LIMIT.MAX_LEGAL, "actions")
-    _limit("rules.orders", K, LIMIT.MAX_CARDS, "cards per deck")
-    _limit("rules.movement.directions", m.directions, LIMIT.MAX_DIRECTIONS, "directions")
-    _limit("rules.movement.distance_fractions", len(m.distance_fractions), LIMIT.MAX_FRACS, "fractions")
-    _limit("rules.call_for_fire.scatter_die", cff.scatter_die, LIMIT.MAX_CLOCK - 1, "sides")
-    _limit("rules.fire.band_edges_cm", len(r.fire.band_edges_cm), LIMIT.MAX_EDGES, "edges")
-    _limit("rules.dice.ladder", len(r.dice.ladder), LIMIT.MAX_LADDER, "dice")
-    _limit("scenario.terrain", len(sc.terrain), LIMIT.MAX_FEATURES, "terrain features")
-    assets = []
-    for p, side in enumerate(sc.sides):
-        _limit(f"scenario.sides[{p}].fire_support", len(side.fire_support), LIMIT.MAX_ASSETS, "assets")
-        a = []
-        for k, fs in enumerate(side.fire_support):
-            if len(fs.dice) != 3:
-                raise ValueError(f"scenario.sides[{p}].fire_support[{k}].dice: the native engine needs 3 dice")
-            a.append((tuple(int(d) for d in fs.dice), int(fs.ap), fs.blast_radius_cm * fs.blast_radius_cm))
-        assets.append(a)
-    params = {
-        "C": C, "U": 2 * C, "K": K, "obs_size": g.observation_size, "n_actions": sp.n,
-        "b_assign": sp.base["ASSIGN"], "b_end_orders": sp.base["END_ORDERS"], "b_select": sp.base["SELECT"],
-        "b_declare": sp.base["DECLARE"], "b_target": sp.base["TARGET"], "b_no_target": sp.base["NO_TARGET"],
-        "b_asset": sp.base["ASSET"], "b_move": sp.base["MOVE"], "b_stay": sp.base["STAY"],
-        "b_split": sp.base["SPLIT"], "b_end_splits": sp.base["END_SPLITS"], "ranks": deck.ranks,
-        "b_feature": sp.base["FEATURE"], "n_feat": len(sc.terrain),
-        "feature_defense": r.fire.feature_defense, "feature_per_wound": r.fire.feature_cover_per_wound,
-        "directions": m.directions, "n_fracs": len(m.distance_fractions), "per_value": m.basic_move_per_value,
-        "sprint_card_value": m.sprint_card_value,
-        "fracs": [float(f) for f in m.distance_fractions],
-        "dir_angle": list(g.dir_angle),
-        "clock_angle": list(g.clock_angle),
-        "inc": [m.increment_cm, m.vehicle_increment_cm],
-        "sprint_inc": [m.sprint_increment_cm, m.vehicle_sprint_increment_cm],
-        "merge_contact": m.merge_contact_cm, "merge_same_kind_only": m.merge_same_kind_only,
-        "vehicles_merge": m.vehicles_merge, "joker_takes_initiative": o.joker_takes_initiative,
-        "fire_needs_los": o.fire_needs_los, "first_player_alternates": o.first_player_alternates,
-        "bystander_posture": int(Posture[o.bystander_posture.upper()]),
-        "draw_bonus": [o.experience_bonus[side.experience] for side in sc.sides],
-        "hand_fixed": [-1 if g.fixed_hand_size(p) is None else g.fixed_hand_size(p) for p in range(2)],
-        "attached_add_cards": o.attached_add_cards,
-        "rally_self_range": r.rally.self_range, "rally_comms_penalty": r.rally.comms_range_penalty,
-        "rally_removed": r.rally.markers_removed,
-        "scatter_die": cff.scatter_die, "support_band": cff.support_range_band,
-        "support_action": int(Action[cff.support_action.upper()]),
-        "support_posture": int(Posture[cff.support_posture.upper()]),
-        "scatter_inc": cff.scatter_increment_cm, "zero_rad": math.radians(cff.clock_zero_deg),
-        "clockwise": cff.clockwise, "blast_hits_friends": cff.blast_hits_friends, "assets": assets,
-        "split_min": cu.split_min_figures, "odd_to_larger": cu.odd_to_larger_half,
-        "shattered_if_morale_only": cu.shattered_split_die == "morale",
-        "morale_removed": cu.morale_markers_removed, "split_offset": cu.split_offset_cm,
-        "shift_attr": [_ATTRS.index(r.dice.wound_shift_infantry), _ATTRS.index(r.dice.wound_shift_vehicle)],
-        "ladder": list(r.dice.ladder), "n_ladder": len(r.dice.ladder), "shattered_die": r.dice.shattered_die,
-        "fire": r.fire_params, "band_edges": list(r.band_edges), "n_edges": len(r.band_edges),
-        "n_poly": len(g.terrain.poly_blocks), "n_circ": len(g.terrain.circ_blocks),
-        "edge_depth": g.terrain.edge_depth_cm,
-        "W": sc.width_cm, "H": sc.height_cm, "cx_mid": sc.width_cm / 2, "cy_mid": sc.height_cm / 2,
-        "turns": sc.turns,
-    }
-    cards = range(K)
-    t = g.terrain
-    tables = {
-        "card_joker": _padded([deck.is_joker(c) for c in cards], np.int8),
-        "card_suit": _padded([deck.suit(c) for c in cards], np.int8),
-        "card_rank": _padded([deck.rank(c) for c in cards], np.int8),
-        "card_posture": _padded([0 if deck.posture(c) is None else int(deck.posture(c)) for c in cards], np.int8),
-        "card_face": _padded([deck.is_face(c) for c in cards], np.int8),
-        "card_any": _padded([deck.legal_for(c, True) for c in cards], np.int8),
-        "card_move": _padded([deck.move_value(c) for c in cards], np.int32),
-        "table5": _padded(r.table5_array, np.int8),
-        "vx": _padded(t.vx, np.float64), "vy": _padded(t.vy, np.float64),
-        "poly_off": _padded(t.poly_offsets, np.int64), "poly_blocks": _padded(t.poly_blocks, np.uint8),
-        "poly_cover": _padded(t.poly_cover, np.int8),
-        "cx": _padded(t.circ_x, np.float64), "cy": _padded(t.circ_y, np.float64),
-        "cr": _padded(t.circ_r, np.float64), "circ_blocks": _padded(t.circ_blocks, np.uint8),
-        "circ_cover": _padded(t.circ_cover, np.int8),
-        "feat_armor": _padded([f.armor for f in sc.terrain], np.int32),
-        "feat_x": _padded([f.aim_point[0] for f in sc.terrain], np.float64),
-        "feat_y": _padded([f.aim_point[1] for f in sc.terrain], np.float64),
-        "feat_cover0": _padded([f.cover for f in sc.terrain], np.int8),
-        "poly_feat": _padded([i for i, f in enumerate(sc.terrain) if f.shape == "polygon"], np.int32),
-        "circ_feat": _padded([i for i, f in enumerate(sc.terrain) if f.shape == "circle"], np.int32),
-    }
-    tables.update(unit_templates(g.initial_units(), C))
-    return params, tables
