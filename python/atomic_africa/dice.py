@@ -7,9 +7,10 @@ from ._validate import MAX_VALUE, as_bool, as_enum, as_int, dice_triple
 from .enums import Die
 from .rules import resolve_rules
 
-__all__ = ["shift_die", "wounded_dice"]
+__all__ = ["shift_die", "wounded_dice", "DIE_ATTRIBUTES"]
 
-_ATTRS = ("training", "equipment", "morale")
+#: A unit's three dice, in the order its ``dice`` list holds them.
+DIE_ATTRIBUTES = ("training", "equipment", "morale")
 
 
 def shift_die(die, steps: int, rules=None) -> Die | None:
@@ -64,7 +65,7 @@ def wounded_dice(dice, wounds: int = 0, vehicle: bool = False, rules=None) -> tu
     wounds = as_int(wounds, "wounds", lo=0, hi=MAX_VALUE)
     vehicle = as_bool(vehicle, "vehicle")
     attr = rules.dice.wound_shift_vehicle if vehicle else rules.dice.wound_shift_infantry
-    idx = _ATTRS.index(attr)
+    idx = DIE_ATTRIBUTES.index(attr)
     shifted = shift_die(dice[idx], wounds, rules)
     shattered = shifted is None
     dice[idx] = Die(rules.dice.shattered_die) if shattered else shifted

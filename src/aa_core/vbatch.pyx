@@ -30,7 +30,7 @@ DECISION_TRIES = _DECISION_TRIES
 cdef class Engine:
     """Many games stepped together; state lives in the numpy arrays of `arrays` (batch first).
 
-    Built by atomic_africa.env.vector.VectorGame, which validates every argument and owns the
+    Built by atomic_africa.game.vector.VectorGame, which validates every argument and owns the
     per-env bit generators; the methods here trust their inputs.
     """
     cdef Params P

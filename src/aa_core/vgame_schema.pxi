@@ -4,12 +4,12 @@
 
 # Limits of the fixed-size arrays (schema.LIMITS).
 cdef enum:
-    MAX_ASSETS = 16        # fire-support assets per side (Params.asset_*)
-    MAX_FRACS = 16         # movement distance fractions (Params.fracs)
-    MAX_DIRECTIONS = 64    # movement directions (Params.dir_angle)
-    MAX_CLOCK = 64         # scatter-die faces + 1 (Params.clock_angle, indexed by face)
-    MAX_EDGES = 32         # range band edges (Params.band_edges)
-    MAX_LADDER = 8         # dice of the wound ladder (Params.ladder)
+    MAX_ASSETS = 16        # fire-support assets per side (Params.call_for_fire.asset_*)
+    MAX_FRACS = 16         # movement distance fractions (Params.movement.distance_fractions)
+    MAX_DIRECTIONS = 64    # movement directions (Params.movement.dir_angle)
+    MAX_CLOCK = 64         # scatter-die faces + 1 (Params.call_for_fire.clock_angle, indexed by face)
+    MAX_EDGES = 32         # range band edges (Params.fire.band_edges_cm)
+    MAX_LADDER = 8         # dice of the wound ladder (Params.dice.ladder)
     MAX_LEGAL = 8192       # actions of the action space (buffers for legal_actions)
     MAX_SLOTS_TOTAL = 250  # unit slots of both sides (2 * C)
     MAX_CARDS = 32767      # cards in a deck (int16 card piles)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import batch
-from ..dice import wounded_dice
+from ..dice import DIE_ATTRIBUTES, wounded_dice
 from ..enums import Action, Posture, UnitKind
 from ..fire import predominant_cover, range_band, resolve_fire, scatter
 from ..rules import Rules
@@ -37,7 +37,6 @@ _FIRE = (Action.BASIC, Action.SPRINT, Action.DIG_IN, Action.MASS_FIRE, Action.SP
 _OPTIONAL_TARGET = (Action.BASIC, Action.SPRINT, Action.DIG_IN)
 _MOVING = (Action.BASIC, Action.SPRINT)
 _INFANTRY_ONLY = (Action.DIG_IN, Action.MASS_FIRE, Action.SPLIT_FIRE, Action.CALL_FOR_FIRE)
-_ATTRS = ("training", "equipment", "morale")
 
 
 class IllegalActionError(ValueError):
@@ -1317,7 +1316,7 @@ class Game:
         for u in s.units:
             if u.alive and u.markers > 0:
                 dice, _ = wounded_dice(u.dice, u.wounds, self._is_vehicle(u), self.rules)
-                die = int(dice[_ATTRS.index("morale")])
+                die = int(dice[DIE_ATTRIBUTES.index("morale")])
                 face = self.src.roll(die)
                 ok = face > u.markers
                 self._ev("morale", unit=u.uid, die=die, face=face, markers=u.markers, success=ok)

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ..dice import _ATTRS  # a unit's dice in order: training, equipment, morale
+from ..dice import DIE_ATTRIBUTES
 from ..enums import Action, Posture
 from .schema import LIMIT
 
@@ -102,7 +102,7 @@ def _sections(spec) -> dict:
             **d.to_dict(),
             "ladder": _pad(d.ladder, LIMIT.MAX_LADDER),
             "n_ladder": len(d.ladder),
-            "shift_attr": [_ATTRS.index(d.wound_shift_infantry), _ATTRS.index(d.wound_shift_vehicle)],
+            "shift_attr": [DIE_ATTRIBUTES.index(d.wound_shift_infantry), DIE_ATTRIBUTES.index(d.wound_shift_vehicle)],
         },
         "fire": {
             **f.to_dict(),

@@ -285,12 +285,12 @@ _SLOTS, _FEATURES = 250, 1024
 #: Every number the native engine's fixed-size arrays need; the Python side checks scenarios and
 #: rules against them before building a VectorGame.
 LIMITS = (
-    Limit("MAX_ASSETS", 16, "fire-support assets per side (Params.asset_*)"),
-    Limit("MAX_FRACS", 16, "movement distance fractions (Params.fracs)"),
-    Limit("MAX_DIRECTIONS", 64, "movement directions (Params.dir_angle)"),
-    Limit("MAX_CLOCK", 64, "scatter-die faces + 1 (Params.clock_angle, indexed by face)"),
-    Limit("MAX_EDGES", 32, "range band edges (Params.band_edges)"),
-    Limit("MAX_LADDER", 8, "dice of the wound ladder (Params.ladder)"),
+    Limit("MAX_ASSETS", 16, "fire-support assets per side (Params.call_for_fire.asset_*)"),
+    Limit("MAX_FRACS", 16, "movement distance fractions (Params.movement.distance_fractions)"),
+    Limit("MAX_DIRECTIONS", 64, "movement directions (Params.movement.dir_angle)"),
+    Limit("MAX_CLOCK", 64, "scatter-die faces + 1 (Params.call_for_fire.clock_angle, indexed by face)"),
+    Limit("MAX_EDGES", 32, "range band edges (Params.fire.band_edges_cm)"),
+    Limit("MAX_LADDER", 8, "dice of the wound ladder (Params.dice.ladder)"),
     Limit("MAX_LEGAL", 8192, "actions of the action space (buffers for legal_actions)"),
     Limit("MAX_SLOTS_TOTAL", _SLOTS, "unit slots of both sides (2 * C)"),
     Limit("MAX_CARDS", 32767, "cards in a deck (int16 card piles)"),
