@@ -158,8 +158,9 @@ def _fail(prog: str, debug: bool, message: str, status: int) -> int:
     return status
 
 
-# API argument names that differ from the option's destination.
+# API argument names that differ from the option's destination (in every command, or in one).
 _API_NAMES = {"distance_cm": "distance", "agent": "agents"}
+_COMMAND_API_NAMES = {("artillery", "n"): "simulate"}
 
 
 def _name_option(parser, command: str, message: str) -> str:
@@ -169,7 +170,7 @@ def _name_option(parser, command: str, message: str) -> str:
         return message
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
     base = name.split("[")[0]
-    dest = _API_NAMES.get(base, base)
+    dest = _COMMAND_API_NAMES.get((command, base), _API_NAMES.get(base, base))
     for action in sub._actions:
         if action.dest == dest and action.option_strings:
             option = next((o for o in action.option_strings if o.startswith("--")),
