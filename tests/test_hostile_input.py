@@ -223,6 +223,30 @@ def test_largest_fire_rules_give_the_reference_results_in_every_fire_kernel(floo
     assert int(m.max()) == 100          # int8 markers hold the largest cap
 
 
+def test_largest_rally_scatter_and_sprint_rules_give_the_reference_odds():
+    rules = aa.Rules.default().replace(
+        rally={"self_range": 1000, "comms_range_penalty": 1000},
+        call_for_fire={"scatter_die": MAX_SCATTER_DIE, "scatter_increment_cm": 10_000.0, "clock_zero_deg": 360.0},
+        movement={"sprint_increment_cm": 10_000.0, "vehicle_sprint_increment_cm": 10_000.0})
+    dice = (aa.Die.D12, aa.Die.D10, aa.Die.D4)
+    for posture, kw in itertools.product(list(aa.Posture), [dict(self_rally=True), dict(los=False, comms=True),
+                                                             dict(range_band=len(rules.band_edges) + 1)]):
+        args = dict(dict(range_band=1, target_markers=MAXV), **kw) if "range_band" in kw else \
+            dict(range_band=1, target_markers=0, **kw)
+        assert odds.rally_probability(dice, posture, exact=True, rules=rules, **args) == \
+            reference.rally_probability(dice, posture, rules=rules, **args)
+    got = odds.call_for_fire_odds((aa.Die.D4,) * 3, aa.Posture.OFFENSIVE, exact=True, rules=rules)
+    exp = reference.call_for_fire_odds((aa.Die.D4,) * 3, aa.Posture.OFFENSIVE, rules=rules)
+    assert got.direct_hit == exp[0] and got.distance == exp[2]
+    assert sorted(got.offset.values()) == sorted(exp[1].values())      # same masses; keys are float cm
+    radii = [math.hypot(dx, dy) for dx, dy in got.offset]              # finite, as far as the odds say
+    assert max(radii) == pytest.approx(max(got.distance)) and max(got.distance) >= 600_000.0
+    for vehicle in (False, True):
+        got = odds.sprint_odds(dice, aa.Posture.OFFENSIVE, vehicle, exact=True, rules=rules)
+        exp = reference.sprint_odds(dice, aa.Posture.OFFENSIVE, vehicle, rules=rules)
+        assert got.bonus == exp[0] and got.distance_cm == exp[1]
+
+
 # Every length, count and size at its largest accepted value at once.
 EXTREME_GAME_RULES = dict(
     fire=dict(FIRE_EXTREME, band_edges_cm=_edges(MAX_BAND_EDGES, 9_000.0), los_edge_depth_cm=10_000.0),
