@@ -541,7 +541,7 @@ def test_api_table_covers_the_public_functions():
 
 
 @pytest.mark.parametrize("name", sorted(API))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_hostile_values_raise_only_value_or_type_errors(name, data):
     fn, kw = API[name]
@@ -688,7 +688,7 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st
                      max_leaves=6)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(path=st.sampled_from(_SAVED_PATHS), value=_JSON, delete=st.booleans())
 def test_mutated_saved_games_raise_value_or_type_errors_or_play_on(path, value, delete):
     d = copy.deepcopy(_SAVED_DICT)
