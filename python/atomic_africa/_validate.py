@@ -21,8 +21,9 @@ __all__ = [
 ]
 
 
-#: Largest magnitude accepted for scores, armor, markers, steps...: keeps the kernels' 32-bit
-#: arithmetic (sums of a few such values) far from overflow.
+#: Largest magnitude accepted for scores, armor, markers, steps...: half of int32, so one such value
+#: plus a bounded term (a range band, a cover bonus <= rules.MAX_COVER_BONUS, an AP >= -2**30) stays
+#: within the kernels' 32-bit arithmetic.
 MAX_VALUE = 1 << 30
 
 
