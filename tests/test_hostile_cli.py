@@ -112,6 +112,7 @@ def files(tmp_path_factory):
     out["zero"] = Path("/dev/zero")
     out["null"] = Path("/dev/null")
     out["missing"] = d / "missing.toml"
+    out["unreadable"] = Path("/proc/self/mem")          # opens, then every read fails (EIO)
     g = Game(None, 3)
     agents = [make_agent("random", 3), make_agent("random", 4)]
     for _ in range(8):
@@ -123,7 +124,8 @@ def files(tmp_path_factory):
 
 
 INPUT_FILES = ["deep_toml", "deep_json", "deep_inline", "not_utf8", "random", "empty", "truncated_toml",
-               "huge_int", "big", "directory", "fifo", "zero", "null", "missing"]
+               "huge_int", "big", "directory", "fifo", "zero", "null", "missing"] + \
+    (["unreadable"] if Path("/proc/self/mem").exists() else [])
 INPUT_OPTIONS = [["fire", "-n", "10", "--rules"], ["odds", "--rules"], ["rules", "--rules"],
                  ["artillery", "--spotter", "A1", "--target", "C3", "--rules"], ["battle", "--quiet", "--scenario"],
                  ["selfplay", "--games", "1", "--no-progress", "--scenario"], ["render", "--scenario"],
@@ -151,6 +153,8 @@ def test_hostile_input_files_for_every_input_option(files):
     assert "deep.json line 1 nests arrays/tables 100000 levels deep; the limit is 32" in by[html, "deep.json"]
     assert "/dev/zero line 1: longer than 64 MiB" in by[html, "zero"]
     assert "empty file" in by[html, "fifo"]
+    if "unreadable" in INPUT_FILES:                     # a failed read names the file
+        assert all("Input/output error: '/proc/self/mem'" in by[k, "mem"] for k in (fire, html))
     assert not (files["dir"] / "page.html").exists()
 
 

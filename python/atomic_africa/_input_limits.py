@@ -15,7 +15,7 @@ import stat
 import numpy as np
 
 __all__ = ["MAX_TOML_BYTES", "MAX_JSON_BYTES", "MAX_DEPTH", "size_text", "open_bounded", "read_bounded",
-           "check_depth", "JSON_STRINGS", "TOML_STRINGS"]
+           "check_depth", "JSON_STRINGS", "TOML_STRINGS", "named"]
 
 #: Largest rules or scenario TOML file read.
 MAX_TOML_BYTES = 1 << 20
@@ -36,6 +36,13 @@ def size_text(n: int) -> str:
         if n >= 1 << shift and n % (1 << shift) == 0:
             return f"{n >> shift} {unit}"
     return f"{n:,} bytes"
+
+
+def named(exc: OSError, path) -> OSError:
+    """``exc`` with ``path`` as its file name (a failed read of an open file names none)."""
+    if exc.filename is None and exc.errno is not None:
+        return OSError(exc.errno, exc.strerror, os.fspath(path))
+    return exc
 
 
 def open_bounded(path, limit: int, error: type[Exception], what: str):
@@ -80,7 +87,10 @@ def read_bounded(path, limit: int, error: type[Exception], what: str) -> bytes:
         If the file cannot be read.
     """
     with open_bounded(path, limit, error, what) as fh:
-        data = fh.read(limit + 1)
+        try:
+            data = fh.read(limit + 1)
+        except OSError as exc:
+            raise named(exc, path) from None
     if len(data) > limit:
         raise error(f"{what} file {os.fspath(path)!r} holds more than {size_text(limit)}, the limit")
     return data

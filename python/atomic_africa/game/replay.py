@@ -9,7 +9,7 @@ import json
 import os
 from typing import NamedTuple
 
-from .._input_limits import JSON_STRINGS, MAX_JSON_BYTES, check_depth, open_bounded, size_text
+from .._input_limits import JSON_STRINGS, MAX_JSON_BYTES, check_depth, named, open_bounded, size_text
 from .._text import printable
 from .engine import Game
 from .narrate import Narrator
@@ -108,7 +108,13 @@ _UNLIMITED = 1 << 62
 
 def _lines(fh, name):
     """(line number, text) of the non-blank lines, each at most MAX_JSON_BYTES."""
-    for number, raw in enumerate(iter(lambda: fh.readline(MAX_JSON_BYTES + 1), b""), 1):
+    def readline():
+        try:
+            return fh.readline(MAX_JSON_BYTES + 1)
+        except OSError as exc:
+            raise named(exc, name) from None
+
+    for number, raw in enumerate(iter(readline, b""), 1):
         if len(raw) > MAX_JSON_BYTES:
             raise ValueError(f"{name} line {number}: longer than {size_text(MAX_JSON_BYTES)}, the limit "
                              "for one document")
