@@ -96,6 +96,7 @@ cdef class Engine:
             for i in range(n):
                 self.evs[i].data = NULL
                 self.evs[i].size = self.evs[i].cap = 0
+                self.evs[i].failed = False
         self.game_bg = <bitgen_t*>malloc(n * sizeof(bitgen_t))
         self.agent_bg = <bitgen_t*>malloc(n * sizeof(bitgen_t))
         if self.game_bg == NULL or self.agent_bg == NULL:
@@ -153,7 +154,17 @@ cdef class Engine:
         return PyCapsule_New(&self.games[i], "aa_core.vgame.Game", NULL)
 
     def load(self, dict arrays):
-        """Copy a state snapshot (the `arrays` of an Engine of the same shape) into this one."""
+        """Copy a state snapshot (the `arrays` of an Engine of the same shape, all but "los") into this
+        one. Keys, shapes and dtypes are checked here; the values must have been checked against the
+        scenario first (atomic_africa.game.snapshot.check_arrays): the kernels index with them."""
+        want = set(self.arrays) - {"los"}
+        if set(arrays) != want:
+            raise ValueError(f"arrays: expected the keys {sorted(want)}, got {sorted(arrays)}")
+        for k, a in arrays.items():
+            if not isinstance(a, np.ndarray) or a.dtype != self.arrays[k].dtype \
+                    or a.shape != self.arrays[k].shape:
+                raise ValueError(f"arrays[{k!r}]: expected a {self.arrays[k].dtype} array of shape "
+                                 f"{self.arrays[k].shape}")
         for k, a in arrays.items():
             np.copyto(self.arrays[k], a)
         self.arrays["los"].fill(-1)
@@ -238,6 +249,7 @@ cdef class Engine:
                 if g.ev != NULL:
                     g.ev.size = 0
                 ok[i] = self._start_decided(i, &ep[0], &gsd[0], &rng[0, 0])
+        self._check_events()
         for i in range(n):
             if not ok[i]:
                 return i
@@ -264,6 +276,7 @@ cdef class Engine:
                 ok[j] = self._start_decided(envs[j], &ep[0], &gsd[0], &rng[0, 0])
                 if observe_all and ok[j]:
                     observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
+        self._check_events()
         for j in range(m):
             if not ok[j]:
                 return envs[j]
@@ -311,6 +324,7 @@ cdef class Engine:
                 if observe_all:
                     cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
                     observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
+        self._check_events()
         return -1
 
     def observe(self, const int64_t[::1] envs, const int32_t[::1] players, float[:, ::1] out, int threads):
@@ -328,57 +342,79 @@ cdef class Engine:
                         p = 0
                 observe(&self.P, g, p, &out[j, 0])
 
+    cdef int _check_events(self) except -1:
+        """MemoryError if an env's event records could not grow in the last call (flags cleared)."""
+        cdef Py_ssize_t i
+        cdef Py_ssize_t bad = -1
+        if self.evs == NULL:
+            return 0
+        for i in range(self.n):
+            if self.evs[i].failed:
+                self.evs[i].failed = False
+                if bad < 0:
+                    bad = i
+        if bad >= 0:
+            raise MemoryError(f"record_events: env {bad}'s event records could not grow beyond "
+                              f"{self.evs[bad].cap} values (out of memory); some of this call's events "
+                              f"are lost: use fewer envs or record_events=False")
+        return 0
+
     def masks(self, uint8_t[:, ::1] out, int threads):
         """out[i, a] = 1 where action a is legal in env i."""
         cdef Py_ssize_t i, n = self.n
-        cdef int k, m
-        cdef int* buf
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                buf = <int*>malloc(MAX_LEGAL * sizeof(int))
-                memset(&out[i, 0], 0, self.P.n_actions)
-                m = legal_actions(&self.P, &self.games[i], buf)
-                for k in range(m):
-                    out[i, buf[k]] = 1
-                free(buf)
+                _mask_row(&self.P, &self.games[i], &out[i, 0])
 
     def random_actions(self, const uint8_t[::1] active, int64_t[::1] out, int threads):
         """A uniformly random legal action per active env (-1 elsewhere): legal action k of the
         engine's enumeration, k drawn from the env's agent bit generator (one die of n sides; no draw
         when one action is legal, nor for an inactive env)."""
         cdef Py_ssize_t i, n = self.n
-        cdef int m, k, j, t
-        cdef int* buf
-        cdef uint32_t sides
-        cdef int face
         cdef bitgen_t* bgs = self.agent_bg
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                if not active[i]:
-                    out[i] = -1
-                    continue
-                buf = <int*>malloc(MAX_LEGAL * sizeof(int))
-                m = legal_actions(&self.P, &self.games[i], buf)
-                if m == 0:
-                    out[i] = -1
-                else:
-                    face = 1
-                    if m > 1:
-                        sides = <uint32_t>m
-                        roll_faces(&bgs[i], &sides, 1, reject_threshold(sides), &face)
-                    out[i] = buf[face - 1]
-                free(buf)
+                out[i] = _random_legal(&self.P, &self.games[i], &bgs[i]) if active[i] else -1
 
     def events(self, int i):
         """Env i's event records since its last step/start (float64 array)."""
         if self.evs == NULL:
             raise ValueError("record_events: this VectorGame was built with record_events=False")
+        if not 0 <= i < self.n:
+            raise IndexError(f"i: {i} is not an env index; allowed 0..{self.n - 1}")
         cdef EventBuffer* e = &self.evs[i]
         out = np.empty(e.size, dtype=np.float64)
         cdef double[::1] o = out
         if e.size:
             memcpy(&o[0], e.data, e.size * sizeof(double))
         return out
+
+
+# The legal-action buffers live on the stack (as in is_legal): no allocation inside the parallel
+# loops, so nothing there can fail.
+cdef void _mask_row(const Params* P, Game* g, uint8_t* row) noexcept nogil:
+    """row[a] = 1 where action a is legal in g, else 0."""
+    cdef int buf[MAX_LEGAL]
+    cdef int k, m
+    memset(row, 0, P.n_actions)
+    m = legal_actions(P, g, buf)
+    for k in range(m):
+        row[buf[k]] = 1
+
+
+cdef int64_t _random_legal(const Params* P, Game* g, bitgen_t* bg) noexcept nogil:
+    """Legal action k of g's enumeration, k one die of as many sides as legal actions from bg (no
+    draw when one action is legal); -1 when none is."""
+    cdef int buf[MAX_LEGAL]
+    cdef int m = legal_actions(P, g, buf)
+    cdef int face = 1
+    cdef uint32_t sides
+    if m == 0:
+        return -1
+    if m > 1:
+        sides = <uint32_t>m
+        roll_faces(bg, &sides, 1, reject_threshold(sides), &face)
+    return buf[face - 1]
 
 
 ctypedef fused table_t:

@@ -35,6 +35,7 @@ ctypedef struct EventBuffer:
     double* data       # records: code, turn, n values, values...
     Py_ssize_t size
     Py_ssize_t cap
+    bint failed        # a record could not be stored (out of memory); the driver raises MemoryError
 
 
 # Params sections. Each is numbers, bints and fixed-size arrays only, so Engine fills it from a

@@ -74,7 +74,8 @@ cdef inline void ev_push(EventBuffer* e, double x) noexcept nogil:
     if e.size == e.cap:
         cap = 2 * e.cap + 256
         d = <double*>realloc(e.data, cap * sizeof(double))
-        if d == NULL:   # out of memory: the record is lost (decoding then fails loudly)
+        if d == NULL:   # out of memory: the record is lost; the driver sees the flag and raises
+            e.failed = True
             return
         e.data = d
         e.cap = cap

@@ -8,6 +8,7 @@ event logs agree exactly for the same scenario, seed and actions.
 from __future__ import annotations
 
 import numbers
+import threading
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from .engine import IllegalActionError
 from .native_layout import decode_records, unit_templates
 from .native_params import native_params
 from .schema import SCALAR_COLUMN
+from .snapshot import check_arrays, check_top, env_bytes
 from .spec import GameSpec
 from .state import Stage
 
@@ -71,7 +73,8 @@ class VectorGame:
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
     threads : int
-        OpenMP threads used by each call (``>= 1``); results are identical for every value.
+        OpenMP threads used by each call (``1..1024``; more than the cores available gives a
+        ``RuntimeWarning``); results are identical for every value.
     record_events : bool
         Keep each step's event records so that :meth:`events` can return them (slower).
 
@@ -84,10 +87,26 @@ class VectorGame:
         The games' configuration (shared with ``Game(spec, seed)``).
     scenario : Scenario
     rules : Rules
+
+    Notes
+    -----
+    A VectorGame may be used from several threads; calls are serialised: every method that reads or
+    advances the games holds the instance's lock (a ``threading.Lock``, about 0.1 us a call), so two
+    threads never run the kernel on the same games at once. The C-level capsules of
+    :meth:`c_params` and :meth:`c_game` are outside that lock.
+
+    A snapshot (``pickle``, :meth:`clone`) is checked before the kernel sees it
+    (:mod:`atomic_africa.game.snapshot`): every count, index and size against the scenario and rules.
+
+    Raises
+    ------
+    MemoryError
+        If ``num_envs`` games do not fit in the memory available (the message gives the memory needed).
     """
 
     def __init__(self, scenario=None, num_envs: int = 1, seed: int = 0, *, rules=None, threads: int = 1,
                  record_events: bool = False):
+        self._lock = threading.Lock()
         self.num_envs = v.as_int(num_envs, "num_envs", lo=1, hi=2**24)
         self._seed = _int_seed(seed)
         self.threads = threads
@@ -97,10 +116,14 @@ class VectorGame:
         self._start()
 
     def _make_engine(self, scenario, rules):
-        """Scenario, rules, sizes and an Engine for ``num_envs`` games (their state all zero)."""
+        """Scenario, rules, sizes and an Engine for ``num_envs`` games (their state all zero); refused
+        up front when the games do not fit in the memory available."""
         spec = self.spec = GameSpec.build(scenario, rules)
         self.scenario, self.rules = spec.scenario, spec.rules
         self.num_actions, self.observation_size = spec.num_actions, spec.observation_size
+        v.check_memory(self.num_envs * env_bytes(spec), "num_envs",
+                       f"{self.num_envs:,} games of {spec.scenario.name!r} ({env_bytes(spec):,} bytes each)",
+                       "use fewer envs")
         params, tables = native_params(spec)
         tables.update(unit_templates(spec.initial_units(), spec.C))
         self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
@@ -133,7 +156,7 @@ class VectorGame:
 
     @threads.setter
     def threads(self, value):
-        self._threads = v.as_int(value, "threads", lo=1, hi=1024)
+        self._threads = v.as_threads(value, "threads")
 
     @property
     def seed(self) -> int:
@@ -143,12 +166,14 @@ class VectorGame:
     @property
     def episode_seeds(self) -> np.ndarray:
         """(num_envs,) uint64: the game seed of each env's current game."""
-        return self._engine.arrays["game_seed"].copy()
+        with self._lock:
+            return self._engine.arrays["game_seed"].copy()
 
     @property
     def episodes(self) -> np.ndarray:
         """(num_envs,) int64: the episode index of each env's current game."""
-        return self._engine.arrays["episode"].copy()
+        with self._lock:
+            return self._engine.arrays["episode"].copy()
 
     def _reseed(self):
         """Episode 0 everywhere and fresh agent streams for ``self._seed``. The kernel derives every
@@ -181,13 +206,15 @@ class VectorGame:
         ValueError
             If an env found no game with a decision in ``DECISION_TRIES`` episodes.
         """
-        if seed is not None:
-            self._seed = _int_seed(seed)
-            self._reseed()
-        else:
-            self._engine.arrays["episode"][:] += 1
-        self._start()
-        return self.observations(), self._info(np.full(self.num_envs, -2, dtype=np.int8))
+        seed = None if seed is None else _int_seed(seed)
+        with self._lock:
+            if seed is not None:
+                self._seed = seed
+                self._reseed()
+            else:
+                self._engine.arrays["episode"][:] += 1
+            self._start()
+            return self._observations(-1), self._info(np.full(self.num_envs, -2, dtype=np.int8))
 
     def _start(self):
         self._check_decided(self._engine.start(self._threads))
@@ -261,6 +288,10 @@ class VectorGame:
         a = self._actions(actions)
         act = self._all_active if active is None else self._active(active)
         observe = v.as_bool(observe, "observe")
+        with self._lock:
+            return self._step(a, act, observe)
+
+    def _step(self, a, act, observe):
         n = self.num_envs
         obs = np.empty((n if observe else 1, self.observation_size), dtype=np.float32)
         rewards = np.empty((n, 2), dtype=np.float32)
@@ -290,19 +321,20 @@ class VectorGame:
 
     def _why(self, i: int, a: int) -> str:
         stage = Stage.NAMES[int(self._engine.arrays["scalars"][i, _S_STAGE])]
-        legal = np.flatnonzero(self.action_masks()[i])
+        legal = np.flatnonzero(self._masks()[i])
         if not 0 <= a < self.num_actions:
             return (f"actions[{i}]: action {a} is out of range in env {i}; "
                     f"allowed 0..{self.num_actions - 1}")
         shown = ", ".join(str(x) for x in legal[:12]) + (" ..." if legal.size > 12 else "")
         return (f"actions[{i}]: action {a} is not legal in env {i} (stage {stage}, player "
-                f"{int(self.current_player[i])}); legal: {shown}")
+                f"{int(self._engine.arrays['scalars'][i, _S_CUR])}); legal: {shown}")
 
     # ------------------------------------------------------------------ views
     @property
     def current_player(self) -> np.ndarray:
         """(num_envs,) int8: the player (0 or 1) to move in each env."""
-        return self._engine.arrays["scalars"][:, _S_CUR].astype(np.int8)
+        with self._lock:
+            return self._engine.arrays["scalars"][:, _S_CUR].astype(np.int8)
 
     def observations(self, player=None) -> np.ndarray:
         """Observations of every env.
@@ -325,6 +357,10 @@ class VectorGame:
             if player not in (0, 1):
                 raise ValueError(f"player: {player!r} is not a player; allowed None, 0, 1")
             p = int(player)
+        with self._lock:
+            return self._observations(p)
+
+    def _observations(self, p: int) -> np.ndarray:
         out = np.empty((self.num_envs, self.observation_size), dtype=np.float32)
         self._engine.observe(np.arange(self.num_envs, dtype=np.int64),
                              np.full(self.num_envs, p, dtype=np.int32), out, self._threads)
@@ -338,6 +374,10 @@ class VectorGame:
         ndarray of bool, shape (num_envs, num_actions)
             Equal to ``Game.action_mask()`` of each env's game.
         """
+        with self._lock:
+            return self._masks()
+
+    def _masks(self) -> np.ndarray:
         out = np.empty((self.num_envs, self.num_actions), dtype=np.uint8)
         self._engine.masks(out, self._threads)
         return out.view(bool)
@@ -360,7 +400,8 @@ class VectorGame:
         """
         act = self._all_active if active is None else self._active(active)
         out = np.empty(self.num_envs, dtype=np.int64)
-        self._engine.random_actions(act, out, self._threads)
+        with self._lock:
+            self._engine.random_actions(act, out, self._threads)
         return out
 
     def events(self, i: int) -> list:
@@ -385,8 +426,9 @@ class VectorGame:
         i = v.as_int(i, "i", lo=0, hi=self.num_envs - 1)
         if not self.record_events:
             raise ValueError("record_events: events() needs VectorGame(..., record_events=True)")
-        return decode_records(self._engine.events(i), self.scenario, self.spec.deck, self.spec.C,
-                              int(self._engine.arrays["game_seed"][i]))
+        with self._lock:
+            records, game_seed = self._engine.events(i), int(self._engine.arrays["game_seed"][i])
+        return decode_records(records, self.scenario, self.spec.deck, self.spec.C, game_seed)
 
     # ------------------------------------------------------------------ C-level access
     def c_params(self):
@@ -419,16 +461,35 @@ class VectorGame:
 
     # ------------------------------------------------------------------ snapshots
     def __getstate__(self):
+        with self._lock:
+            arrays = {k: a.copy() for k, a in self._engine.arrays.items() if k != "los"}
         return {"scenario": self.scenario, "rules": self.rules, "num_envs": self.num_envs,
                 "seed": self._seed, "threads": self._threads, "record_events": self.record_events,
-                "arrays": {k: a.copy() for k, a in self._engine.arrays.items() if k != "los"}}
+                "arrays": arrays}
 
     def __setstate__(self, d):
-        self.num_envs, self._seed, self._threads = d["num_envs"], d["seed"], d["threads"]
-        self.record_events = d["record_events"]
+        """Load a snapshot, every entry checked first (:mod:`.snapshot`): a ValueError or TypeError
+        naming the entry, array, env and field, or a MemoryError naming ``num_envs``."""
+        d = check_top(d)
+        self._lock = threading.Lock()
+        self.num_envs = v.as_int(d["num_envs"], "state: num_envs", lo=1, hi=2**24)
+        self._seed = _int_seed(d["seed"], "state: seed")
+        if len(_words(self._seed)) > 16:
+            raise ValueError(f"state: seed: {self._seed} is too large; VectorGame takes seeds below 2**512")
+        self._threads = v.as_threads(d["threads"], "state: threads")
+        self.record_events = v.as_bool(d["record_events"], "state: record_events")
         self._make_engine(d["scenario"], d["rules"])
+        arrays = check_arrays(d["arrays"], self.spec, self.num_envs)
         self._engine.set_seed(np.array(_words(self._seed), dtype=np.uint32))
-        self._engine.load(d["arrays"])
+        self._engine.load(arrays)
+        # the last check asks the engine (every index is in range now): a running game must offer a move
+        over = self._engine.arrays["scalars"][:, _S_STAGE] == Stage.OVER
+        stuck = ~over & ~self._masks().any(axis=1)
+        if stuck.any():
+            i = int(np.flatnonzero(stuck)[0])
+            stage = Stage.NAMES[int(self._engine.arrays["scalars"][i, _S_STAGE])]
+            raise ValueError(f"state: env {i} (stage {stage}) offers no legal action; not a state the "
+                             f"game can continue from")
 
     def clone(self) -> "VectorGame":
         """An independent copy of every game's current state (no replay).
