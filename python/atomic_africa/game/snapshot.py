@@ -352,7 +352,7 @@ def _scalars(c: _Checker) -> None:
     for name in ("first", "activating", "next_act"):
         c.scalar_fail(name, (s(name) < 0) | (s(name) > 1), "0, 1")
     c.scalar_fail("last", (s("last") < -1) | (s("last") > 1), "-1..1")
-    c.scalar_fail("phase", s("phase") < 0, ">= 0")
+    c.scalar_fail("phase", (s("phase") < 0) | (s("phase") > MAX_VALUE), _range(0, MAX_VALUE))
     c.scalar_fail("step", (s("step") < 0) | (s("step") > 2), "0..2")
     c.scalar_fail("winner", ~over & (s("winner") != -2), "-2 while the game runs")
     c.scalar_fail("winner", over & ((s("winner") < -1) | (s("winner") > 1)), "-1..1 once the game is over")
@@ -409,6 +409,8 @@ def _scalars(c: _Checker) -> None:
                                                               | (at(target, decl) < 0)
                                                               | (at(target, decl) >= U)),
                   "a Split Fire unit with its first target (DECLARE_TARGET2)")
+    c.scalar_fail("decl", (st == _STAGE["DECLARE_TARGET2"]) & ~at(live, at(target, decl)),
+                  "a Split Fire unit whose first target is a live unit (DECLARE_TARGET2)")
     c.scalar_fail("decl", (st == _STAGE["DECLARE_ASSET"]) & (at(action, decl) != Action.CALL_FOR_FIRE),
                   "a Call for Fire unit (DECLARE_ASSET)")
     c.scalar_fail("decl", (st == _STAGE["MOVE"]) & ~np.isin(at(action, decl), [Action.BASIC, Action.SPRINT]),
@@ -444,6 +446,12 @@ def _declared(c: _Checker, where, uid, at, action, posture, targets) -> None:
         return
     target, target2, asset, _ = targets
     t = at(target, uid)
+    live = c.unit("alive") == 1
+    # the units fire and Rally resolve against are on the table (a dead slot has no dice to roll)
+    c.scalar_fail(name, where & (t >= 0) & (t < U) & ~at(live, t), "a unit whose target is a live unit")
+    t2 = at(target2, uid)
+    c.scalar_fail(name, where & (a == Action.SPLIT_FIRE) & (t2 >= 0) & ~at(live, t2),
+                  "a unit whose second target is a live unit")
     c.scalar_fail(name, where & (a == Action.RALLY) & ((t < 0) | (t >= U) | (t // C != uid // C)),
                   "a Rally unit with a friendly target")
     c.scalar_fail(name, where & (a == Action.SPLIT_FIRE) & (t >= 0) & ((at(target2, uid) < 0)),
