@@ -405,3 +405,32 @@ def test_random_bytes_and_cut_files_as_every_input(files, tmp_path_factory, data
                   ["render", path, "--html", d / f"f{i}.html"]]
     for r in run_batch(argvs):
         assert_handled(r)
+
+
+# --------------------------------------------------------------------------- the helpers, in-process
+_HIDDEN_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+
+
+@given(st.text(alphabet=st.characters(exclude_categories=()), max_size=60))   # surrogates too
+@settings(max_examples=300)
+def test_printable_leaves_no_character_a_terminal_acts_on(text):
+    import unicodedata
+    from atomic_africa._text import printable
+    shown = printable(text)
+    assert not any(unicodedata.category(c) in _HIDDEN_CATEGORIES for c in shown)
+    assert printable(shown) == shown                      # escaping twice changes nothing
+    shown.encode("utf-8")                                 # no lone surrogate left to crash a print
+    if all(unicodedata.category(c) not in _HIDDEN_CATEGORIES for c in text):
+        assert shown == text                              # printable names are shown as they are
+
+
+def test_brackets_inside_strings_and_comments_do_not_count_as_nesting(tmp_path):
+    """The depth limit counts arrays and tables, not brackets in names or comments."""
+    from atomic_africa._toml import read_toml
+    path = tmp_path / "brackets.toml"
+    path.write_text('a = "' + "[" * 100 + '"  # ' + "{" * 100 + "\nb = '''\n" + "[" * 100 + "\n'''\n"
+                    + "c = [[1], [2]]\n")
+    assert read_toml(path, ValueError, "test")["c"] == [[1], [2]]
+    path.write_text("c = " + "[" * 33 + "]" * 33 + "\n")
+    with pytest.raises(ValueError, match="nests arrays/tables 33 levels deep; the limit is 32"):
+        read_toml(path, ValueError, "test")
