@@ -89,8 +89,8 @@ def _options_line(p: argparse.ArgumentParser) -> str:
     """``prog: -n/--engagements N, --shooter DICE, ...`` wrapped for the top-level help."""
     items = []
     for action in p._actions:
-        if not action.option_strings or isinstance(action, argparse._HelpAction):
-            continue
+        if not action.option_strings or isinstance(action, argparse._HelpAction) or action.dest == "debug":
+            continue    # --debug is listed once, as the global option it is
         flags = "/".join(action.option_strings)
         if action.nargs != 0:
             flags += f" {action.metavar or action.dest.upper()}"
