@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import batch
+from .._validate import as_int, shown
 from ..dice import DIE_ATTRIBUTES, wounded_dice
 from ..enums import Action, Posture, UnitKind
 from ..fire import predominant_cover, range_band, resolve_fire, scatter
@@ -24,13 +25,13 @@ from ..scores import action_scores
 from .events import EventLog
 from .los import TerrainArrays, cover_at, los_blocked
 from .rng import RandomSource, ScriptedSource, source_from_dict
+from .saved import FORMAT, check_playable, read_saved_game
 from .schema import END_REASON, NO_LEGAL_CARD
 from .spec import GameSpec
 from .state import NO_CARD, GameState, PlayerState, Stage, Unit
 
 __all__ = ["Game", "IllegalActionError", "GameResult"]
 
-_FORMAT = "atomic-africa-game/1"
 # Actions whose attack the activated unit aims at a declared enemy unit.
 _FIRE = (Action.BASIC, Action.SPRINT, Action.DIG_IN, Action.MASS_FIRE, Action.SPLIT_FIRE,
          Action.HEAVY_WEAPON)
@@ -108,7 +109,7 @@ class Game:
     # ------------------------------------------------------------------ construction / serialising
     def _setup(self, spec: GameSpec, seed):
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed: expected a non-negative int, got {type(seed).__name__} {seed!r}")
+            raise TypeError(f"seed: expected a non-negative int, got {type(seed).__name__} {shown(seed)}")
         if int(seed) < 0:
             raise ValueError(f"seed: must be non-negative, got {seed!r}")
         self.spec, self.seed = spec, int(seed)
@@ -151,7 +152,7 @@ class Game:
             Read back with :meth:`from_json`.
         """
         return json.dumps({
-            "format": _FORMAT, "scenario": self.scenario.to_dict(), "rules": self.rules.to_dict(),
+            "format": FORMAT, "scenario": self.scenario.to_dict(), "rules": self.rules.to_dict(),
             "seed": self.seed, "initial_figures": self.initial_figures, "state": self.s.to_dict(),
             "source": self.src.to_dict(), "events": self.events, "history": self.history,
         }, sort_keys=True)
@@ -180,8 +181,6 @@ class Game:
         TypeError
             If ``text`` is not a str or bytes.
         """
-        from .saved import check_playable, read_saved_game  # the loader's checks live beside it
-
         d, spec = read_saved_game(text)
         g = cls.__new__(cls)
         g._setup(spec, d["seed"])
@@ -214,7 +213,7 @@ class Game:
         """
         g = cls(scenario, seed, rules, source)
         for a in actions:
-            g.apply(int(a))
+            g.apply(a)
         return g
 
     def clone(self) -> "Game":
@@ -362,7 +361,7 @@ class Game:
             If the action is out of range, not legal now or the game is over; nothing changes.
         """
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"action: expected an int action id, got {type(action).__name__} {action!r}")
+            raise TypeError(f"action: expected an int action id, got {type(action).__name__} {shown(action)}")
         a = int(action)
         if self.is_over:
             raise IllegalActionError(f"action {a}: the game is over ({self.s.reason})")
@@ -386,7 +385,7 @@ class Game:
         -------
         str
         """
-        seg = self.space.decode(int(a))
+        seg = self.space.decode(as_int(a, "a", lo=0, hi=self.space.n - 1))
         name = seg[0]
         if name == "ASSIGN":
             side = self.s.current_player
@@ -419,7 +418,7 @@ class Game:
         (float, float)
             The destination in cm (the unit's position for any other action).
         """
-        s, seg = self.s, self.space.decode(int(a))
+        s, seg = self.s, self.space.decode(as_int(a, "a", lo=0, hi=self.space.n - 1))
         u = s.units[s.decl_uid]
         if s.stage == Stage.SPRINT_MOVE and seg[0] == "MOVE":
             return self._clamp_step(u.dest_x, u.dest_y, self.spec.dir_angle[seg[1]], s.sprint_bonus[0])
@@ -450,9 +449,9 @@ class Game:
         """
         from .observe import observe
         if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
-            raise TypeError(f"player: expected 0 or 1, got {type(player).__name__} {player!r}")
+            raise TypeError(f"player: expected 0 or 1, got {type(player).__name__} {shown(player)}")
         if player not in (0, 1):
-            raise ValueError(f"player: {player!r} is not a player; allowed 0, 1")
+            raise ValueError(f"player: {shown(player)} is not a player; allowed 0, 1")
         return observe(self, player)
 
     # ------------------------------------------------------------------ helpers
@@ -596,6 +595,7 @@ class Game:
         -------
         int
         """
+        side = as_int(side, "side", lo=0, hi=1)
         fixed = self.spec.fixed_hand_size(side)
         return fixed if fixed is not None else self.spec.hand_size(side, self._side_units(side))
 
@@ -613,7 +613,7 @@ class Game:
             Features with an armor value that still give cover, in view if fire needs LOS; empty if
             the unit has no point-target heavy weapon.
         """
-        return self._feature_targets(self.s.units[uid])
+        return self._feature_targets(self.s.units[as_int(uid, "uid", lo=0, hi=2 * self.C - 1)])
 
     def _own_ordered(self, side) -> list:
         return [u for u in self._side_units(side) if u.has_orders]
