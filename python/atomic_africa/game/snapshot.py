@@ -17,7 +17,7 @@ import numbers
 
 import numpy as np
 
-from .._fields import MAX_CM, MAX_COUNT
+from .._fields import MAX_CM
 from .._validate import MAX_VALUE, wrong_type
 from ..enums import Action, Posture, UnitKind
 from .scenario import MAX_ARMOR
@@ -97,9 +97,8 @@ class _Checker:
         if key == "scalars":
             rest = [SCALARS[rest[0]][0]]
         elif key.startswith("unit_"):
-            rest = [_ROWS[key[5:]][rest[0]][2].name + (f"[{rest[0] - _ROWS[key[5:]][rest[0]][2].row}]"
-                                                       if _ROWS[key[5:]][rest[0]][2].rows > 1 else ""),
-                    f"slot {rest[1]}"]
+            f = _ROWS[key[5:]][rest[0]][2]
+            rest = [f.name + (f"[{rest[0] - f.row}]" if f.rows > 1 else ""), f"slot {rest[1]}"]
         elif key == "piles":
             rest = [f"player {rest[0]}", _PILE_NAMES[rest[1]], f"position {rest[2]}"]
         elif key == "counts":
@@ -208,7 +207,7 @@ def check_arrays(arrays, spec, num_envs: int) -> dict:
     want = layout(spec, num_envs)
     missing, extra = sorted(set(want) - set(arrays), key=str), sorted(set(arrays) - set(want), key=str)
     if missing or extra:
-        raise ValueError(f"state: arrays: " + (f"missing {missing}" if missing else "")
+        raise ValueError("state: arrays: " + (f"missing {missing}" if missing else "")
                          + ("; " if missing and extra else "") + (f"unknown {extra}" if extra else "")
                          + f"; expected the keys {sorted(want)}")
     out = {}
