@@ -391,6 +391,9 @@ def _scalars(c: _Checker) -> None:
         c.scalar_fail(name, on & (uid // C != sd), f"a unit of side {'activating' if name == 'act' else 'reacting'}")
     react_stage = np.isin(st, [_STAGE["REACT"], _STAGE["RESERVE_PICK"]])
     c.scalar_fail("react", react_stage & (react != -1), "-1 before the reaction")
+    c.scalar_fail("react", (st != _STAGE["ACTIVATE"]) & busy & (decl == act) & (react != -1)
+                  & ~np.isin(st, [_STAGE["MOVE"], _STAGE["SPRINT_MOVE"]]),
+                  "-1 while the activated unit declares")
     # the unit a stage works on
     declaring = np.isin(st, [_STAGE[x] for x in ("DECLARE_ACTION", "DECLARE_TARGET", "DECLARE_TARGET2",
                                                    "DECLARE_ASSET")])

@@ -17,7 +17,9 @@ from aa_core import vbatch as _k
 from .. import _validate as v
 from .engine import IllegalActionError
 from .native_layout import decode_records, unit_templates
+from ..rules import Rules
 from .native_params import native_params
+from .scenario import Scenario
 from .schema import SCALAR_COLUMN
 from .snapshot import check_arrays, check_top, env_bytes
 from .spec import GameSpec
@@ -42,6 +44,19 @@ def no_decision_message(episode: int, env: int = 0) -> str:
 
 def _int_seed(seed, name="seed") -> int:
     return v.as_int(seed, name, lo=0)
+
+
+def _checked(obj, cls, name: str):
+    """A snapshot's scenario or rules rebuilt through ``cls.from_dict``, so that its checks run even for
+    an object a pickle stream built field by field (their own pickles already go through it)."""
+    if isinstance(obj, cls):
+        try:
+            obj = obj.to_dict()
+        except (AttributeError, TypeError, ValueError, LookupError) as e:
+            raise ValueError(f"state: {name}: not a valid {cls.__name__} ({type(e).__name__}: {e})") from None
+    if not isinstance(obj, dict):
+        raise TypeError(v.wrong_type(f"state: {name}", f"a {cls.__name__}", obj))
+    return cls.from_dict(obj)
 
 
 def _words(n: int) -> list:
@@ -478,7 +493,7 @@ class VectorGame:
             raise ValueError(f"state: seed: {self._seed} is too large; VectorGame takes seeds below 2**512")
         self._threads = v.as_threads(d["threads"], "state: threads")
         self.record_events = v.as_bool(d["record_events"], "state: record_events")
-        self._make_engine(d["scenario"], d["rules"])
+        self._make_engine(_checked(d["scenario"], Scenario, "scenario"), _checked(d["rules"], Rules, "rules"))
         arrays = check_arrays(d["arrays"], self.spec, self.num_envs)
         self._engine.set_seed(np.array(_words(self._seed), dtype=np.uint32))
         self._engine.load(arrays)
