@@ -106,7 +106,7 @@ class VectorGame:
     Notes
     -----
     A VectorGame may be used from several threads; calls are serialised: every method that reads or
-    advances the games holds the instance's lock (a ``threading.Lock``, about 0.1 us a call), so two
+    advances the games holds the instance's lock (a ``threading.Lock``, about 1 us a call), so two
     threads never run the kernel on the same games at once. The C-level capsules of
     :meth:`c_params` and :meth:`c_game` are outside that lock.
 
