@@ -92,7 +92,8 @@ def simulate_fire(list bit_generators, Py_ssize_t chunk, const int64_t[::1] shoo
         bgs[c] = <uintptr_t>PyCapsule_GetPointer(bit_generators[c].capsule, "BitGenerator")
     try:
         if t.attacks == NULL or t.defense == NULL:
-            raise MemoryError()
+            raise MemoryError(f"shooter, target: cannot allocate the score tables of "
+                              f"{t.p_shooter} and {t.p_target} dice rolls")
         for k in range(t.p_shooter):
             roll_index(&shooter[0], k, f)
             action_scores(f[0], f[1], f[2], &shooter_row[0], 0, &s)
@@ -112,7 +113,8 @@ def simulate_fire(list bit_generators, Py_ssize_t chunk, const int64_t[::1] shoo
         t.markers = <int8_t*>malloc(n_att * t.n_def * sizeof(int8_t))
         t.wounds = <int16_t*>malloc(n_att * t.n_def * sizeof(int16_t))
         if t.markers == NULL or t.wounds == NULL:
-            raise MemoryError()
+            raise MemoryError(f"shooter, target: cannot allocate the {n_att} x {t.n_def} "
+                              f"fire-result table")
         for a in range(n_att):
             for d in range(t.n_def):
                 t.markers[a * t.n_def + d] = <int8_t>resolve_fire(a, band, d, armor, cover, ap, vehicle,
