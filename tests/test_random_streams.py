@@ -114,6 +114,7 @@ def test_simulate_fire_small_runs_equal_reference(name):
     assert m.tolist() == rm and w.tolist() == rw
 
 
+@pytest.mark.filterwarnings("ignore:threads:RuntimeWarning")  # more threads than cores on purpose
 def test_threads_do_not_change_results():
     cfg = CONFIGS["basic_infantry"]
     n = 5 * aa.batch.SIMULATE_CHUNK + 17

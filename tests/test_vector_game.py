@@ -486,6 +486,7 @@ def test_bad_call_arguments_name_the_argument_and_change_nothing():
 
 
 # ---------------------------------------------------------------- threads
+@pytest.mark.filterwarnings("ignore:threads:RuntimeWarning")  # more threads than cores on purpose
 def test_results_are_identical_for_1_2_and_4_threads():
     sc = random_scenario(77)
     vgs = [VectorGame(sc, 23, 3, threads=k, record_events=True) for k in (1, 2, 4)]
