@@ -178,3 +178,12 @@ def test_env_package_imports_no_optional_dependency():
                "print(g.is_over)")
     out = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "True"
+
+
+def test_play_games_refuses_runs_that_cannot_fit_before_playing(monkeypatch):
+    from atomic_africa import _validate
+    monkeypatch.setattr(_validate, "available_memory", lambda: 1 << 20)
+    with pytest.raises(MemoryError, match=r"n_games: 10,000 games' results need .* of memory"):
+        play_games(10_000, ("random", "random"))
+    with pytest.raises(ValueError, match="workers"):
+        play_games(2, ("random", "random"), workers=10**9)

@@ -22,6 +22,7 @@ from ._atomic_write import replaced_atomically
 from ._optional import require
 from ._progress import Progress
 from ._seeding import seed_sequence
+from ._validate import MAX_THREADS, as_int, check_memory
 from .game import Game, GameSpec
 from .game.scenario import load_scenario
 from .rules import Rules, resolve_rules
@@ -182,6 +183,17 @@ def _batches(n: int, workers: int, batch_size):
     return [list(range(i, min(n, i + batch_size))) for i in range(0, n, batch_size)]
 
 
+# Memory a game keeps until the end of the run, at the least: its record, and its replay's JSON when
+# replays are kept (a short game's; long games need more). Used to refuse a run that cannot fit.
+_RECORD_BYTES = 600
+_REPLAY_BYTES = 100_000
+
+
+def results_memory(n_games: int, replays: bool) -> int:
+    """Bytes the results (and replays) of ``n_games`` games need at the least until the run ends."""
+    return n_games * (_RECORD_BYTES + (_REPLAY_BYTES if replays else 0))
+
+
 def _check_int(value, name, lo):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < lo:
         raise ValueError(f"{name}: expected an integer >= {lo}, got {value!r}")
@@ -224,7 +236,9 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
         Records identical for every ``workers``/``batch_size``/backend.
     """
     n_games = _check_int(n_games, "n_games", 1)
-    workers = _check_int(workers, "workers", 1)
+    workers = as_int(workers, "workers", lo=1, hi=MAX_THREADS)
+    check_memory(results_memory(n_games, bool(replays)), "n_games", f"{n_games:,} games' results",
+                 "play fewer games per call")
     if batch_size is not None:
         batch_size = _check_int(batch_size, "batch_size", 1)
     if isinstance(agents, str) or len(agents) != 2:

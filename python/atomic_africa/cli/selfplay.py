@@ -5,11 +5,6 @@ import sys
 
 from .._text import printable
 from .._validate import MAX_THREADS, as_int, check_memory
-
-# Memory a game keeps until the end of the run, at the least: its record, and its replay's JSON with
-# --replays (a short game's; long games need more). Used to refuse a --games that cannot fit.
-_RECORD_BYTES = 600
-_REPLAY_BYTES = 100_000
 from .common import DEFAULT_AGENTS, output_file, positive_count_arg, scenario_arg, seed_arg
 
 
@@ -50,7 +45,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..selfplay import play_games, results_format, write_replays, write_results
+    from ..selfplay import play_games, results_format, results_memory, write_replays, write_results
     from ..game.scenario import load_scenario
     names = [n.strip() for n in args.agents.split(",")]
     if len(names) != 2:
@@ -59,8 +54,7 @@ def run(args) -> int:
         raise ValueError("--address: only with --ray")
     # Processes beyond a sane count are refused here (the pool would fail or swamp the machine).
     as_int(args.workers, "--workers", lo=1, hi=MAX_THREADS)
-    per_game = _RECORD_BYTES + (_REPLAY_BYTES if args.replays else 0)
-    check_memory(args.games * per_game, "--games", f"{args.games:,} games' results"
+    check_memory(results_memory(args.games, args.replays is not None), "--games", f"{args.games:,} games' results"
                  + (" and replays" if args.replays else ""), "play fewer games per run")
     if args.out:
         results_format(args.out)  # a missing pyarrow is reported now, not after the games
