@@ -126,6 +126,21 @@ def check_memory(nbytes: int, name: str, what: str, hint: str = "") -> None:
         raise memory_error(nbytes, name, what, hint, avail)
 
 
+def allocate(n: int, dtypes, name: str, what: str, hint: str = "") -> list:
+    """``n``-long empty arrays, one per dtype, refused up front (:func:`check_memory`) when they
+    cannot fit, and with the same :func:`memory_error` if the allocation fails anyway.
+
+    ``what`` names the items (``"engagements"``); the message gives their count and bytes each.
+    """
+    each = sum(np.dtype(d).itemsize for d in dtypes)
+    text = f"{n:,} {what} at {each} bytes each"
+    check_memory(each * n, name, text, hint)
+    try:
+        return [np.empty(n, dtype=d) for d in dtypes]
+    except MemoryError:
+        raise memory_error(each * n, name, text, hint) from None
+
+
 def memory_error(nbytes: int, name: str, what: str, hint: str = "", avail: int | None = None) -> MemoryError:
     """``MemoryError("<name>: <what> need <size> of memory; <available> is available[; <hint>]")``."""
     avail = available_memory() if avail is None else avail

@@ -453,13 +453,7 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
                         shooter_action, target_action, cover, ap, vehicle, rules)
     ss = seed_sequence(seed)
     n_chunks = -(-n // SIMULATE_CHUNK)
-    what, hint = f"{n:,} engagements at 3 bytes each", "simulate in smaller batches"
-    v.check_memory(3 * n, "n", what, hint)
-    try:
-        markers = np.empty(n, dtype=np.int8)
-        wounds = np.empty(n, dtype=np.int16)
-    except MemoryError:
-        raise v.memory_error(3 * n, "n", what, hint) from None
+    markers, wounds = v.allocate(n, (np.int8, np.int16), "n", "engagements", "simulate in smaller batches")
     if n == 0:
         return FireResult(markers, wounds)
     t5 = rules.table5_array

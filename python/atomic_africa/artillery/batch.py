@@ -119,13 +119,7 @@ def simulate_requests(n, hexmap, spotter, target, *, hindrance=0, smoke=None, de
     geo = request_geometry(hexmap, spotter, target, hindrance, smoke, rules)
     state = deck_state(deck, rules)
     ss = seed_sequence(seed)
-    what, hint = f"{n:,} requests at 5 bytes each", "simulate in smaller batches"
-    v.check_memory(5 * n, "n", what, hint)
-    try:
-        landing = np.empty(n, dtype=np.int32)
-        hit = np.empty(n, dtype=np.uint8)
-    except MemoryError:
-        raise v.memory_error(5 * n, "n", what, hint) from None
+    landing, hit = v.allocate(n, (np.int32, np.uint8), "n", "requests", "simulate in smaller batches")
     if n == 0:
         return RequestSample(landing, hit.view(bool))
     if state is None:
