@@ -3,7 +3,8 @@ import pytest
 import ray
 
 # Starting Ray takes 15-30 s; the fast subset checks self-play on processes (test_selfplay.py).
-pytestmark = pytest.mark.slow
+# One xdist worker runs the module (-n auto --dist loadgroup): one local Ray at a time.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
 
 from atomic_africa.cli import main
 from atomic_africa.selfplay import play_games, read_results
