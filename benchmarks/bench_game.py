@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from _scale import scaled
 
-from atomic_africa.game import Game, HeuristicAgent, RandomAgent, default_scenario
+from atomic_africa.agents import HeuristicAgent, RandomAgent
+from atomic_africa.game import Game, default_scenario
 from atomic_africa.game.los import TerrainArrays, los_blocked
 from atomic_africa.reference import geometry as ref
 
