@@ -13,6 +13,9 @@ import pytest
 import aa_core
 import atomic_africa as aa
 
+# One xdist worker runs the module (--dist loadgroup), so its module-scoped build happens once.
+pytestmark = pytest.mark.xdist_group("embedding")
+
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "embed"
 
 

@@ -17,6 +17,9 @@ import pytest
 
 import atomic_africa
 
+# One xdist worker runs the module (--dist loadgroup), so its module-scoped build happens once.
+pytestmark = pytest.mark.xdist_group("packaging")
+
 ROOT = Path(__file__).resolve().parents[1]
 # The tests that use `built` are slow: it builds the kernels from source in a fresh venv.
 
