@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -50,8 +51,13 @@ def built(tmp_path_factory):
     """(sdist path, wheel path, venv python, unpacked sdist root), built once for this module."""
     work = tmp_path_factory.mktemp("packaging")
     dist = work / "dist"
+    # Built from a copy of the tree: setuptools stages the sdist in the project directory, which
+    # other tests (and other xdist workers) share; what goes in is decided by MANIFEST.in as in ROOT.
+    src = work / "tree"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "__pycache__", ".hypothesis", ".benchmarks", "build", "dist", "*.egg-info"))
     code = f"from setuptools import build_meta; print(build_meta.build_sdist({str(dist)!r}))"
-    sdist = dist / _run([sys.executable, "-c", code], cwd=ROOT).strip().splitlines()[-1]
+    sdist = dist / _run([sys.executable, "-c", code], cwd=src).strip().splitlines()[-1]
     env_dir = work / "venv"
     _run([sys.executable, "-m", "venv", env_dir])  # no --system-site-packages: nothing leaks in
     py = _venv_python(env_dir)
