@@ -44,6 +44,7 @@ cdef class Engine:
     cdef bitgen_t* agent_bg      # env i's random_actions stream: over arrays["agent_rng"][i]
     cdef uint32_t seed_words[16]
     cdef int n_seed_words
+    cdef AgentParams agent_params  # the native agents' constructor values (set_agent_params)
 
     def __cinit__(self, dict params, dict tables, int n, bint record_events):
         self.games = NULL
@@ -375,6 +376,21 @@ cdef class Engine:
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 out[i] = _random_legal(&self.P, &self.games[i], &bgs[i]) if active[i] else -1
+
+    def set_agent_params(self, dict values):
+        """The native agents' constructor values, by AgentParams field name (atomic_africa.agents)."""
+        self.agent_params = values
+
+    def agent_actions(self, const int8_t[::1] kinds, const uint8_t[::1] active, int64_t[::1] out,
+                      int threads):
+        """The action of native agent kinds[i] (AGENT_*) for the player to move in each active env
+        (-1 elsewhere); AGENT_RANDOM draws from the env's agent bit generator."""
+        cdef Py_ssize_t i, n = self.n
+        cdef bitgen_t* bgs = self.agent_bg
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
+                out[i] = agent_action(&self.P, &self.games[i], kinds[i], &self.agent_params,
+                                      &bgs[i]) if active[i] else -1
 
     def events(self, int i):
         """Env i's event records since its last step/start (float64 array)."""

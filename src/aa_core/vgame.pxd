@@ -152,3 +152,21 @@ cdef int legal_actions(const Params* P, Game* g, int* out) noexcept nogil
 cdef bint is_legal(const Params* P, Game* g, int a) noexcept nogil
 cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil
 cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nogil
+
+
+# Native agents (vagents.pxi, included by vgame.pyx): batched twins of atomic_africa.agents, each
+# step for step equal to its Python class (the reference). `agent_action` returns the action the
+# agent of `kind` plays in g (-1 if none is legal); only AGENT_RANDOM draws, from `rng`.
+cdef enum:
+    AGENT_RANDOM = 0
+    AGENT_HEURISTIC = 1
+    AGENT_GREEDY = 2
+    AGENT_DOCTRINE = 3
+    N_AGENT_KINDS = 4
+
+ctypedef struct AgentParams:       # the Python agents' constructor values (atomic_africa.agents)
+    double wound_value, marker_value, rally_value, cover_value   # GreedyAgent
+    double standoff_cm                                           # DoctrineAgent
+
+cdef int agent_action(const Params* P, Game* g, int kind, const AgentParams* ap,
+                      bitgen_t* rng) noexcept nogil

@@ -1595,3 +1595,7 @@ cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nog
     pos += 2 * P.C * UNIT_FEATURES
     for k in range(P.terrain.n_feat):
         out[pos + k] = <float>(g.fcover[k] / 2.0)
+
+
+# ------------------------------------------------------------------------------------- agents
+include "vagents.pxi"

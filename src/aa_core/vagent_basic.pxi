@@ -1,0 +1,12 @@
+# HeuristicAgent and DoctrineAgent (atomic_africa.agents.basic / .doctrine), natively.
+
+cdef int heuristic_act(V* v) noexcept nogil:
+    cdef int buf[MAX_LEGAL]
+    cdef int m = legal_v(v, buf)
+    return buf[0] if m > 0 else -1   # placeholder until the port lands (issue 13)
+
+
+cdef int doctrine_act(V* v, const AgentParams* ap) noexcept nogil:
+    cdef int buf[MAX_LEGAL]
+    cdef int m = legal_v(v, buf)
+    return buf[0] if m > 0 else -1   # placeholder until the port lands (issue 13)
