@@ -44,6 +44,7 @@ LAYERS = (
     ("agents", ("agents",)),
     ("self-play", ("selfplay",)),
     ("env", ("env", "_gymnasium")),
+    ("league", ("league",)),
     ("cli", ("cli",)),
     ("package root", ("", "__main__")),
 )

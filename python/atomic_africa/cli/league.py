@@ -1,0 +1,80 @@
+"""``atomic-africa league``: every pair of agents on both sides; ratings and win/draw/loss tables."""
+from __future__ import annotations
+
+import sys
+
+from .._text import printable
+from .._validate import MAX_THREADS, as_int
+from .common import output_file, positive_count_arg, scenario_arg, seed_arg
+
+DEFAULT_LEAGUE = "random,heuristic,greedy,doctrine"
+
+
+def register(sub):
+    from ..agents import AGENTS
+    p = sub.add_parser(
+        "league",
+        help="play every pair of agents on both sides; Bradley-Terry ratings and W/D/L tables",
+        description=(
+            "Play N games for every pair of agents, sides alternating (the first agent listed takes "
+            "Blue in even games, Red in odd ones), and print Bradley-Terry ratings on the Elo scale "
+            "(the first agent = 0; 95% intervals from the Fisher information; one virtual draw per "
+            "pair keeps an unbeaten agent's rating finite) and each pair's win/draw/loss rates by "
+            "side with 95% Wilson intervals. A match's games depend only on --seed and the two "
+            "agents' names: the same with any --workers, with --ray, whoever else plays. "
+            "An outside policy joins as module:callable, a function policy(observations, "
+            "action_masks) -> actions on batched float32 observations (k, obs_size) and bool masks "
+            "(k, n_actions) of the games where it is to move (the working directory is searched "
+            "first); its matches run on the native engine in this process."
+        ),
+    )
+    p.add_argument("--agents", default=DEFAULT_LEAGUE, metavar="A,B,...",
+                   help=f"two or more of {', '.join(sorted(AGENTS))} or module:callable "
+                        "(default %(default)s)")
+    p.add_argument("--games", type=positive_count_arg, default=100, metavar="N",
+                   help="games per pair, sides alternating (default %(default)s)")
+    p.add_argument("--seed", type=seed_arg, default=0, metavar="S", help="root seed (default %(default)s)")
+    p.add_argument("--out", type=output_file, default=None, metavar="FILE.parquet",
+                   help="tables as Parquet (the 'parquet' extra), or CSV if FILE ends in .csv: FILE "
+                        "(one row per game), FILE's stem + .ratings and + .pairs")
+    p.add_argument("--png", type=output_file, default=None, metavar="FILE.png",
+                   help="ratings with intervals and the W/D/L matrix as a picture (the 'plot' extra)")
+    p.add_argument("--workers", type=positive_count_arg, default=1, metavar="K",
+                   help="worker processes for matches between built-in agents; with --ray the CPUs "
+                        "of a local Ray (default %(default)s)")
+    p.add_argument("--ray", action="store_true", help="play the built-in matches as Ray tasks")
+    p.add_argument("--address", default=None, metavar="ADDR",
+                   help="with --ray: join the Ray cluster at ADDR (default: start a local Ray)")
+    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
+                   help="scenario TOML (default: packaged)")
+    p.add_argument("--quiet", action="store_true", help="no line per finished match on stderr")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args) -> int:
+    from ..league import parse_entrants, play_league, plot_league, write_tables
+    from ..league.output import check_outputs
+    from ..league.tables import format_pairs, format_ratings
+    if args.address is not None and not args.ray:
+        raise ValueError("--address: only with --ray")
+    as_int(args.workers, "--workers", lo=1, hi=MAX_THREADS)
+    entrants = parse_entrants(args.agents, "--agents")   # policies imported now, before any game
+    check_outputs(args.out, args.png)
+    result = play_league(entrants, args.games, seed=args.seed, workers=args.workers, use_ray=args.ray,
+                         address=args.address, scenario=args.scenario,
+                         log=None if args.quiet else sys.stderr)
+    n_pairs = len(result.agents) * (len(result.agents) - 1) // 2
+    print(f"League: {len(result.agents)} agents, {n_pairs} pairs x {args.games} games "
+          f"({len(result.records)} games, {result.seconds:.2f} s)")
+    print()
+    for text in (format_ratings(result.rating_rows(), result.agents[0]), "", format_pairs(result.pair_rows())):
+        print("\n".join(printable(line) for line in text.split("\n")))
+    if args.out:
+        paths = write_tables(result, args.out)
+        print(f"Wrote {', '.join(printable(p) for p in paths.values())}")
+    if args.png:
+        plot_league(result, args.png)
+        print(f"Wrote {printable(args.png)}")
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,125 @@
+"""Matches with an outside policy, played on the native batch (:class:`~atomic_africa.game.VectorGame`).
+
+Games are played in chunks of :data:`CHUNK` envs; chunk ``c`` of a match with seed ``S`` is a
+VectorGame seeded ``SeedSequence(S, spawn_key=(c,))``'s first word, and its env ``j`` is the match's
+game ``c * CHUNK + j``: it plays exactly one game (its first episode with a decision), so each game
+depends only on ``S`` and its index. Each step calls the policy once with the rows of the games where
+its side is to move; a built-in side is played by the engine's native agent
+(``agent_actions``), which draws only from its env's agent stream.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..game import VectorGame
+from .entrants import NATIVE_KINDS, Entrant, check_actions, native_agent_params
+
+__all__ = ["play_external", "CHUNK"]
+
+#: Games per VectorGame; fixed, so that a game's seed never depends on how a run is split.
+CHUNK = 64
+
+
+def _chunk_seed(seed: int, chunk: int) -> int:
+    return int(np.random.SeedSequence(seed, spawn_key=(chunk,)).generate_state(1, np.uint64)[0])
+
+
+def _set_agent_params(vg: VectorGame) -> None:
+    setter = getattr(vg, "set_agent_params", None)   # the public method, where this version has it
+    if setter is not None:
+        setter(native_agent_params())
+    else:
+        vg._engine.set_agent_params(native_agent_params())
+
+
+def _native_actions(vg: VectorGame, kind: int, rows: np.ndarray) -> np.ndarray:
+    out = np.empty(vg.num_envs, dtype=np.int64)
+    kinds = np.full(vg.num_envs, kind, dtype=np.int8)
+    vg._engine.agent_actions(kinds, rows.astype(np.uint8), out, vg.threads)
+    return out
+
+
+def _policy_actions(entrant: Entrant, obs, masks, rows) -> tuple:
+    """(env indices, their checked actions) of the policy's rows."""
+    idx = np.flatnonzero(rows)
+    o, m = obs[idx], masks[idx]
+    try:
+        answer = entrant.policy(o, m)
+    except Exception as exc:
+        raise ValueError(f"policy {entrant.name!r} raised {type(exc).__name__}: {exc}") from exc
+    return idx, check_actions(answer, m, entrant.name)
+
+
+def play_external(entrants, n_games: int, seed: int, *, scenario=None, rules=None,
+                  alternate: bool = True) -> list:
+    """Play ``n_games`` between entrants A and B where at least one is an outside policy.
+
+    Parameters
+    ----------
+    entrants : (Entrant, Entrant)
+        A and B.
+    n_games : int
+    seed : int
+        The match seed (non-negative).
+    scenario, rules
+        As for :class:`~atomic_africa.game.VectorGame`.
+    alternate : bool
+        A plays side ``i % 2`` of game ``i`` (else side 0), as :func:`atomic_africa.selfplay.play_games`.
+
+    Returns
+    -------
+    list of dict
+        One record per game, keyed by :data:`atomic_africa.selfplay.COLUMNS`; ``seed`` is the game
+        seed (``Game(scenario, seed)`` replays the game's dice).
+
+    Raises
+    ------
+    ValueError, TypeError
+        If a policy raises, or returns a wrong shape, dtype or an illegal action (naming it).
+    """
+    records = []
+    for c, lo in enumerate(range(0, n_games, CHUNK)):
+        m = min(CHUNK, n_games - lo)
+        records += _play_chunk(entrants, range(lo, lo + m), _chunk_seed(seed, c), scenario, rules, alternate)
+    return records
+
+
+def _play_chunk(entrants, games, vg_seed, scenario, rules, alternate) -> list:
+    m = len(games)
+    vg = VectorGame(scenario, m, vg_seed, rules=rules, record_events=True)
+    _set_agent_params(vg)
+    a_side = np.array([g % 2 if alternate else 0 for g in games], dtype=np.int8)
+    side_of = (a_side, 1 - a_side)              # side of A, side of B in each env
+    seeds = vg.episode_seeds
+    done = np.zeros(m, dtype=bool)
+    decisions = np.zeros(m, dtype=np.int64)
+    records = [None] * m
+    obs = vg.observations()
+    while not done.all():
+        cur = vg.current_player
+        masks = vg.action_masks()
+        actions = np.zeros(m, dtype=np.int64)
+        for entrant, side in zip(entrants, side_of):
+            rows = ~done & (cur == side)
+            if not rows.any():
+                continue
+            if entrant.builtin:
+                actions[rows] = _native_actions(vg, NATIVE_KINDS[entrant.name], rows)[rows]
+            else:
+                idx, chosen = _policy_actions(entrant, obs, masks, rows)
+                actions[idx] = chosen
+        obs, _, term, _, _ = vg.step(actions, active=~done)
+        decisions[~done] += 1
+        for j in np.flatnonzero(term).tolist():
+            over = next(e for e in vg.events(j) if e["type"] == "game_over")
+            done[j] = True
+            side = int(a_side[j])
+            names = [entrants[0].name, entrants[1].name][::1 if side == 0 else -1]
+            winner = int(over["winner"])
+            records[j] = {"game": games[j], "seed": int(seeds[j]), "agent_0": names[0], "agent_1": names[1],
+                          "a_side": side, "winner": winner,
+                          "a_score": 0 if winner < 0 else (1 if winner == side else -1),
+                          "reason": over["reason"], "turns": int(over["turn"]),
+                          "decisions": int(decisions[j]), "figures_0": int(over["figures"][0]),
+                          "figures_1": int(over["figures"][1])}
+    return records

@@ -1,0 +1,132 @@
+"""Playing a league: every pair of entrants, ``n_games`` games each with sides alternating.
+
+Pair ``(a, b)`` (``a`` listed first) is one match of ``n_games`` games: ``a`` plays side ``i % 2`` of
+game ``i``, so each side is played ``n_games / 2`` times (``a`` takes side 0 once more when
+``n_games`` is odd). The match seed is drawn from ``SeedSequence([seed, crc32(a), crc32(b)])``: a
+match's games depend only on the root seed and the two names, never on the other entrants, the
+order of the matches, ``workers`` or Ray. Matches between built-in agents are played by
+:func:`atomic_africa.selfplay.play_games` (worker processes or Ray tasks); matches with an outside
+policy on the native batch in this process (:mod:`.external`).
+"""
+from __future__ import annotations
+
+import sys
+import time
+import zlib
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import numpy as np
+
+from .._optional import require
+from .._validate import MAX_THREADS, as_int, check_memory
+from ..selfplay import play_games, results_memory
+from .entrants import Entrant, parse_entrants
+from .external import play_external
+from .ratings import Ratings, bradley_terry
+from .tables import outcome_matrices, pair_table, rating_table
+
+__all__ = ["LeagueResult", "play_league", "match_seed"]
+
+
+def match_seed(seed: int, a: str, b: str) -> int:
+    """The seed of the match between ``a`` (listed first) and ``b`` under the root ``seed``."""
+    ss = np.random.SeedSequence([int(seed), zlib.crc32(a.encode()), zlib.crc32(b.encode())])
+    return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+@dataclass
+class LeagueResult:
+    """Records of every game of a league (match by match, by game index), and what they give."""
+
+    agents: tuple
+    games: int
+    seed: int
+    records: list
+    seconds: float = 0.0
+    match_seconds: dict = field(default_factory=dict)
+
+    def outcomes(self):
+        """``(wins, draws)`` matrices over :attr:`agents` (:func:`.tables.outcome_matrices`)."""
+        return outcome_matrices(self.records, self.agents)
+
+    def ratings(self, prior_draws: float = 1.0) -> Ratings:
+        """Bradley-Terry ratings, the first agent listed = 0 (:func:`.ratings.bradley_terry`)."""
+        return bradley_terry(self.agents, *self.outcomes(), prior_draws=prior_draws, anchor=0)
+
+    def rating_rows(self, prior_draws: float = 1.0) -> list:
+        """The ratings table's rows, best first (:func:`.tables.rating_table`)."""
+        return rating_table(self.ratings(prior_draws), *self.outcomes())
+
+    def pair_rows(self) -> list:
+        """The per-pair, per-side win/draw/loss table's rows (:func:`.tables.pair_table`)."""
+        return pair_table(self.records, self.agents)
+
+
+def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ray: bool = False,
+                address: str | None = None, scenario=None, log=None) -> LeagueResult:
+    """Play every pair of ``agents`` ``n_games`` times.
+
+    Parameters
+    ----------
+    agents : str or sequence
+        Comma-separated names or a sequence of names / :class:`.entrants.Entrant`; built-in agents and
+        ``module:callable`` policies (:func:`.entrants.parse_entrants`).
+    n_games : int
+        Games per pair (``>= 1``), sides alternating.
+    seed : int
+        Root seed (non-negative).
+    workers : int
+        Worker processes for the matches between built-in agents (with ``use_ray``, the CPUs of a
+        local Ray started here). Results do not depend on it.
+    use_ray, address : bool, str
+        Play the built-in matches as Ray tasks (on the running Ray, else a local one or the cluster at
+        ``address``, started once for the league and shut down at its end).
+    scenario
+        Scenario (default: the packaged one).
+    log : file, optional
+        Where to say each match's size and time as it ends (e.g. ``sys.stderr``).
+
+    Returns
+    -------
+    LeagueResult
+    """
+    entrants = (list(agents) if not isinstance(agents, str) and all(isinstance(e, Entrant) for e in agents)
+                else parse_entrants(agents))
+    if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
+        raise ValueError(f"games: expected an integer >= 1, got {n_games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed: expected a non-negative integer, got {seed!r}")
+    workers = as_int(workers, "workers", lo=1, hi=MAX_THREADS)
+    total = int(n_games) * len(entrants) * (len(entrants) - 1) // 2
+    check_memory(results_memory(total, False), "games", f"{total:,} games' results", "play fewer games per pair")
+    ray_started = False
+    if use_ray:
+        ray = require("ray", "ray", "running the league on Ray")
+        if not ray.is_initialized():   # once for the whole league, not once per match
+            kw = {"include_dashboard": False, "log_to_driver": False}
+            if address is None and workers > 1:
+                kw["num_cpus"] = workers
+            ray.init(address=address, **kw)
+            ray_started = True
+    records, match_seconds = [], {}
+    t0 = time.perf_counter()
+    try:
+        for a, b in combinations(entrants, 2):
+            s = match_seed(seed, a.name, b.name)
+            t = time.perf_counter()
+            if a.builtin and b.builtin:
+                res = play_games(int(n_games), (a.name, b.name), seed=s, workers=workers, scenario=scenario,
+                                 alternate=True, use_ray=use_ray, progress=False)
+                records += res.records
+            else:
+                records += play_external((a, b), int(n_games), s, scenario=scenario)
+            match_seconds[(a.name, b.name)] = time.perf_counter() - t
+            if log is not None:
+                print(f"{a.name} vs {b.name}: {n_games} games, {match_seconds[(a.name, b.name)]:.2f} s",
+                      file=log, flush=True)
+    finally:
+        if ray_started:
+            sys.modules["ray"].shutdown()
+    return LeagueResult(tuple(e.name for e in entrants), int(n_games), int(seed), records,
+                        time.perf_counter() - t0, match_seconds)
