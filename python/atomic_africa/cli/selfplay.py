@@ -1,6 +1,7 @@
 """``atomic-africa selfplay``: many games between two built-in agents, with rates and intervals."""
 from __future__ import annotations
 
+import signal
 import sys
 
 from .._text import printable
@@ -10,6 +11,8 @@ from .common import DEFAULT_AGENTS, output_file, positive_count_arg, scenario_ar
 
 def register(sub):
     from ..agents import AGENTS
+    from ..selfplay import ENGINES
+    from ..selfplay.games import DEFAULT_ENGINE
     p = sub.add_parser(
         "selfplay",
         help="play many games between two built-in agents; win/draw/loss rates with 95%% CIs",
@@ -17,7 +20,10 @@ def register(sub):
             "Play N games of a scenario between agents A and B (sides alternate: A is Blue in even "
             "games, Red in odd ones) and print A's win/draw/loss rates with 95% Wilson confidence "
             "intervals and games per second. Game i is seeded from SeedSequence(--seed).spawn(N)[i], "
-            "so the results are the same with any --workers and with --ray."
+            "so the results are the same with any --workers, with --ray and on either --engine. "
+            "--out and --replays are written as games finish (to FILE.partial, renamed to FILE at "
+            "the end): Ctrl-C or SIGTERM stops every worker and keeps the games written, and the "
+            "same command with --resume completes the run."
         ),
     )
     p.add_argument("--games", type=positive_count_arg, default=100, metavar="N",
@@ -33,6 +39,12 @@ def register(sub):
                    help="every game as one Game.to_json() document per line (atomic-africa render)")
     p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
                    help="scenario TOML (default: packaged; start from 'atomic-africa scenario --template')")
+    p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE,
+                   help="native: the batch engine and native agents; python: the reference engine "
+                        "(same results, slower) (default %(default)s)")
+    p.add_argument("--resume", action="store_true",
+                   help="complete the interrupted run whose --out/--replays .partial files are there "
+                        "(same options; only the missing games are played)")
     p.add_argument("--fixed-sides", action="store_true", help="A always plays side 0 (Blue)")
     p.add_argument("--batch-size", type=positive_count_arg, default=None, metavar="B", help="games per task")
     p.add_argument("--ray", action="store_true", help="run batches as Ray tasks")
@@ -45,7 +57,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..selfplay import play_games, results_format, results_memory, write_replays, write_results
+    from ..selfplay import Stopped, WorkerLost, results_format, results_memory, stream_games
     from ..game.scenario import load_scenario
     names = [n.strip() for n in args.agents.split(",")]
     if len(names) != 2:
@@ -54,20 +66,29 @@ def run(args) -> int:
         raise ValueError("--address: only with --ray")
     # Processes beyond a sane count are refused here (the pool would fail or swamp the machine).
     as_int(args.workers, "--workers", lo=1, hi=MAX_THREADS)
-    check_memory(results_memory(args.games, args.replays is not None), "--games", f"{args.games:,} games' results"
-                 + (" and replays" if args.replays else ""), "play fewer games per run")
+    # Replays go to their file as games finish; the records stay in memory for the summary.
+    check_memory(results_memory(args.games, False), "--games", f"{args.games:,} games' results",
+                 "play fewer games per run")
     if args.out:
         results_format(args.out)  # a missing pyarrow is reported now, not after the games
-    result = play_games(args.games, names, seed=args.seed, workers=args.workers,
-                        scenario=load_scenario(args.scenario), alternate=not args.fixed_sides,
-                        replays=args.replays is not None, use_ray=args.ray, address=args.address,
-                        batch_size=args.batch_size, progress=not args.no_progress)
+    try:
+        result = stream_games(args.games, names, results=args.out, replays=args.replays,
+                              resume=args.resume, seed=args.seed, workers=args.workers,
+                              scenario=load_scenario(args.scenario), alternate=not args.fixed_sides,
+                              use_ray=args.ray, address=args.address, batch_size=args.batch_size,
+                              progress=not args.no_progress, engine=args.engine, handle_signals=True)
+    except (Stopped, WorkerLost) as exc:
+        if isinstance(exc, Stopped):
+            what, status = f"stopped by {signal.Signals(exc.signum).name}", 128 + exc.signum
+        else:
+            what, status = str(exc), 1
+        kept = "; ".join(getattr(exc, "__notes__", ()))
+        print(f"atomic-africa selfplay: {printable(what)}" + (f"; {printable(kept)}" if kept else ""),
+              file=sys.stderr)
+        return status
     print(result.summary())
-    if args.out:
-        path = write_results(result, args.out)
-        print(f"Wrote {printable(path)} ({result.n} games)")
-    if args.replays:
-        write_replays(result, args.replays)
-        print(f"Wrote {printable(args.replays)} ({result.n} replays)")
+    for path, what in ((args.out, "games"), (args.replays, "replays")):
+        if path:
+            print(f"Wrote {printable(path)} ({result.n} {what})")
     sys.stdout.flush()
     return 0

@@ -1,0 +1,432 @@
+"""Running a self-play job: batches on this process, worker processes or Ray tasks, delivered in game
+order; :func:`play_games` keeps a small run in memory, :func:`stream_games` writes a long one to files
+as it goes and can be stopped (Ctrl-C, SIGTERM) and resumed.
+
+Stopping: an exception in the parent (KeyboardInterrupt, a signal, a failed write) terminates the
+worker processes (SIGTERM, then SIGKILL after a second) or cancels the Ray tasks (``force=True``)
+before it propagates; workers ignore SIGINT, so a Ctrl-C that reaches the whole process group stops
+them only through the parent, which first keeps what was written.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import signal
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import closing, contextmanager, nullcontext
+from multiprocessing import get_context
+
+import numpy as np
+
+from .._optional import require
+from .._progress import Progress
+from .._seeding import seed_sequence
+from .._validate import MAX_THREADS, as_int, check_memory
+from ..agents import AGENTS
+from ..game.scenario import load_scenario
+from ..rules import resolve_rules
+from .files import RunFiles
+from .games import DEFAULT_ENGINE, ENGINES, Job, play_batch
+from .result import SelfPlayResult
+
+__all__ = ["play_games", "stream_games", "results_memory", "Stopped", "WorkerLost"]
+
+# Memory a game keeps until the end of the run, at the least: its record, and its replay's JSON when
+# replays are kept in memory (a short game's; long games need more). Used to refuse a run that
+# cannot fit; a streamed run keeps the records only.
+_RECORD_BYTES = 600
+_REPLAY_BYTES = 100_000
+# Games per batch at most: a Python game takes milliseconds, a native one tens of microseconds.
+_MAX_BATCH = {"python": 50, "native": 500}
+
+
+def results_memory(n_games: int, replays: bool) -> int:
+    """Bytes the results (and replays kept in memory) of ``n_games`` games need until the run ends."""
+    return n_games * (_RECORD_BYTES + (_REPLAY_BYTES if replays else 0))
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGINT or SIGTERM stopped a run of :func:`stream_games` (``signum`` says which)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+class WorkerLost(RuntimeError):
+    """A worker process or Ray task died (killed, out of memory) before returning its batch."""
+
+
+# -- checks -------------------------------------------------------------------------------------------
+def _check_int(value, name, lo):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) < lo:
+        raise ValueError(f"{name}: expected an integer >= {lo}, got {value!r}")
+    return int(value)
+
+
+def _names(agents) -> tuple:
+    if isinstance(agents, str) or len(agents) != 2:
+        raise ValueError(f"agents: expected two agent names A, B, got {agents!r}")
+    names = tuple(str(a).strip().lower() for a in agents)
+    for a in names:
+        if a not in AGENTS:
+            raise ValueError(f"agents: unknown agent {a!r}; allowed: {', '.join(sorted(AGENTS))}")
+    return names
+
+
+def _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray) -> tuple[Job, dict]:
+    """The run's shared job and its identity (what a resumed run must match; not the engine)."""
+    names = _names(agents)
+    if engine not in ENGINES:
+        raise ValueError(f"engine: unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
+    if use_ray:
+        require("ray", "ray", "running games on Ray")  # now, before any game is played
+    root = seed_sequence(seed, "seed")
+    if root.spawn_key:
+        raise ValueError("seed: expected a root seed (int), not a spawned SeedSequence")
+    scenario = load_scenario(scenario)
+    rules_dict = None if rules is None else resolve_rules(rules).to_dict()
+    digest = hashlib.sha256(json.dumps({"scenario": scenario.to_dict(),
+                                        "rules": rules_dict or resolve_rules(None).to_dict()},
+                                       sort_keys=True).encode()).hexdigest()
+    identity = {"seed": None if seed is None else int(seed), "agents": list(names),
+                "alternate": bool(alternate), "spec": digest}
+    return Job(scenario, rules_dict, root.entropy, names, bool(alternate), bool(replays), engine), identity
+
+
+def _ranges(first: int, n: int, workers: int, batch_size, engine: str):
+    if batch_size is None:
+        batch_size = max(1, min(_MAX_BATCH[engine], math.ceil((n - first) / (max(workers, 1) * 8))))
+    return [(lo, min(n, lo + batch_size)) for lo in range(first, n, batch_size)]
+
+
+# -- backends: (first game, played) per batch, as they finish ------------------------------------------
+def _in_process(job, ranges):
+    for lo, hi in ranges:
+        yield lo, play_batch(job, lo, hi)
+
+
+def _ignore_sigint():
+    # A terminal's Ctrl-C reaches the whole process group: the parent alone decides what to keep and
+    # then terminates the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_processes(ex: ProcessPoolExecutor) -> None:
+    # Python 3.11's executor cannot terminate its workers (terminate_workers() came in 3.14): its
+    # process table is private, but the only handle on them.
+    procs = list((getattr(ex, "_processes", None) or {}).values())
+    for p in procs:
+        p.terminate()
+    ex.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + 1.0
+    for p in procs:
+        p.join(max(0.0, deadline - time.monotonic()))
+        if p.is_alive():
+            p.kill()
+            p.join()
+
+
+def _processes(job, ranges, workers):
+    ex = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                             initializer=_ignore_sigint)
+    finished = False
+    try:
+        todo, pending = iter(ranges), {}
+        while True:
+            while len(pending) < 2 * workers:      # a bounded window: memory, and little to cancel
+                r = next(todo, None)
+                if r is None:
+                    break
+                pending[ex.submit(play_batch, job, *r)] = r[0]
+            if not pending:
+                break
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                lo = pending.pop(f)
+                try:
+                    played = f.result()
+                except BrokenProcessPool:
+                    raise WorkerLost("a worker process died (killed, or out of memory) before "
+                                     "returning its games") from None
+                yield lo, played
+        finished = True
+    finally:
+        if finished:
+            ex.shutdown()
+        else:
+            _stop_processes(ex)
+
+
+def _ray(job, ranges, workers, address):
+    ray = require("ray", "ray", "running games on Ray")
+    started = False
+    if not ray.is_initialized():
+        kw = {"include_dashboard": False, "log_to_driver": False}
+        if address is None and workers > 1:  # workers=1: a local Ray on every core
+            kw["num_cpus"] = workers
+        handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+        ray.init(address=address, **kw)
+        started = True
+        if threading.current_thread() is threading.main_thread():
+            for s, h in handlers.items():   # Ray installs its own; the run's handlers stay in charge
+                if h is not None:
+                    signal.signal(s, h)
+    pending = {}
+    try:
+        remote = ray.remote(play_batch)
+        window = 2 * max(workers, int(ray.cluster_resources().get("CPU", 1)))
+        todo = iter(ranges)
+        while True:
+            while len(pending) < window:
+                r = next(todo, None)
+                if r is None:
+                    break
+                pending[remote.remote(job, *r)] = r[0]
+            if not pending:
+                break
+            done, _ = ray.wait(list(pending), num_returns=1)
+            for ref in done:
+                lo = pending.pop(ref)
+                try:
+                    played = ray.get(ref)
+                except ray.exceptions.RayError as exc:
+                    if isinstance(exc, ray.exceptions.RayTaskError):
+                        raise exc.as_instanceof_cause() from None
+                    raise WorkerLost(f"a Ray task died before returning its games ({type(exc).__name__})") \
+                        from None
+                yield lo, played
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        if started:
+            ray.shutdown()
+
+
+def _in_order(batches, first):
+    """Batches re-ordered by game index (a later batch waits for the earlier ones)."""
+    waiting, nxt = {}, first
+    for lo, played in batches:
+        waiting[lo] = played
+        while nxt in waiting:
+            played = waiting.pop(nxt)
+            yield played
+            nxt += len(played)
+
+
+def _backend(job, ranges, workers, use_ray, address):
+    if use_ray:
+        return "ray", _ray(job, ranges, workers, address)
+    if workers == 1:
+        return "in-process", _in_process(job, ranges)
+    return "processes", _processes(job, ranges, workers)
+
+
+def _common(n_games, workers, batch_size):
+    n_games = _check_int(n_games, "n_games", 1)
+    workers = as_int(workers, "workers", lo=1, hi=MAX_THREADS)
+    if batch_size is not None:
+        batch_size = _check_int(batch_size, "batch_size", 1)
+    return n_games, workers, batch_size
+
+
+# -- the two ways to run ------------------------------------------------------------------------------
+def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, workers: int = 1,
+               scenario=None, rules=None, alternate: bool = True, replays: bool = False,
+               use_ray: bool = False, address: str | None = None, batch_size: int | None = None,
+               progress: bool = False, engine: str = DEFAULT_ENGINE) -> SelfPlayResult:
+    """Play ``n_games`` between agents A and B, keeping every result in memory.
+
+    Parameters
+    ----------
+    n_games : int
+    agents : (str, str)
+        Agent names A, B from :data:`atomic_africa.agents.AGENTS`.
+    seed : int
+        Root seed; game ``i`` uses ``SeedSequence(seed).spawn(n_games)[i]``.
+    workers : int
+        Worker processes (1: play in this process). With ``use_ray``, the number of CPUs of a
+        local Ray started here (1: Ray's default, every core).
+    scenario, rules
+        Scenario (default: packaged) and rules (default: packaged).
+    alternate : bool
+        A plays side ``i % 2`` of game ``i`` (else always side 0).
+    replays : bool
+        Keep every game's ``Game.to_json()`` (in ``result.replays``, by game index).
+    use_ray, address : bool, str
+        Run batches as Ray tasks: on the running Ray if one is initialised, else a local Ray
+        (``address=None``) or the cluster at ``address``; a Ray started here is shut down at the end.
+    batch_size : int, optional
+        Games per task (default: about 8 tasks per worker, at most 50 Python or 500 native games).
+    progress : bool
+        Show a progress bar on stderr.
+    engine : {"native", "python"}
+        ``native``: the batch engine and native agents; ``python``: :class:`~atomic_africa.game.Game`
+        with the Python agents (the reference). The records are the same on both.
+
+    Returns
+    -------
+    SelfPlayResult
+        Records identical for every ``workers``/``batch_size``/backend/engine.
+
+    Raises
+    ------
+    MemoryError
+        If the results (and replays) of ``n_games`` cannot fit in memory (:func:`stream_games`
+        writes a long run to files instead).
+    WorkerLost
+        If a worker process or Ray task died.
+    """
+    n_games, workers, batch_size = _common(n_games, workers, batch_size)
+    check_memory(results_memory(n_games, bool(replays)), "n_games", f"{n_games:,} games' results",
+                 "play fewer games per call, or stream them to files (stream_games)")
+    job, _ = _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray)
+    played, backend, seconds = [], None, 0.0
+    bar = Progress(n_games, progress, unit="game")
+    try:
+        backend, batches = _backend(job, _ranges(0, n_games, workers, batch_size, engine), workers,
+                                    use_ray, address)
+        t0 = time.perf_counter()
+        with closing(batches):
+            for batch in _in_order(batches, 0):
+                played += batch
+                bar.update(len(batch))
+        seconds = time.perf_counter() - t0
+    finally:
+        bar.close()
+    return SelfPlayResult(job.agents, [r for r, _ in played], seconds, workers, backend,
+                          [t for _, t in played] if replays else [], None if seed is None else int(seed),
+                          engine)
+
+
+class _Signals:
+    """SIGINT/SIGTERM raise :class:`Stopped`, but not while a batch is being written (deferred to
+    its end, so the files hold whole batches) nor once the run is stopping (the files are closing)."""
+
+    def __init__(self):
+        self.pending, self.depth, self.stopping = None, 0, False
+
+    def handler(self, signum, frame):
+        if self.pending is None:
+            self.pending = signum
+        if self.depth == 0 and not self.stopping:
+            self.stopping = True
+            raise Stopped(self.pending)
+
+    @contextmanager
+    def installed(self):
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        old = {s: signal.signal(s, self.handler) for s in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for s, h in old.items():
+                signal.signal(s, h)
+
+    @contextmanager
+    def held(self):
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+        if self.depth == 0 and self.pending is not None and not self.stopping:
+            self.stopping = True
+            raise Stopped(self.pending)
+
+
+def stream_games(n_games: int, agents=("random", "random"), *, results=None, replays=None,
+                 resume: bool = False, seed: int = 0, workers: int = 1, scenario=None, rules=None,
+                 alternate: bool = True, use_ray: bool = False, address: str | None = None,
+                 batch_size: int | None = None, progress: bool = False, engine: str = DEFAULT_ENGINE,
+                 handle_signals: bool = False, on_batch=None) -> SelfPlayResult:
+    """Play ``n_games`` between agents A and B, writing results and replays as batches finish.
+
+    Parameters
+    ----------
+    n_games, agents, seed, workers, scenario, rules, alternate, use_ray, address, batch_size, progress, engine
+        As for :func:`play_games`.
+    results : str or PathLike, optional
+        The per-game results table (with neither output, the run is only summarised): Parquet (the ``parquet`` extra), or CSV if it ends in ``.csv``.
+    replays : str or PathLike, optional
+        Every game's ``Game.to_json()``, one per line, by game index (``atomic-africa render --game K``).
+    resume : bool
+        Complete the interrupted run whose partial files are at these paths: the games they hold
+        are kept (checked to be of this run: seed, agents, sides, scenario and rules; the engine
+        may differ) and only the others are played.
+    handle_signals : bool
+        SIGINT and SIGTERM raise :class:`Stopped` (a KeyboardInterrupt) between written batches
+        (call from the main thread; the previous handlers are restored at the end).
+    on_batch : callable, optional
+        Called with the number of games written after each batch (progress reports, tests).
+
+    Returns
+    -------
+    SelfPlayResult
+        Every game's record (``replays`` not kept in memory); ``resumed`` of them were read back.
+
+    Raises
+    ------
+    Stopped, KeyboardInterrupt, WorkerLost, WriteError
+        The run stopped: the games written so far are kept in ``<path>.partial`` files, and the
+        exception's notes (``__notes__``) say where and how to resume.
+    ValueError
+        Bad arguments, an output that cannot be written, partial files of another run, or partial
+        files there without ``resume`` (nothing is played).
+
+    Notes
+    -----
+    Games are written in index order, each batch flushed, to ``<path>.partial`` (a Parquet row
+    group, CSV rows, JSON lines) beside ``<path>.partial.json`` naming the run; the partial files are
+    renamed onto the paths when every game is written. Until then a previous file at a path is left
+    as it was, and an interrupted run's partial files are readable (:func:`read_results`, render).
+    """
+    n_games, workers, batch_size = _common(n_games, workers, batch_size)
+    check_memory(results_memory(n_games, False), "n_games", f"{n_games:,} games' results",
+                 "play fewer games per run")
+    job, identity = _job(agents, seed, scenario, rules, alternate, replays is not None, engine, use_ray)
+    files = RunFiles(dict(identity, games=n_games), results, replays)
+    signals = _Signals()
+    bar, started = None, False
+    with signals.installed() if handle_signals else nullcontext():
+        try:
+            with signals.held():
+                kept = files.start(resume)
+                started = True
+            records, first = list(kept), len(kept)
+            bar = Progress(n_games, progress, unit="game")
+            bar.update(first)
+            backend, batches = _backend(job, _ranges(first, n_games, workers, batch_size, engine),
+                                        workers, use_ray, address)
+            t0 = time.perf_counter()
+            with closing(batches):
+                for batch in _in_order(batches, first):
+                    with signals.held():
+                        files.write(batch)
+                    records += [r for r, _ in batch]
+                    bar.update(len(batch))
+                    if on_batch is not None:
+                        on_batch(files.written)
+            seconds = time.perf_counter() - t0
+            with signals.held():
+                files.finish()
+        except BaseException as exc:
+            signals.stopping = True
+            try:
+                files.close()
+            except OSError:
+                pass
+            if started:
+                exc.add_note(files.describe())
+            raise
+        finally:
+            if bar is not None:
+                bar.close()
+    return SelfPlayResult(job.agents, records, seconds, workers, backend, [], identity["seed"], engine,
+                          resumed=first)
