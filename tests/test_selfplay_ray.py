@@ -49,3 +49,21 @@ def test_cli_ray_uses_the_running_ray(local_ray, tmp_path, capsys):
                  "--out", str(out), "--no-progress"]) == 0
     assert "ray" in capsys.readouterr().out
     assert read_results(out) == play_games(4, ("random", "doctrine"), seed=8).records
+
+
+def test_ray_run_interrupted_then_resumed_equals_single_process(local_ray, tmp_path):
+    """An interrupt cancels the pending Ray tasks and keeps the games written; --resume on Ray
+    completes the run game for game."""
+    from atomic_africa.selfplay import stream_games
+    kw = dict(agents=("doctrine", "random"), seed=4, scenario=_small(), engine="python")
+    out = tmp_path / "r.parquet"
+
+    def stop(written):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        stream_games(10, results=out, use_ray=True, batch_size=2, on_batch=stop, **kw)
+    assert len(read_results(f"{out}.partial")) == 2
+    res = stream_games(10, results=out, use_ray=True, batch_size=3, resume=True, **kw)
+    assert res.resumed == 2 and res.backend == "ray"
+    assert read_results(out) == play_games(10, **kw).records
