@@ -225,8 +225,13 @@ def test_a_bad_policy_is_named():
 
     def illegal(obs, masks):
         return np.full(len(obs), -1)
+
+    def unmasking(obs, masks):         # writing into its masks does not make an action legal
+        masks[:] = True
+        return np.full(len(obs), masks.shape[1] - 1)
     for policy, match in [(raises, "policy 'm:raises' raised ZeroDivisionError: boom"),
-                          (illegal, "policy 'm:illegal' returned illegal action -1 in row 0")]:
+                          (illegal, "policy 'm:illegal' returned illegal action -1 in row 0"),
+                          (unmasking, "policy 'm:unmasking' returned illegal action")]:
         with pytest.raises(ValueError, match=match):
             play_external((Entrant("random"), Entrant(f"m:{policy.__name__}", policy)), 2, 0, scenario=_small())
 

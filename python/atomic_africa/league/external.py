@@ -25,16 +25,18 @@ def _chunk_seed(seed: int, chunk: int) -> int:
 
 
 def _set_agent_params(vg: VectorGame) -> None:
-    setter = getattr(vg, "set_agent_params", None)   # the public method, where this version has it
-    if setter is not None:
-        setter(native_agent_params())
+    if isinstance(getattr(type(vg), "agent_params", None), property):   # the public setter, where it exists
+        vg.agent_params = native_agent_params()
     else:
         vg._engine.set_agent_params(native_agent_params())
 
 
-def _native_actions(vg: VectorGame, kind: int, rows: np.ndarray) -> np.ndarray:
+def _native_actions(vg: VectorGame, name: str, rows: np.ndarray) -> np.ndarray:
+    """Native agent ``name``'s action in each env of ``rows`` (-1 elsewhere)."""
+    if hasattr(vg, "agent_actions"):                                     # the public method, where it exists
+        return vg.agent_actions(name, active=rows)
     out = np.empty(vg.num_envs, dtype=np.int64)
-    kinds = np.full(vg.num_envs, kind, dtype=np.int8)
+    kinds = np.full(vg.num_envs, NATIVE_KINDS[name], dtype=np.int8)
     vg._engine.agent_actions(kinds, rows.astype(np.uint8), out, vg.threads)
     return out
 
@@ -42,12 +44,11 @@ def _native_actions(vg: VectorGame, kind: int, rows: np.ndarray) -> np.ndarray:
 def _policy_actions(entrant: Entrant, obs, masks, rows) -> tuple:
     """(env indices, their checked actions) of the policy's rows."""
     idx = np.flatnonzero(rows)
-    o, m = obs[idx], masks[idx]
     try:
-        answer = entrant.policy(o, m)
+        answer = entrant.policy(obs[idx], masks[idx])   # copies: the policy may write into them
     except Exception as exc:
         raise ValueError(f"policy {entrant.name!r} raised {type(exc).__name__}: {exc}") from exc
-    return idx, check_actions(answer, m, entrant.name)
+    return idx, check_actions(answer, masks[idx], entrant.name)
 
 
 def play_external(entrants, n_games: int, seed: int, *, scenario=None, rules=None,
@@ -104,7 +105,7 @@ def _play_chunk(entrants, games, vg_seed, scenario, rules, alternate) -> list:
             if not rows.any():
                 continue
             if entrant.builtin:
-                actions[rows] = _native_actions(vg, NATIVE_KINDS[entrant.name], rows)[rows]
+                actions[rows] = _native_actions(vg, entrant.name, rows)[rows]
             else:
                 idx, chosen = _policy_actions(entrant, obs, masks, rows)
                 actions[idx] = chosen
