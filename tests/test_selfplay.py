@@ -48,6 +48,16 @@ def test_game_i_is_seeded_from_the_spawned_child_i():
         assert rec["a_score"] == (0 if winner < 0 else 1 if winner == i % 2 else -1)
 
 
+@pytest.mark.parametrize("root", [0, 5, 2**32, 2**70 + 12345, 2**127 + 99])
+def test_batch_seeds_are_the_spawned_childrens_words(root):
+    """A batch's seeds, hashed on arrays, are the SeedSequence children's words, game for game (also
+    at the 2**32 boundary of the spawn key, past which each game takes numpy's own path)."""
+    from atomic_africa.selfplay.games import batch_seeds, game_seeds
+    for lo, hi in ((0, 200), (2**32 - 3, 2**32), (2**32 - 1, 2**32 + 2)):
+        seeds, agents = batch_seeds(root, lo, hi)
+        assert list(zip(seeds, agents)) == [game_seeds(root, i) for i in range(lo, hi)]
+
+
 def test_results_identical_for_one_and_two_workers_and_any_batch_size():
     kw = dict(agents=("doctrine", "random"), seed=5, scenario=_small(), replays=True)
     r1 = play_games(8, workers=1, **kw)

@@ -24,7 +24,7 @@ __all__ = ["ENGINES", "DEFAULT_ENGINE", "Job", "game_seed_sequence", "game_seeds
 ENGINES = ("native", "python")
 #: The engine of a run that names none.
 DEFAULT_ENGINE = "python"
-#: Most games of one native driver call: a call cannot be interrupted, and a Ctrl-C in a
+#: Games per call of the native driver: a call cannot be interrupted, and a Ctrl-C in a
 #: single-process run is seen between calls (64 greedy games take well under a second).
 NATIVE_CHUNK = 64
 
@@ -54,6 +54,69 @@ def game_seeds(root_entropy, index: int) -> tuple[int, list]:
     """Game ``index``'s game seed and its agents' seeds ``[side 0, side 1]``."""
     ss = game_seed_sequence(root_entropy, index)
     return _word(ss), [_word(c) for c in ss.spawn(2)]
+
+
+# numpy's SeedSequence hash (numpy/random/bit_generator.pyx), on uint32 arrays: one row per game.
+_M32 = 0xFFFFFFFF
+_POOL = 4
+
+
+def _words(n: int) -> list:
+    out = [n & _M32]
+    while n > _M32:
+        n >>= 32
+        out.append(n & _M32)
+    return out
+
+
+def _seedseq_word64(columns: list) -> np.ndarray:
+    """``SeedSequence.generate_state(1, uint64)`` of each row of assembled entropy (a list of uint32
+    columns, each an array over rows or a constant), as uint64."""
+    hc = [0x43b0d7e5]
+
+    def hashmix(value):
+        value = value ^ np.uint32(hc[0])
+        hc[0] = (hc[0] * 0x931e8875) & _M32
+        value = value * np.uint32(hc[0])
+        return value ^ (value >> np.uint32(16))
+
+    def mix(x, y):
+        r = np.uint32(0xca01f9dd) * x - np.uint32(0x4973f715) * y
+        return r ^ (r >> np.uint32(16))
+
+    pool = [hashmix(columns[i] if i < len(columns) else np.uint32(0)) for i in range(_POOL)]
+    for i in range(_POOL):
+        for j in range(_POOL):
+            if i != j:
+                pool[j] = mix(pool[j], hashmix(pool[i]))
+    for i in range(_POOL, len(columns)):
+        for j in range(_POOL):
+            pool[j] = mix(pool[j], hashmix(columns[i]))
+    out, hc = [], 0x8b51f9dd
+    for i in range(2):
+        v = pool[i] ^ np.uint32(hc)
+        hc = (hc * 0x58f38ded) & _M32
+        v = v * np.uint32(hc)
+        out.append((v ^ (v >> np.uint32(16))).astype(np.uint64))
+    return out[0] | (out[1] << np.uint64(32))
+
+
+def batch_seeds(root_entropy, start: int, stop: int) -> tuple[list, list]:
+    """:func:`game_seeds` of games ``start..stop-1`` at once (game seeds, agent seed pairs): the same
+    values, without a SeedSequence object per game (which costs about as much as a native game)."""
+    if not isinstance(root_entropy, int) or stop > 2**32 or stop <= start:
+        pairs = [game_seeds(root_entropy, i) for i in range(start, stop)]
+        return [g for g, _ in pairs], [a for _, a in pairs]
+    run = _words(root_entropy)
+    run = run + [0] * (_POOL - len(run))     # padded to the pool size when a spawn key follows
+    key = np.arange(start, stop, dtype=np.uint32)
+    const = [np.uint32(w) for w in run]
+    with np.errstate(over="ignore"):
+        game = _seedseq_word64(const + [key]) >> np.uint64(1)
+        agents = [_seedseq_word64(const + [key, np.uint32(c)]) >> np.uint64(1) for c in (0, 1)]
+    shape = (stop - start,)
+    return (np.broadcast_to(game, shape).tolist(),
+            np.stack([np.broadcast_to(a, shape) for a in agents], axis=1).tolist())
 
 
 class Job(NamedTuple):
@@ -87,8 +150,7 @@ def game_record(index, seed, a_side, sides, winner, reason, turns, decisions, fi
             "figures_1": figures[1]}
 
 
-def _python_game(spec, job: Job, index: int):
-    game_seed, agent_seeds = game_seeds(job.root_entropy, index)
+def _python_game(spec, job: Job, index: int, game_seed: int, agent_seeds: list):
     a_side, sides = job.sides(index)
     agents = [make_agent(sides[p], agent_seeds[p]) for p in range(2)]
     g = Game(spec, game_seed)
@@ -102,37 +164,20 @@ def _python_game(spec, job: Job, index: int):
 
 
 def _native_games(spec, job: Job, start: int, stop: int) -> list:
-    """Games ``start..stop-1`` in one call of the native driver; a replay is the Python engine's
+    """Games ``start..stop-1`` on the native driver; a replay is the Python engine's
     ``Game.to_json()`` of the game rebuilt from its seed and the actions the driver recorded."""
-    seeds, agent_seeds, a_sides, kinds = [], [], [], []
-    for i in range(start, stop):
-        gs, ags = game_seeds(job.root_entropy, i)
-        a_side, sides = job.sides(i)
-        seeds.append(gs)
-        agent_seeds.append(ags)
-        a_sides.append(a_side)
-        kinds.append(sides)
+    from ..agents.native import play_agent_games
+    seeds, agent_seeds = batch_seeds(job.root_entropy, start, stop)
+    a_sides, kinds = zip(*(job.sides(i) for i in range(start, stop)))
+    out = play_agent_games(spec, seeds, kinds, agent_seeds, record_actions=job.replays, batch=NATIVE_CHUNK)
     played = []
-    for lo in range(0, len(seeds), NATIVE_CHUNK):
-        hi = min(len(seeds), lo + NATIVE_CHUNK)
-        played += _native_chunk(spec, job, start + lo, seeds[lo:hi], agent_seeds[lo:hi], a_sides[lo:hi],
-                                kinds[lo:hi])
-    return played
-
-
-def _native_chunk(spec, job, start, seeds, agent_seeds, a_sides, kinds) -> list:
-    from ..game.vector import play_agent_games
-    out = play_agent_games(spec, np.array(seeds, dtype=np.uint64), kinds,
-                           np.array(agent_seeds, dtype=np.uint64), record_actions=job.replays)
-    played = []
-    for j in range(len(seeds)):
-        i = start + j
-        record = game_record(i, seeds[j], a_sides[j], kinds[j], int(out["winner"][j]),
-                         END_REASONS[int(out["reason"][j])].text, int(out["turns"][j]),
-                         int(out["decisions"][j]), [int(f) for f in out["figures"][j]])
+    for j in range(stop - start):
+        record = game_record(start + j, seeds[j], a_sides[j], kinds[j], int(out["winner"][j]),
+                             END_REASONS[int(out["reason"][j])].text, int(out["turns"][j]),
+                             int(out["decisions"][j]), out["figures"][j].tolist())
         text = None
         if job.replays:
-            text = Game.replay(spec, seeds[j], [int(a) for a in out["actions"][j]]).to_json()
+            text = Game.replay(spec, seeds[j], out["actions"][j].tolist()).to_json()
         played.append((record, text))
     return played
 
@@ -150,4 +195,5 @@ def play_batch(job: Job, start: int, stop: int) -> list:
     spec = GameSpec.build(job.scenario, rules)   # once per batch: its games share it
     if job.engine == "native":
         return _native_games(spec, job, start, stop)
-    return [_python_game(spec, job, i) for i in range(start, stop)]
+    seeds, agent_seeds = batch_seeds(job.root_entropy, start, stop)
+    return [_python_game(spec, job, start + j, seeds[j], agent_seeds[j]) for j in range(stop - start)]
