@@ -5,25 +5,50 @@ import math
 
 import numpy as np
 
+from .._seeding import seed_sequence
 from ..enums import Action, Posture
 from ..game.los import cover_at
+from ..game.state import Stage
 
 __all__ = ["RandomAgent", "HeuristicAgent", "play"]
 
 
+def _dist(ax: float, ay: float, bx: float, by: float) -> float:
+    # sqrt of the sum of squares, not math.hypot: the native agents (aa_core/vagents.pxi, built with
+    # -ffp-contract=off) evaluate the same expression and get the same distances bit for bit.
+    dx, dy = ax - bx, ay - by
+    return math.sqrt(dx * dx + dy * dy)
+
+
 class RandomAgent:
-    """Picks a uniformly random legal action (its own PCG64 stream)."""
+    """Picks a uniformly random legal action: the native engine's die on its own PCG64 stream.
+
+    ``act`` rolls one die of as many sides as legal actions (no draw when one action is legal) and
+    plays that legal action in id order, drawn exactly as the engine rolls a die (one 32-bit word per
+    try, Lemire's method, the ``aa_core.rng.roll_faces`` algorithm of ``RandomSource.roll``): the
+    native random agent (``AGENT_RANDOM``) on the same stream plays the same actions.
+    """
 
     name = "random"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed=0):
         """
         Parameters
         ----------
-        seed : int
-            Seed of the agent's PCG64 stream, ``>= 0``.
+        seed : int or numpy.random.SeedSequence
+            The stream is ``PCG64(SeedSequence(seed))`` (``seed >= 0``), or ``PCG64(seed)`` for a
+            SeedSequence (a VectorGame env's agent stream is
+            ``SeedSequence(vector_seed, spawn_key=(env,))``).
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``seed`` is of another type or negative.
         """
-        self._rng = np.random.Generator(np.random.PCG64(seed))
+        # numpy's bounded integers below 2**32 are this die, draw for draw (tests/test_native_agents
+        # checks it against RandomSource.roll and the reference roll_faces); RandomSource.roll itself
+        # cannot roll more than 256 sides (its faces are uint8), and legal actions can be more.
+        self._rng = np.random.Generator(np.random.PCG64(seed_sequence(seed)))
 
     def act(self, game) -> int:
         """A uniformly random legal action.
@@ -39,6 +64,8 @@ class RandomAgent:
             An action id of ``game.legal_actions()``.
         """
         legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
         return legal[int(self._rng.integers(len(legal)))]
 
 
@@ -80,9 +107,11 @@ class HeuristicAgent:
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        return max(legal, key=lambda a: (self._score(game, a, legal), -a))
+        moves = (self._move_scores(game, legal) if game.s.stage in (Stage.MOVE, Stage.SPRINT_MOVE)
+                 else {})
+        return max(legal, key=lambda a: (moves[a] if a in moves else self._score(game, a), -a))
 
-    def _score(self, game, a, legal):
+    def _score(self, game, a):
         seg = game.space.decode(a)
         s = game.s
         me = s.current_player
@@ -100,22 +129,19 @@ class HeuristicAgent:
             u, t = s.units[s.decl_uid], s.units[seg[1]]
             if u.action == Action.RALLY:
                 return t.markers
-            return -math.hypot(t.x - u.x, t.y - u.y)
+            return -_dist(t.x, t.y, u.x, u.y)
         if kind == "FEATURE":   # a terrain feature is a target like any other: the closest first
             u, (fx, fy) = s.units[s.decl_uid], game.scenario.terrain[seg[1]].aim_point
-            return -math.hypot(fx - u.x, fy - u.y)
+            return -_dist(fx, fy, u.x, u.y)
         if kind == "NO_TARGET":
             return -1e9
-        if kind in ("MOVE", "STAY"):
-            return self._move_scores(game, legal)[a]
         if kind in ("END_SPLITS", "END_ORDERS"):
             return 1
         return 0
 
-    def _move_scores(self, game, legal):
-        key = (id(game), len(game.history))
-        if getattr(self, "_cache_key", None) == key:
-            return self._cache
+    def _move_scores(self, game, legal) -> dict:
+        """The score of each MOVE / STAY action: cover at the destination, about 40 cm from the
+        nearest enemy."""
         s = game.s
         u = s.units[s.decl_uid]
         enemies = [t for t in s.units if t.alive and t.side != u.side]
@@ -123,9 +149,8 @@ class HeuristicAgent:
         cov = cover_at([d[0] for d in dests], [d[1] for d in dests], game.terrain).tolist()
         out = {}
         for a, d, c in zip(legal, dests, cov):
-            near = min((math.hypot(t.x - d[0], t.y - d[1]) for t in enemies), default=0.0)
+            near = min((_dist(t.x, t.y, d[0], d[1]) for t in enemies), default=0.0)
             out[a] = 3.0 * c - 0.05 * max(0.0, near - 40.0) - 0.01 * abs(near - 40.0)
-        self._cache_key, self._cache = key, out
         return out
 
 
