@@ -51,6 +51,7 @@ cdef class Engine:
         self.evs = NULL
         self.game_bg = NULL
         self.agent_bg = NULL
+        self.P.odds = NULL   # greedy odds tables (build_odds)
 
     def __init__(self, dict params, dict tables, int n, bint record_events):
         cdef Params* P = &self.P
@@ -71,6 +72,8 @@ cdef class Engine:
         P.table = params["table"]
         _bind_tables(&P.tables, tables)
         _bind_terrain(&P.terrain, params["terrain"], tables)
+        if build_odds(P) != 0:   # the greedy agent's exact-odds tables (vagent_greedy.pxi)
+            raise MemoryError("rules: cannot allocate the greedy agent's odds tables (7 MB)")
         U, K = P.U, P.K
         self.arrays = {
             "scalars": np.zeros((n, NS), dtype=np.int32),
@@ -140,6 +143,7 @@ cdef class Engine:
             for i in range(self.n):
                 free(self.evs[i].data)
             free(self.evs)
+        free_odds(&self.P)
         free(self.games)
         free(self.game_bg)
         free(self.agent_bg)

@@ -51,7 +51,9 @@ class _View:
         return [t for t in self.alive(1 - u.side) if not need or self.los(u, t)]
 
     def band(self, p, q) -> int:
-        return range_band(math.hypot(p[0] - q[0], p[1] - q[1]), self.rules)
+        # sqrt of the squares, not math.hypot: the native agents evaluate this same expression
+        dx, dy = p[0] - q[0], p[1] - q[1]
+        return range_band(math.sqrt(dx * dx + dy * dy), self.rules)
 
     def cover(self, x, y) -> int:
         c = self._cover.get((x, y))

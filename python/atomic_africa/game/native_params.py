@@ -70,6 +70,7 @@ def _call_for_fire(spec) -> dict:
         "asset_ap": [_pad([int(a.ap) for a in side.fire_support], n) for side in sides],
         "asset_r2": [_pad([a.blast_radius_cm * a.blast_radius_cm for a in side.fire_support], n, 0.0)
                      for side in sides],
+        "asset_blast_cm": [_pad([a.blast_radius_cm for a in side.fire_support], n, 0.0) for side in sides],
     }
 
 
