@@ -8,6 +8,7 @@ from collections import Counter
 import numpy as np
 
 from atomic_africa.agents import GreedyAgent
+from atomic_africa.enums import Action
 from atomic_africa.game import Game
 from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.vector import VectorGame
@@ -17,13 +18,22 @@ AGENT_GREEDY = 2
 DEFAULT_PARAMS = dict(wound_value=3.0, marker_value=1.0, rally_value=1.5, cover_value=0.4, standoff_cm=30.0)
 
 
-def stage_key(g: Game) -> str:
-    """The decision's kind: its stage, refined by the declared action where that changes the scores."""
-    st = g.stage
-    s = g.s
+def stage_keys(g: Game) -> list:
+    """The decision's kinds: its stage, refined by the declared action where that changes the scores,
+    plus "joker" (a Joker's action and posture), "feature" (a terrain feature among the targets) and
+    "assets" (a choice of fire-support assets)."""
+    st, s = g.stage, g.s
+    keys = [st]
     if st in ("DECLARE_TARGET", "DECLARE_TARGET2", "MOVE") and s.decl_uid >= 0:
-        return f"{st}:{int(s.units[s.decl_uid].action)}"
-    return st
+        keys.append(f"{st}:{Action(s.units[s.decl_uid].action).name}")
+    if st == "DECLARE_ACTION" and g.deck.is_joker(s.units[s.decl_uid].card):
+        keys.append("joker")
+    legal = g.legal_actions()
+    if len(legal) > 1 and any(g.space.decode(a)[0] == "FEATURE" for a in legal):
+        keys.append("feature")
+    if st == "DECLARE_ASSET" and len(legal) > 1:
+        keys.append("assets")
+    return keys
 
 
 def play_greedy_parity(scenario=None, num_envs=4, seed=0, steps=200, compare_every=1, greedy_play=0.5,
@@ -33,7 +43,7 @@ def play_greedy_parity(scenario=None, num_envs=4, seed=0, steps=200, compare_eve
 
     Each env plays the greedy action with probability ``greedy_play`` (else a random legal action
     from a numpy stream seeded by ``seed``), so games reach varied positions. Returns a Counter of the
-    decisions compared by :func:`stage_key` and the number of finished games; raises AssertionError
+    decisions compared by :func:`stage_keys` and the number of finished games; raises AssertionError
     naming the env, episode seed and actions on the first difference.
     """
     params = dict(DEFAULT_PARAMS if params is None else params)
@@ -72,7 +82,7 @@ def play_greedy_parity(scenario=None, num_envs=4, seed=0, steps=200, compare_eve
                     f"env {i}, Game(scenario, {g.seed}) after actions {g.history}: stage {g.stage}, native "
                     f"greedy {native} ({g.describe_action(native)}) != Python {want} "
                     f"({g.describe_action(want)})")
-                seen[stage_key(g)] += 1
+                seen.update(stage_keys(g))
             actions[i] = native if rng.random() < greedy_play else legal[rng.integers(len(legal))]
         vg.step(actions, observe=False)
         for i, g in enumerate(games):

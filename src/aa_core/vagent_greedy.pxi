@@ -65,7 +65,7 @@ ctypedef struct GView:             # one decision's facts (the Python agent's _V
     V* v
     const AgentParams* ap
     int row[MAX_SLOTS_TOTAL]       # odds_row of each unit's dice after wounds (-1: not yet)
-    int8_t los[MAX_SLOTS_TOTAL * MAX_SLOTS_TOTAL]   # [a * U + b]: -1 unknown, 0 blocked, 1 clear
+    int cov[MAX_SLOTS_TOTAL]       # cover at each unit's position (-1: not yet)
     double basic[MAX_SLOTS_TOTAL * 2]               # Basic action value by unit and posture
     int8_t basic_done[MAX_SLOTS_TOTAL * 2]
 
@@ -80,12 +80,14 @@ cdef inline const OddsSide* side_of(GView* c, int u, int action, int posture) no
 
 
 cdef inline bint g_los(GView* c, int a, int b) noexcept nogil:
-    """_View.los: the sight line from a's position to b's (that direction), terrain as it stands."""
-    cdef V* v = c.v
-    cdef int8_t* k = c.los + a * v.U + b
-    if k[0] < 0:
-        k[0] = 0 if blocked(v, v.x[a], v.y[a], v.x[b], v.y[b], -1) else 1
-    return k[0] == 1
+    """_View.los: the engine's line of sight between a and b (its cache, kept across decisions)."""
+    return los(c.v, a, b)
+
+
+cdef inline int unit_cover(GView* c, int t) noexcept nogil:
+    if c.cov[t] < 0:
+        c.cov[t] = cover_at(c.v, c.v.x[t], c.v.y[t])
+    return c.cov[t]
 
 
 cdef inline int band_of(V* v, double px, double py, double qx, double qy) noexcept nogil:
@@ -118,7 +120,8 @@ cdef void fire_counts(const FireRules* r, const OddsSide* sh, const OddsSide* tg
     cdef int mk[3]
     cdef int val[3][3]
     cdef int b[4]
-    cdef int64_t m, w, n
+    cdef int32_t g[4][4]
+    cdef int64_t m, w
     eff = armor + r.cover_bonus[cover] + ap
     if eff < r.armor_floor:
         eff = r.armor_floor
@@ -133,6 +136,8 @@ cdef void fire_counts(const FireRules* r, const OddsSide* sh, const OddsSide* tg
     b[3] = S
     M[0] = 0
     W[0] = 0
+    if which == 0 and sh.att1[0] == sh.total:
+        which = 2   # one attack: the joint reduces to the first attack's marginal
     for ds in range(S):
         if tg.defense[ds] == 0:
             continue
@@ -141,12 +146,13 @@ cdef void fire_counts(const FireRules* r, const OddsSide* sh, const OddsSide* tg
         b[2] = imin(hi + 2, S)
         m = 0
         if which == 0:
+            for i in range(4):
+                for j in range(4):
+                    g[i][j] = sh.att_cum[b[i]][b[j]]
             for i in range(3):
                 for j in range(3):
                     if val[i][j] != 0:
-                        n = (sh.att_cum[b[i + 1]][b[j + 1]] - sh.att_cum[b[i]][b[j + 1]]
-                             - sh.att_cum[b[i + 1]][b[j]] + sh.att_cum[b[i]][b[j]])
-                        m += n * val[i][j]
+                        m += <int64_t>(g[i + 1][j + 1] - g[i][j + 1] - g[i + 1][j] + g[i][j]) * val[i][j]
         elif which == 1:
             for j in range(3):
                 m += <int64_t>(sh.att_cum[S][b[j + 1]] - sh.att_cum[S][b[j]]) * val[0][j]
@@ -185,7 +191,7 @@ cdef double fire_value(GView* c, int u, int t, int action, int posture, double o
     sh = side_of(c, u, action, posture)
     tg = side_of(c, t, ta, tp)
     fire_counts(&v.P.fire.rules, sh, tg, 0, band_of(v, ox, oy, v.x[t], v.y[t]), v.armor[t],
-                cover_at(v, v.x[t], v.y[t]), ap, is_vehicle(v, t), cap_left(v, t), &M, &W)
+                unit_cover(c, t), ap, is_vehicle(v, t), cap_left(v, t), &M, &W)
     return dist_value(c, M, W, <int64_t>sh.total * tg.total)
 
 
@@ -220,7 +226,7 @@ cdef double split_value(GView* c, int u, int t1, int t2, int posture) noexcept n
         defense_roll(v, t, &tp, &ta)
         tg = side_of(c, t, ta, tp)
         fire_counts(&v.P.fire.rules, sh, tg, 1 + k, band_of(v, v.x[u], v.y[u], v.x[t], v.y[t]),
-                    v.armor[t], cover_at(v, v.x[t], v.y[t]), 0, is_vehicle(v, t), cap_left(v, t),
+                    v.armor[t], unit_cover(c, t), 0, is_vehicle(v, t), cap_left(v, t),
                     &M, &W)
         out[k] = dist_value(c, M, W, <int64_t>sh.total * tg.total)
     return out[0] + out[1]
@@ -282,7 +288,7 @@ cdef double cff_value(GView* c, int u, int t, int k, int posture) noexcept nogil
     defense_roll(v, t, &tp, &ta)
     tg = side_of(c, t, ta, tp)
     fire_counts(&v.P.fire.rules, sh, tg, 0, cf.support_range_band, v.armor[t],
-                cover_at(v, v.x[t], v.y[t]), cf.asset_ap[side][k], is_vehicle(v, t), cap_left(v, t),
+                unit_cover(c, t), cf.asset_ap[side][k], is_vehicle(v, t), cap_left(v, t),
                 &M, &W)
     return p_in * dist_value(c, M, W, <int64_t>sh.total * tg.total)
 
@@ -438,7 +444,7 @@ cdef int greedy_act(V* v, const AgentParams* ap) noexcept nogil:
     c.ap = ap
     for i in range(U):
         c.row[i] = -1
-    memset(c.los, -1, U * U)
+        c.cov[i] = -1
     memset(c.basic_done, 0, 2 * U)
     memset(band_done, 0, sizeof(band_done))
     if v.s[S_DECL] >= 0:

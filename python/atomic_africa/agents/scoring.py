@@ -10,7 +10,7 @@ import math
 from ..dice import wounded_dice
 from ..enums import Action, Posture, UnitKind
 from ..fire import range_band
-from ..game.los import cover_at, los_blocked
+from ..game.los import cover_at
 
 __all__ = ["ScoringAgent"]
 
@@ -23,7 +23,7 @@ class _View:
         self.g, self.s, self.rules = game, game.s, game.rules
         self.me = game.s.current_player
         self._dice = {}
-        self._los = {}
+        self._los = None
         self._cover = {}
         self.memo = {}   # per-decision values, keyed by the agent
 
@@ -41,10 +41,11 @@ class _View:
         return d
 
     def los(self, a, b) -> bool:
-        key = (a.uid, b.uid)
-        if key not in self._los:
-            self._los[key] = not bool(los_blocked([a.x], [a.y], [b.x], [b.y], self.g.terrain)[0])
-        return self._los[key]
+        """Line of sight between a and b as the rules see it (the engine's matrix: fire targets are
+        chosen with it; the native agents read the same cache)."""
+        if self._los is None:
+            self._los = self.g._los_matrix()
+        return bool(self._los[a.uid, b.uid])
 
     def visible_enemies(self, u):
         need = self.rules.orders.fire_needs_los
