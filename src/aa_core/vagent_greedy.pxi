@@ -4,7 +4,6 @@
 # over the face combinations divided once by their number (correctly rounded, as Python's exact
 # Fractions give it), then combined with the agent's weights in the same order.
 from libc.math cimport INFINITY
-from libc.stdlib cimport calloc, free
 
 
 # ---------------------------------------------------------------------------------------- odds tables
@@ -14,17 +13,28 @@ cdef inline int odds_row(const int* dice) noexcept nogil:
             + ((dice[2] - 4) >> 1)) * (2 * N_ACTIONS)
 
 
-cdef int build_odds(Params* P) noexcept nogil:
-    cdef OddsSide* o
+#: Bytes of the greedy agent's odds tables (the ``odds`` array of atomic_africa.game.native_params).
+ODDS_TABLE_BYTES = ODDS_ROWS * sizeof(OddsSide)
+
+
+def fill_odds_tables(const signed char[::1] table5, unsigned char[::1] out):
+    """Fill `out` (ODDS_TABLE_BYTES) with every dice triple x action x posture's score counts for
+    Table 5 `table5` (Rules.table5_array, flat): Tables.odds of the native greedy agent."""
+    if table5.shape[0] != N_ACTIONS * 2 * 3:
+        raise ValueError(f"table5: expected {N_ACTIONS * 2 * 3} values, got {table5.shape[0]}")
+    if out.shape[0] != ODDS_TABLE_BYTES:
+        raise ValueError(f"out: expected {ODDS_TABLE_BYTES} bytes, got {out.shape[0]}")
+    with nogil:
+        _fill_odds(&table5[0], <OddsSide*>&out[0])
+
+
+cdef void _fill_odds(const signed char* table5, OddsSide* o) noexcept nogil:
     cdef OddsSide* s
     cdef int i0, i1, i2, a, p, f0, f1, f2, x, y
     cdef int d[3]
     cdef int32_t h[ODDS_SLOTS][ODDS_SLOTS]
     cdef Scores sc
-    free_odds(P)
-    o = <OddsSide*>calloc(ODDS_ROWS, sizeof(OddsSide))
-    if o == NULL:
-        return -1
+    memset(o, 0, ODDS_ROWS * sizeof(OddsSide))
     for i0 in range(ODDS_DICE):
         for i1 in range(ODDS_DICE):
             for i2 in range(ODDS_DICE):
@@ -39,8 +49,7 @@ cdef int build_odds(Params* P) noexcept nogil:
                         for f0 in range(1, d[0] + 1):
                             for f1 in range(1, d[1] + 1):
                                 for f2 in range(1, d[2] + 1):
-                                    action_scores(f0, f1, f2, P.tables.table5 + (a * 2 + p) * 3,
-                                                  a == A_SPRINT, &sc)
+                                    action_scores(f0, f1, f2, table5 + (a * 2 + p) * 3, a == A_SPRINT, &sc)
                                     h[sc.attack[0] + 1][sc.attack[1] + 1] += 1
                                     s.att0[sc.attack[0] + 1] += 1
                                     s.att1[sc.attack[1] + 1] += 1
@@ -51,13 +60,6 @@ cdef int build_odds(Params* P) noexcept nogil:
                             for y in range(ODDS_SLOTS):
                                 s.att_cum[x + 1][y + 1] = (h[x][y] + s.att_cum[x][y + 1]
                                                            + s.att_cum[x + 1][y] - s.att_cum[x][y])
-    P.odds = o
-    return 0
-
-
-cdef void free_odds(Params* P) noexcept nogil:
-    free(<void*>P.odds)
-    P.odds = NULL
 
 
 # ---------------------------------------------------------------------------------------- the view
@@ -76,7 +78,7 @@ cdef inline const OddsSide* side_of(GView* c, int u, int action, int posture) no
     if c.row[u] < 0:
         wounded_dice(c.v, u, d, &shattered)
         c.row[u] = odds_row(d)
-    return c.v.P.odds + c.row[u] + action * 2 + posture
+    return c.v.P.tables.odds + c.row[u] + action * 2 + posture
 
 
 cdef inline bint g_los(GView* c, int a, int b) noexcept nogil:
@@ -284,7 +286,7 @@ cdef double cff_value(GView* c, int u, int t, int k, int posture) noexcept nogil
                 near += 1
         n_in += <int64_t>sp.spotting[s] * K * near   # every clock face of the direction die
     p_in = <double>n_in / <double>(<int64_t>sp.total * K * K)
-    sh = v.P.odds + odds_row(cf.asset_dice[side][k]) + cf.support_action * 2 + cf.support_posture
+    sh = v.P.tables.odds + odds_row(cf.asset_dice[side][k]) + cf.support_action * 2 + cf.support_posture
     defense_roll(v, t, &tp, &ta)
     tg = side_of(c, t, ta, tp)
     fire_counts(&v.P.fire.rules, sh, tg, 0, cf.support_range_band, v.armor[t],
@@ -438,7 +440,7 @@ cdef int greedy_act(V* v, const AgentParams* ap) noexcept nogil:
     cdef GView c
     if m <= 1:
         return buf[0] if m == 1 else -1
-    if P.odds == NULL:
+    if P.tables.odds == NULL:
         return -1
     c.v = v
     c.ap = ap

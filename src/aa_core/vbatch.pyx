@@ -51,7 +51,6 @@ cdef class Engine:
         self.evs = NULL
         self.game_bg = NULL
         self.agent_bg = NULL
-        self.P.odds = NULL   # greedy odds tables (build_odds)
 
     def __init__(self, dict params, dict tables, int n, bint record_events):
         cdef Params* P = &self.P
@@ -72,8 +71,6 @@ cdef class Engine:
         P.table = params["table"]
         _bind_tables(&P.tables, tables)
         _bind_terrain(&P.terrain, params["terrain"], tables)
-        if build_odds(P) != 0:   # the greedy agent's exact-odds tables (vagent_greedy.pxi)
-            raise MemoryError("rules: cannot allocate the greedy agent's odds tables (7 MB)")
         U, K = P.U, P.K
         self.arrays = {
             "scalars": np.zeros((n, NS), dtype=np.int32),
@@ -143,7 +140,6 @@ cdef class Engine:
             for i in range(self.n):
                 free(self.evs[i].data)
             free(self.evs)
-        free_odds(&self.P)
         free(self.games)
         free(self.game_bg)
         free(self.agent_bg)
@@ -466,6 +462,7 @@ cdef int _bind_tables(Tables* t, dict a) except -1:
     t.tmpl_i8 = _first[int8_t](a["tmpl_i8"])
     t.tmpl_i32 = _first[int32_t](a["tmpl_i32"])
     t.tmpl_f64 = _first[double](a["tmpl_f64"])
+    t.odds = <const OddsSide*>_first[uint8_t](a["odds"])   # vagent_greedy.pxi: odds_tables
     return 0
 
 
