@@ -462,6 +462,7 @@ cdef int _bind_tables(Tables* t, dict a) except -1:
     t.tmpl_i8 = _first[int8_t](a["tmpl_i8"])
     t.tmpl_i32 = _first[int32_t](a["tmpl_i32"])
     t.tmpl_f64 = _first[double](a["tmpl_f64"])
+    t.odds = <const OddsSide*>_first[uint8_t](a["odds"])   # vagent_greedy.pxi: odds_tables
     return 0
 
 

@@ -75,6 +75,7 @@ ctypedef struct CallForFireParams:   # rules.call_for_fire
     int asset_dice[2][MAX_ASSETS][3]
     int asset_ap[2][MAX_ASSETS]
     double asset_r2[2][MAX_ASSETS]     # blast radius squared
+    double asset_blast_cm[2][MAX_ASSETS]   # blast radius (the greedy agent's odds compare with it)
 
 ctypedef struct CleanupParams:     # rules.cleanup
     int split_min_figures, morale_markers_removed
@@ -98,6 +99,23 @@ ctypedef struct TableParams:       # scenario: the table and the game length
     double width_cm, height_cm, mid_x, mid_y
     int turns
 
+# Exact odds of one side's three dice for one Table 5 row (action, posture), counted over all face
+# triples (atomic_africa.odds._Side): score s sits in slot s + 1 (slot 0: no such score).
+cdef enum:
+    ODDS_SLOTS = 26                # scores are at most a pair of d12
+    ODDS_DICE = 5                  # d4, d6, d8, d10, d12 (Die)
+    ODDS_ROWS = 2000               # ODDS_DICE ** 3 dice triples x N_ACTIONS x 2 postures
+
+ctypedef struct OddsSide:
+    int32_t total                  # face triples
+    int32_t att_cum[ODDS_SLOTS + 1][ODDS_SLOTS + 1]   # [x][y]: triples with attack slots < x and < y
+    int32_t att0[ODDS_SLOTS]       # first attack (the lower of Split Fire's pair)
+    int32_t att1[ODDS_SLOTS]       # second attack
+    int32_t defense[ODDS_SLOTS]
+    int32_t rally[ODDS_SLOTS]
+    int32_t spotting[ODDS_SLOTS]
+
+
 ctypedef struct Tables:            # arrays (atomic_africa.game.native_params: tables)
     # cards (atomic_africa.game.cards.Deck), by card id
     const int8_t* card_joker
@@ -116,6 +134,8 @@ ctypedef struct Tables:            # arrays (atomic_africa.game.native_params: t
     const int8_t* tmpl_i8
     const int32_t* tmpl_i32
     const double* tmpl_f64
+    # the greedy agent's exact odds (vagent_greedy.pxi odds_tables): [dice triple][action][posture]
+    const OddsSide* odds
 
 
 ctypedef struct Params:

@@ -5,6 +5,12 @@ The value of a decision is that of the fire it leads to (``wound_value`` per exp
 probabilities, and the chance that a Call for Fire lands within blast radius of its target. It picks
 fire targets, actions and (with a Joker) postures by that value, and destinations by the value of
 firing from their In-transit point plus cover.
+
+Every expectation is taken on exact odds (``exact=True``) and rounded once, so the value of a
+decision is one well-defined float: ``marker_value * E[min(markers, cap left)] + wound_value *
+E[wounds]`` with each expectation the correctly rounded exact fraction. The native twin
+(``src/aa_core/vagent_greedy.pxi``) computes the same numbers from integer counts and plays the same
+actions.
 """
 from __future__ import annotations
 
@@ -20,6 +26,23 @@ from .scoring import ScoringAgent, _shared_params
 __all__ = ["GreedyAgent"]
 
 _FIRE_ACTIONS = (Action.BASIC, Action.SPRINT, Action.DIG_IN, Action.MASS_FIRE, Action.HEAVY_WEAPON)
+
+
+def _dist(dx, dy) -> float:
+    """sqrt(dx * dx + dy * dy): the native twin's expression (math.hypot rounds differently)."""
+    return math.sqrt(dx * dx + dy * dy)
+
+
+def _expectations(dist, cap_left):
+    """(E[min(markers, cap_left)], E[wounds]) of an exact ``{(markers, wounds): Fraction}``
+    distribution, each the correctly rounded float of the exact value."""
+    den = math.lcm(*(p.denominator for p in dist.values()))
+    m = w = 0
+    for (mk, wk), p in dist.items():
+        c = p.numerator * (den // p.denominator)
+        m += c * min(mk, cap_left)
+        w += c * wk
+    return m / den, w / den   # int / int: correctly rounded
 
 
 class GreedyAgent(ScoringAgent):
@@ -47,8 +70,8 @@ class GreedyAgent(ScoringAgent):
 
     # -- values ---------------------------------------------------------------------------------
     def _dist_value(self, dist, cap_left) -> float:
-        wv, mv = self.wound_value, self.marker_value
-        return sum(p * (min(m, cap_left) * mv + w * wv) for (m, w), p in dist.items())
+        em, ew = _expectations(dist, cap_left)
+        return self.marker_value * em + self.wound_value * ew
 
     @_shared_params
     def fire_value(self, view, u, t, action, posture, origin=None) -> float:
@@ -84,7 +107,7 @@ class GreedyAgent(ScoringAgent):
             view.dice(u), view.dice(t), shooter_posture=Posture(posture), target_posture=tp,
             range_band=view.band(origin, (t.x, t.y)), armor=t.armor, shooter_action=Action(action),
             target_action=ta, cover=Cover(view.cover(t.x, t.y)), ap=ap, vehicle=view.vehicle(t),
-            rules=view.rules)
+            exact=True, rules=view.rules)
         return self._dist_value(dist, view.cap_left(t))
 
     @_shared_params
@@ -109,13 +132,14 @@ class GreedyAgent(ScoringAgent):
         feat, fr = view.g.scenario.terrain[f], view.rules.fire
         band = view.band((u.x, u.y), feat.aim_point)
         cover = view.s.feature_cover[f]
-        pmf = odds.scores_pmf(view.dice(u), Posture(posture), Action.HEAVY_WEAPON, rules=view.rules)
-        levels = 0.0
+        pmf = odds.scores_pmf(view.dice(u), Posture(posture), Action.HEAVY_WEAPON, exact=True,
+                              rules=view.rules)
+        levels = 0
         for attacks, p in pmf.attacks.items():
             w = resolve_fire(attacks[0], band, fr.feature_defense, feat.armor, Cover.NONE, u.hw_point_ap,
                              False, view.rules).wounds
             levels += p * min(cover, w * fr.feature_cover_per_wound)
-        return levels * self.cover_value
+        return float(levels) * self.cover_value
 
     def _fire_target(self, view, u, t, origin):
         tp, ta = view.defense_roll(t)
@@ -142,7 +166,7 @@ class GreedyAgent(ScoringAgent):
         origin = (u.x, u.y)
         out = odds.split_fire_outcomes(view.dice(u), self._fire_target(view, u, t1, origin),
                                        self._fire_target(view, u, t2, origin),
-                                       shooter_posture=Posture(posture), rules=view.rules)
+                                       shooter_posture=Posture(posture), exact=True, rules=view.rules)
         return (self._dist_value(out.declared, view.cap_left(t1))
                 + self._dist_value(out.other, view.cap_left(t2)))
 
@@ -193,8 +217,8 @@ class GreedyAgent(ScoringAgent):
         """
         asset = view.g.assets[u.side][asset_index]
         cff = view.rules.call_for_fire
-        sc = odds.call_for_fire_odds(view.dice(u), Posture(posture), rules=view.rules)
-        p_in = sum(p for r, p in sc.distance.items() if r <= asset.blast_radius_cm)
+        sc = odds.call_for_fire_odds(view.dice(u), Posture(posture), exact=True, rules=view.rules)
+        p_in = float(sum(p for r, p in sc.distance.items() if r <= asset.blast_radius_cm))
         if len(asset.dice) != 3:  # pragma: no cover - scenarios give support assets three dice
             return p_in * self.marker_value
         tp, ta = view.defense_roll(t)
@@ -203,7 +227,8 @@ class GreedyAgent(ScoringAgent):
             shooter_posture=Posture[cff.support_posture.upper()], target_posture=tp,
             range_band=cff.support_range_band, armor=t.armor,
             shooter_action=Action[cff.support_action.upper()], target_action=ta,
-            cover=Cover(view.cover(t.x, t.y)), ap=asset.ap, vehicle=view.vehicle(t), rules=view.rules)
+            cover=Cover(view.cover(t.x, t.y)), ap=asset.ap, vehicle=view.vehicle(t), exact=True,
+            rules=view.rules)
         return p_in * self._dist_value(dist, view.cap_left(t))
 
     @_shared_params
@@ -345,7 +370,7 @@ class GreedyAgent(ScoringAgent):
                 v += self.fire_value(view, u, target, u.action, u.posture, origin=mid)
             else:
                 # No fire this phase: close to the best firing range without entering the first band.
-                near = min((math.hypot(t.x - d[0], t.y - d[1]) for t in enemies), default=0.0)
+                near = min((_dist(t.x - d[0], t.y - d[1]) for t in enemies), default=0.0)
                 edge = view.rules.fire.band_edges_cm[0]
                 v -= 0.01 * max(0.0, near - 2 * edge) + 0.02 * max(0.0, edge - near)
             out[a] = v

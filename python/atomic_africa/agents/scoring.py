@@ -10,7 +10,7 @@ import math
 from ..dice import wounded_dice
 from ..enums import Action, Posture, UnitKind
 from ..fire import range_band
-from ..game.los import cover_at, los_blocked
+from ..game.los import cover_at
 
 __all__ = ["ScoringAgent"]
 
@@ -23,7 +23,7 @@ class _View:
         self.g, self.s, self.rules = game, game.s, game.rules
         self.me = game.s.current_player
         self._dice = {}
-        self._los = {}
+        self._los = None
         self._cover = {}
         self.memo = {}   # per-decision values, keyed by the agent
 
@@ -41,17 +41,20 @@ class _View:
         return d
 
     def los(self, a, b) -> bool:
-        key = (a.uid, b.uid)
-        if key not in self._los:
-            self._los[key] = not bool(los_blocked([a.x], [a.y], [b.x], [b.y], self.g.terrain)[0])
-        return self._los[key]
+        """Line of sight between a and b as the rules see it (the engine's matrix: fire targets are
+        chosen with it; the native agents read the same cache)."""
+        if self._los is None:
+            self._los = self.g._los_matrix()
+        return bool(self._los[a.uid, b.uid])
 
     def visible_enemies(self, u):
         need = self.rules.orders.fire_needs_los
         return [t for t in self.alive(1 - u.side) if not need or self.los(u, t)]
 
     def band(self, p, q) -> int:
-        return range_band(math.hypot(p[0] - q[0], p[1] - q[1]), self.rules)
+        # sqrt of the squares, not math.hypot: the native agents evaluate this same expression
+        dx, dy = p[0] - q[0], p[1] - q[1]
+        return range_band(math.sqrt(dx * dx + dy * dy), self.rules)
 
     def cover(self, x, y) -> int:
         c = self._cover.get((x, y))
