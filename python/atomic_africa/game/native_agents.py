@@ -82,7 +82,8 @@ def seed_array(value, name: str, shape=None) -> np.ndarray:
     """Non-negative integer seeds below 2**64 of exactly ``shape`` (``None``: any 1-d length), as a
     C-contiguous uint64 array."""
     try:
-        arr = np.asarray(value)
+        # Python ints stay exact (a list mixing seeds above 2**63 would become float64)
+        arr = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=object)
     except ValueError as e:
         raise ValueError(f"{name}: not a rectangular array ({e})") from None
     if shape is None:
