@@ -266,3 +266,11 @@ def test_bad_arguments_are_refused_with_clear_errors_and_no_state_change():
         args = {"kinds": ("random", "random"), "agent_seeds": seeds} | kw
         with pytest.raises(exc, match=msg):
             play_agent_games(SPEC, [1, 2], args.pop("kinds"), args.pop("agent_seeds"), **args)
+
+
+def test_opponent_turns_stop_where_the_learner_never_decides_in_a_whole_game():
+    """In random_scenario(EARLY) side 0's only unit is attached (no order cards): a learner on side 0
+    never decides, so the opponent would play game after game; the call stops at the second end."""
+    vg = VectorGame(SPEC, 4, 3)
+    with pytest.raises(RuntimeError, match="opponent_turns: env \\d: a second game ended in this call"):
+        vg.opponent_turns("random", 0)

@@ -125,6 +125,9 @@ class AtomicAfricaVectorEnv(VectorEnv):
         self.vector_game = VectorGame(scenario, self.num_envs, entropy, rules=rules, threads=threads)
         vg = self.vector_game
         vg.agent_params = agent_params()
+        # the native opponent's code in every game, converted once
+        self._opponent_kinds = (np.full(self.num_envs, AGENT_KINDS[opponent], dtype=np.int8)
+                                if isinstance(opponent, str) else None)
         self.single_observation_space = observation_box(vg.observation_size)
         self.single_action_space = spaces.Discrete(vg.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -194,7 +197,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         while True:
             if isinstance(self.opponent, str):
                 try:
-                    obs, r, t, _, info = vg.opponent_turns(self.opponent, p)
+                    obs, r, t, _, info = vg.opponent_turns(self._opponent_kinds, p)
                 except RuntimeError as e:   # a second end in one env: the learner never decided
                     raise RuntimeError(f"{e} (learner: player {p})") from None
             else:

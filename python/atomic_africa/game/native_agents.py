@@ -66,16 +66,25 @@ def _code(x, name: str) -> int:
 def agent_kinds(value, name: str, shape: tuple) -> np.ndarray:
     """Agent names or codes (a scalar, or an array broadcastable to ``shape``) as a C-contiguous int8
     array of ``shape``; a ValueError/TypeError naming ``name`` and the allowed agents otherwise."""
-    try:
-        arr = np.asarray(value, dtype=object)
-    except ValueError as e:   # ragged nesting
-        raise ValueError(f"{name}: not a rectangular array ({e})") from None
-    flat = [_code(x, name) for x in arr.reshape(-1)]
-    out = np.array(flat, dtype=np.int8).reshape(arr.shape)
+    if isinstance(value, np.ndarray) and value.dtype.kind in "iu":   # codes: checked without a loop
+        bad = (value < 0) | (value > max(_NAME_OF))
+        if bad.any():
+            _code(int(value[bad].reshape(-1)[0]), name)   # raises, naming the value
+        out = value.astype(np.int8, copy=False)
+    elif isinstance(value, (str, numbers.Integral)) or np.ndim(value) == 0:
+        out = np.full(shape, _code(value, name), dtype=np.int8)
+    else:
+        try:
+            arr = np.asarray(value, dtype=object)
+        except ValueError as e:   # ragged nesting
+            raise ValueError(f"{name}: not a rectangular array ({e})") from None
+        out = np.array([_code(x, name) for x in arr.reshape(-1)], dtype=np.int8).reshape(arr.shape)
+    if out.shape == shape:
+        return np.ascontiguousarray(out)
     try:
         return np.ascontiguousarray(np.broadcast_to(out, shape))
     except ValueError:
-        raise ValueError(f"{name}: shape {arr.shape} does not fit {shape}") from None
+        raise ValueError(f"{name}: shape {out.shape} does not fit {shape}") from None
 
 
 def seed_array(value, name: str, shape=None) -> np.ndarray:

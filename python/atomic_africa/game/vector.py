@@ -38,8 +38,7 @@ __all__ = ["VectorGame", "AGENT_KINDS"]
 _S_TURN, _S_STAGE, _S_CUR = SCALAR_COLUMN["turn"], SCALAR_COLUMN["stage"], SCALAR_COLUMN["cur"]
 # opponent_turns' stop codes -> why
 _OPP_WHY = {_k.OPP_NO_ACTION: "the native agent found no legal action in a running game",
-            _k.OPP_SECOND_END: "a second game ended in this call: the learner had no decision in a whole game",
-            _k.OPP_NO_DECISION: "no later episode reached a decision"}
+            _k.OPP_SECOND_END: "a second game ended in this call: the learner had no decision in a whole game"}
 
 
 #: Episodes in a row an env may skip because their game is over before its first decision; one more
@@ -688,7 +687,9 @@ class VectorGame:
             :attr:`agent_params` None.
         RuntimeError
             If a second game ended in an env within the call (the learner never decided in a whole
-            game) or no later episode reached a decision; the other envs completed the call.
+            game); the other envs completed the call.
+        ValueError
+            If a restarted env found no game with a decision in ``DECISION_TRIES`` episodes.
         """
         kinds = self._kinds(opponent, "opponent", self._shape)
         learner = self._learner(learner)
@@ -706,6 +707,8 @@ class VectorGame:
                                                    decisions, self._threads, observe)
             info = self._info(winner)
         if env >= 0:
+            if why == _k.OPP_NO_DECISION:   # as step's automatic reset
+                self._check_decided(env)
             raise RuntimeError(f"opponent_turns: env {env}: {_OPP_WHY[why]}")
         info["decisions"] = decisions
         if term.any():
