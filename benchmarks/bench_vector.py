@@ -22,15 +22,28 @@ Entries (both groups run each; ``vector_steps`` counts decisions, ``vector_games
 
 The issue's targets read off one run: ``vector_t1`` at least 100x ``game_mask_obs`` per decision and
 per game, ``vector_t2`` at least 1.7x ``vector_t1``. Sizes scale with ``AA_BENCH_SCALE``.
+
+The native driver (issue 13), 1 thread unless named:
+
+- group ``opponent_decisions``, per decision of both sides (observations included), 256 envs:
+  ``raw_engine_256`` is ``VectorGame.step`` with ``random_actions()`` for the learner then
+  ``opponent_turns("random")``; ``gym_vector_256`` the Gymnasium vector env over it (the learner's
+  actions from ``random_actions()`` too). Target: ``gym_vector_256`` at most 1.5x ``raw_engine_256``.
+- group ``learner_steps``, per learner step: the Gymnasium vector env at 256 and at 16 envs (256 must
+  give more steps per second).
+- group ``selfplay_games``, per finished game: ``play_agent_games`` random vs random on 1 and 2
+  threads, and the Python loop (``Game`` + ``make_agent``). Target: ``native_random_t1`` >= 1000 games/s.
 """
 import numpy as np
 import pytest
 from bench_env import GAMES, STEPS, game_loop, gymnasium_loop, pettingzoo_loop
 from _scale import scaled
 
+from atomic_africa.agents import make_agent
+from atomic_africa.agents.native import play_agent_games
 from atomic_africa.env import VectorGame
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
-from atomic_africa.game import default_scenario
+from atomic_africa.game import Game, GameSpec, default_scenario
 
 SCENARIO = default_scenario()
 NUM_ENVS = scaled(1024, minimum=2)   # a batch size RL users run; 256 envs: see the README
@@ -46,9 +59,14 @@ class _Counting:
     def __getattr__(self, name):
         return getattr(self.vg, name)
 
-    def step(self, actions, active=None):
+    def step(self, actions, active=None, **kw):
         self.decisions += self.vg.num_envs if active is None else int(np.count_nonzero(active))
-        return self.vg.step(actions, active=active)
+        return self.vg.step(actions, active=active, **kw)
+
+    def opponent_turns(self, *args, **kw):
+        out = self.vg.opponent_turns(*args, **kw)
+        self.decisions += int(out[4]["decisions"].sum())
+        return out
 
 
 def new_vector(threads):
@@ -70,8 +88,8 @@ def vector_loop(vg, games=VECTOR_GAMES, observe=True):
     return steps, done, ret
 
 
-def new_gym_vector(threads):
-    env = AtomicAfricaVectorEnv(num_envs=NUM_ENVS, scenario=SCENARIO, threads=threads)
+def new_gym_vector(threads, num_envs=NUM_ENVS):
+    env = AtomicAfricaVectorEnv(num_envs=num_envs, scenario=SCENARIO, threads=threads)
     env.vector_game = _Counting(env.vector_game)
     env.reset(seed=0)
     return env
@@ -132,3 +150,91 @@ def test_vector_throughput(benchmark, items, group, entry, threads):
     decisions, games, _ = out[0]
     items(decisions if group == "vector_steps" else games)
     benchmark.extra_info.update(num_envs=NUM_ENVS, threads=threads, decisions=decisions, games=games)
+
+
+# ------------------------------------------------------------------ the native driver (issue 13)
+DRIVER_ENVS = 256
+LEARNER_DECISIONS = scaled(256 * 160, minimum=32)   # per round, whatever the number of envs
+SELFPLAY_GAMES = scaled(4096, minimum=4)
+PYTHON_GAMES = scaled(16, minimum=2)
+SPEC = GameSpec.build(SCENARIO, None)
+
+
+def raw_engine_loop(vg, steps):
+    """``steps`` rounds of the learner's step (random_actions, observation left to the opponent call)
+    and the native random opponent's turns: (decisions of both sides, learner steps)."""
+    decisions = 0
+    for _ in range(steps):
+        vg.step(vg.random_actions(), observe=False)
+        _, _, _, _, info = vg.opponent_turns("random", 0)
+        decisions += vg.num_envs + int(info["decisions"].sum())
+    return decisions, steps * vg.num_envs
+
+
+def new_raw_engine(num_envs=DRIVER_ENVS):
+    vg = VectorGame(SCENARIO, num_envs, 0, threads=1)
+    vg.opponent_turns("random", 0)     # as the env's reset: the learner to move everywhere
+    return vg
+
+
+def gym_steps_loop(env, steps):
+    """``steps`` learner steps of the vector env: (decisions of both sides, learner steps)."""
+    counter = env.vector_game
+    start = counter.decisions
+    for _ in range(steps):
+        env.step(counter.random_actions())
+    return counter.decisions - start, steps * env.num_envs
+
+
+@pytest.mark.parametrize("entry", ["raw_engine_256", "gym_vector_256"])
+def test_opponent_decision_cost(benchmark, items, entry):
+    benchmark.group = "opponent_decisions"
+    steps = max(1, LEARNER_DECISIONS // DRIVER_ENVS)
+    make = (lambda: new_raw_engine()) if entry.startswith("raw") else (lambda: new_gym_vector(1, DRIVER_ENVS))
+    loop = raw_engine_loop if entry.startswith("raw") else gym_steps_loop
+    out = []
+    benchmark.pedantic(lambda e: out.append(loop(e, steps)), setup=lambda: ((make(),), {}), rounds=5, iterations=1)
+    assert all(o == out[0] for o in out)
+    items(out[0][0])
+    benchmark.extra_info.update(num_envs=DRIVER_ENVS, threads=1, decisions=out[0][0], learner_steps=out[0][1])
+
+
+def test_raw_engine_and_gym_vector_play_the_same_decisions():
+    """The two entries of ``opponent_decisions`` do the same work: the same decisions count."""
+    steps = 5
+    assert raw_engine_loop(new_raw_engine(32), steps) == gym_steps_loop(new_gym_vector(1, 32), steps)
+
+
+@pytest.mark.parametrize("num_envs", [256, 16])
+def test_learner_steps(benchmark, items, num_envs):
+    benchmark.group = "learner_steps"
+    steps = max(1, LEARNER_DECISIONS // num_envs)
+    out = []
+    benchmark.pedantic(lambda e: out.append(gym_steps_loop(e, steps)),
+                       setup=lambda: ((new_gym_vector(1, num_envs),), {}), rounds=5, iterations=1)
+    items(out[0][1])
+    benchmark.extra_info.update(num_envs=num_envs, threads=1, learner_steps=out[0][1])
+
+
+def _python_selfplay(games):
+    for j in range(games):
+        g = Game(SPEC, j)
+        agents = [make_agent("random", 2 * j), make_agent("random", 2 * j + 1)]
+        while not g.is_over:
+            g.apply(agents[g.current_player].act(g))
+    return games
+
+
+@pytest.mark.parametrize("entry", ["native_random_t1", "native_random_t2", "python_random"])
+def test_selfplay_games(benchmark, items, entry):
+    benchmark.group = "selfplay_games"
+    if entry == "python_random":
+        items(benchmark.pedantic(_python_selfplay, args=(PYTHON_GAMES,), rounds=3, iterations=1))
+        return
+    m = SELFPLAY_GAMES
+    seeds = np.arange(2 * m, dtype=np.uint64).reshape(m, 2)
+    threads = int(entry[-1])
+    r = benchmark.pedantic(play_agent_games, args=(SPEC, np.arange(m), ("random", "random"), seeds),
+                           kwargs={"threads": threads}, rounds=5, iterations=1)
+    items(m)
+    benchmark.extra_info.update(threads=threads, games=m, decisions=int(r["decisions"].sum()))

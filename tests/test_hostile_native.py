@@ -124,7 +124,8 @@ def test_calls_wait_for_the_instance_lock():
 def test_the_lock_is_not_pickled_and_every_copy_has_its_own():
     vg = VectorGame(None, 2, 1)
     state = vg.__getstate__()
-    assert set(state) == {"scenario", "rules", "num_envs", "seed", "threads", "record_events", "arrays"}
+    assert set(state) == {"scenario", "rules", "num_envs", "seed", "threads", "record_events", "agent_params",
+                          "arrays"}
     copy = pickle.loads(pickle.dumps(vg))
     assert copy._lock is not vg._lock and not copy._lock.locked()
 

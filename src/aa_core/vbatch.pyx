@@ -1,6 +1,8 @@
 # cython: language_level=3
 """The batch driver of the native game (VectorGame's kernel side): many games' state in numpy arrays,
-stepped together with the GIL released on OpenMP threads; per-env random streams; C-level capsules.
+stepped together with the GIL released on OpenMP threads; per-env random streams (the game's and one
+per side for the native agents); whole games and opponent turns played by native agents in one call;
+C-level capsules.
 
 The rules themselves live in aa_core.vgame (start_game, legal_actions, apply_action, observe); this
 module only owns storage, threads and seeding, so another driver can reuse the rules unchanged.
@@ -8,12 +10,11 @@ module only owns storage, threads and seeding, so another driver can reuse the r
 from cpython.pycapsule cimport PyCapsule_New
 from cython.parallel cimport prange
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 from numpy.random cimport bitgen_t
 
 from aa_core.pcg cimport PCG_WORDS, int_words, pcg_bitgen, pcg_seed, seedseq_state
-from aa_core.rng cimport reject_threshold, roll_faces
 from aa_core.vgame cimport *
 
 import numpy as np
@@ -25,6 +26,59 @@ import numpy as np
 cdef enum:
     _DECISION_TRIES = 64
 DECISION_TRIES = _DECISION_TRIES
+
+#: Native agent codes (vgame.pxd AGENT_*) by agent name (atomic_africa.agents.AGENTS).
+AGENT_KINDS = {"random": AGENT_RANDOM, "heuristic": AGENT_HEURISTIC, "greedy": AGENT_GREEDY,
+               "doctrine": AGENT_DOCTRINE}
+#: The AgentParams fields (vgame.pxd), in declaration order.
+AGENT_PARAM_FIELDS = ("wound_value", "marker_value", "rally_value", "cover_value", "standoff_cm")
+
+# Why opponent_turns stopped an env (its second return value).
+cdef enum:
+    _OPP_NO_ACTION = 1       # the agent found no legal action in a running game
+    _OPP_SECOND_END = 2      # a second game ended: the learner had no decision in a whole game
+    _OPP_NO_DECISION = 3     # no episode with a decision in DECISION_TRIES
+OPP_NO_ACTION, OPP_SECOND_END, OPP_NO_DECISION = _OPP_NO_ACTION, _OPP_SECOND_END, _OPP_NO_DECISION
+
+
+cdef struct ActionLog:       # one game's actions (play_games with record)
+    int32_t* data
+    Py_ssize_t size, cap
+
+
+cdef bint _log_push(ActionLog* log, int a) noexcept nogil:
+    """Append a; False when the list could not grow (out of memory)."""
+    cdef Py_ssize_t cap
+    cdef int32_t* p
+    if log.size == log.cap:
+        cap = 256 if log.cap == 0 else 2 * log.cap
+        p = <int32_t*>realloc(log.data, cap * sizeof(int32_t))
+        if p == NULL:
+            return False
+        log.data, log.cap = p, cap
+    log.data[log.size] = a
+    log.size += 1
+    return True
+
+
+cdef inline void _pcg_of(uint64_t seed, uint64_t* st) noexcept nogil:
+    """st = the state of PCG64(SeedSequence(seed)) (as np.random.PCG64(seed))."""
+    cdef uint32_t w[2]
+    pcg_seed(w, int_words(seed, w), st)
+
+
+cdef uint64_t _agent_seed(uint64_t gs, int side) noexcept nogil:
+    """SeedSequence(gs, spawn_key=(side,)).generate_state(1, uint64)[0]: the seed of side's agent in
+    the game of seed gs (VectorGame.agent_seed)."""
+    cdef uint32_t ent[5]
+    cdef uint32_t w[2]
+    cdef int m = int_words(gs, ent)
+    while m < 4:
+        ent[m] = 0
+        m += 1
+    ent[m] = <uint32_t>side
+    seedseq_state(ent, m + 1, w, 2)
+    return <uint64_t>w[0] | (<uint64_t>w[1] << 32)
 
 
 cdef class Engine:
@@ -41,7 +95,10 @@ cdef class Engine:
     cdef readonly dict arrays
     cdef list _keep
     cdef bitgen_t* game_bg       # env i's game stream: a bitgen_t over arrays["rng"][i]
-    cdef bitgen_t* agent_bg      # env i's random_actions stream: over arrays["agent_rng"][i]
+    cdef bitgen_t* agent_bg      # side p's agent stream in env i (at 2 * i + p): arrays["agent_rng"][i, p]
+    cdef uint64_t* rng_w         # the data of arrays["rng"], ["agent_rng"], ["game_seed"] (fixed buffers)
+    cdef uint64_t* agent_w
+    cdef uint64_t* seed_w
     cdef uint32_t seed_words[16]
     cdef int n_seed_words
     cdef AgentParams agent_params  # the native agents' constructor values (set_agent_params)
@@ -83,7 +140,7 @@ cdef class Engine:
             "los": np.full((n, U * U), -1, dtype=np.int8),
             "fcover": np.zeros((n, max(1, P.terrain.n_feat)), dtype=np.int8),
             "rng": np.zeros((n, PCG_WORDS), dtype=np.uint64),
-            "agent_rng": np.zeros((n, PCG_WORDS), dtype=np.uint64),
+            "agent_rng": np.zeros((n, 2, PCG_WORDS), dtype=np.uint64),
             "episode": np.zeros(n, dtype=np.int64),
             "game_seed": np.zeros(n, dtype=np.uint64),
         }
@@ -99,7 +156,7 @@ cdef class Engine:
                 self.evs[i].size = self.evs[i].cap = 0
                 self.evs[i].failed = False
         self.game_bg = <bitgen_t*>malloc(n * sizeof(bitgen_t))
-        self.agent_bg = <bitgen_t*>malloc(n * sizeof(bitgen_t))
+        self.agent_bg = <bitgen_t*>malloc(2 * n * sizeof(bitgen_t))
         if self.game_bg == NULL or self.agent_bg == NULL:
             raise MemoryError("num_envs: cannot allocate the random streams")
         self.n_seed_words = 1
@@ -117,8 +174,10 @@ cdef class Engine:
         cdef int8_t[:, ::1] lv = self.arrays["los"]
         cdef int8_t[:, ::1] fc = self.arrays["fcover"]
         cdef uint64_t[:, ::1] rng = self.arrays["rng"]
-        cdef uint64_t[:, ::1] arng = self.arrays["agent_rng"]
+        cdef uint64_t[:, :, ::1] arng = self.arrays["agent_rng"]
+        cdef uint64_t[::1] gsd = self.arrays["game_seed"]
         cdef int i
+        self.rng_w, self.agent_w, self.seed_w = &rng[0, 0], &arng[0, 0, 0], &gsd[0]
         for i in range(self.n):
             self.games[i].s = &s[i, 0]
             self.games[i].i8 = &i8[i, 0, 0]
@@ -130,7 +189,8 @@ cdef class Engine:
             self.games[i].los = &lv[i, 0]
             self.games[i].fcover = &fc[i, 0]
             pcg_bitgen(&rng[i, 0], &self.game_bg[i])
-            pcg_bitgen(&arng[i, 0], &self.agent_bg[i])
+            pcg_bitgen(&arng[i, 0, 0], &self.agent_bg[2 * i])
+            pcg_bitgen(&arng[i, 1, 0], &self.agent_bg[2 * i + 1])
             self.games[i].rng = &self.game_bg[i]
             self.games[i].ev = &self.evs[i] if self.evs != NULL else NULL
 
@@ -191,32 +251,27 @@ cdef class Engine:
             m += int_words(b, ent + m)
         return m
 
-    cdef void _seed_episode(self, Py_ssize_t i, int64_t* episode, uint64_t* game_seed,
-                            uint64_t* rng) noexcept nogil:
-        """Env i's game stream for its current episode: PCG64(SeedSequence(gs)) with
-        gs = SeedSequence(seed, spawn_key=(i, episode)).generate_state(1, uint64)[0]."""
+    cdef void _seed_env(self, Py_ssize_t i, uint64_t gs, uint64_t s0, uint64_t s1) noexcept nogil:
+        """Env i's streams for Game(spec, gs) with RandomAgent(s0) playing side 0 and RandomAgent(s1)
+        side 1: each PCG64(SeedSequence(seed))."""
+        self.seed_w[i] = gs
+        _pcg_of(gs, self.rng_w + i * PCG_WORDS)
+        _pcg_of(s0, self.agent_w + 2 * i * PCG_WORDS)
+        _pcg_of(s1, self.agent_w + (2 * i + 1) * PCG_WORDS)
+
+    cdef void _seed_episode(self, Py_ssize_t i, int64_t* episode) noexcept nogil:
+        """Env i's streams for its current episode: game seed
+        gs = SeedSequence(seed, spawn_key=(i, episode)).generate_state(1, uint64)[0], side p's agent
+        seed _agent_seed(gs, p)."""
         cdef uint32_t ent[24]
         cdef uint32_t w[2]
         cdef int m = self._entropy(ent, <uint64_t>i, <uint64_t>episode[i], True)
         cdef uint64_t gs
         seedseq_state(ent, m, w, 2)
         gs = <uint64_t>w[0] | (<uint64_t>w[1] << 32)
-        game_seed[i] = gs
-        m = int_words(gs, ent)
-        pcg_seed(ent, m, rng + i * PCG_WORDS)
+        self._seed_env(i, gs, _agent_seed(gs, 0), _agent_seed(gs, 1))
 
-    def seed_agents(self):
-        """Env i's random_actions stream: PCG64(SeedSequence(seed, spawn_key=(i,)))."""
-        cdef uint64_t[:, ::1] arng = self.arrays["agent_rng"]
-        cdef uint32_t ent[24]
-        cdef Py_ssize_t i
-        cdef int m
-        for i in range(self.n):
-            m = self._entropy(ent, <uint64_t>i, 0, False)
-            pcg_seed(ent, m, &arng[i, 0])
-
-    cdef bint _start_decided(self, Py_ssize_t i, int64_t* episode, uint64_t* game_seed,
-                             uint64_t* rng) noexcept nogil:
+    cdef bint _start_decided(self, Py_ssize_t i, int64_t* episode) noexcept nogil:
         """Start env i's game of episode[i]; while that game is over before its first decision, go
         on to the next episode (its event records dropped). False if _DECISION_TRIES episodes in a
         row were all over (the env is left on the last of them)."""
@@ -228,7 +283,7 @@ cdef class Engine:
                 episode[i] += 1
                 if g.ev != NULL:
                     g.ev.size = mark
-            self._seed_episode(i, episode, game_seed, rng)
+            self._seed_episode(i, episode)
             start_game(&self.P, g)
             if g.s[S_STAGE] != ST_OVER:
                 return True
@@ -240,8 +295,6 @@ cdef class Engine:
         first env that found none in DECISION_TRIES episodes, or -1."""
         cdef Py_ssize_t i, n = self.n
         cdef int64_t[::1] ep = self.arrays["episode"]
-        cdef uint64_t[::1] gsd = self.arrays["game_seed"]
-        cdef uint64_t[:, ::1] rng = self.arrays["rng"]
         cdef uint8_t[::1] ok = np.empty(n, dtype=np.uint8)
         cdef Game* g
         with nogil:
@@ -249,7 +302,7 @@ cdef class Engine:
                 g = &self.games[i]
                 if g.ev != NULL:
                     g.ev.size = 0
-                ok[i] = self._start_decided(i, &ep[0], &gsd[0], &rng[0, 0])
+                ok[i] = self._start_decided(i, &ep[0])
         self._check_events()
         for i in range(n):
             if not ok[i]:
@@ -264,8 +317,6 @@ cdef class Engine:
         no such episode in DECISION_TRIES, or -1."""
         cdef Py_ssize_t j, m = envs.shape[0]
         cdef int64_t[::1] ep = self.arrays["episode"]
-        cdef uint64_t[::1] gsd = self.arrays["game_seed"]
-        cdef uint64_t[:, ::1] rng = self.arrays["rng"]
         cdef uint8_t[::1] ok = np.empty(max(m, 1), dtype=np.uint8)
         cdef Game* g
         with nogil:
@@ -274,7 +325,7 @@ cdef class Engine:
                 observe(&self.P, g, 0, &final[j, 0, 0])
                 observe(&self.P, g, 1, &final[j, 1, 0])
                 ep[envs[j]] += 1
-                ok[j] = self._start_decided(envs[j], &ep[0], &gsd[0], &rng[0, 0])
+                ok[j] = self._start_decided(envs[j], &ep[0])
                 if observe_all and ok[j]:
                     observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
         self._check_events()
@@ -367,15 +418,19 @@ cdef class Engine:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 _mask_row(&self.P, &self.games[i], &out[i, 0])
 
-    def random_actions(self, const uint8_t[::1] active, int64_t[::1] out, int threads):
-        """A uniformly random legal action per active env (-1 elsewhere): legal action k of the
-        engine's enumeration, k drawn from the env's agent bit generator (one die of n sides; no draw
-        when one action is legal, nor for an inactive env)."""
-        cdef Py_ssize_t i, n = self.n
-        cdef bitgen_t* bgs = self.agent_bg
+    def masks_at(self, const int64_t[::1] envs, uint8_t[:, ::1] out, int threads):
+        """out[j, a] = 1 where action a is legal in env envs[j]."""
+        cdef Py_ssize_t j, m = envs.shape[0]
         with nogil:
-            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                out[i] = _random_legal(&self.P, &self.games[i], &bgs[i]) if active[i] else -1
+            for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=4):
+                _mask_row(&self.P, &self.games[envs[j]], &out[j, 0])
+
+    def random_actions(self, const uint8_t[::1] active, int64_t[::1] out, int threads):
+        """A uniformly random legal action per active env (-1 elsewhere and where the game is over):
+        the native random agent of the player to move, drawing from that side's agent stream (one
+        die of n sides; no draw when one action is legal, nor for an inactive env)."""
+        cdef int8_t[::1] kinds = np.full(self.n, AGENT_RANDOM, dtype=np.int8)
+        self.agent_actions(kinds, active, out, threads)
 
     def set_agent_params(self, dict values):
         """The native agents' constructor values, by AgentParams field name (atomic_africa.agents)."""
@@ -384,13 +439,172 @@ cdef class Engine:
     def agent_actions(self, const int8_t[::1] kinds, const uint8_t[::1] active, int64_t[::1] out,
                       int threads):
         """The action of native agent kinds[i] (AGENT_*) for the player to move in each active env
-        (-1 elsewhere); AGENT_RANDOM draws from the env's agent bit generator."""
+        (-1 elsewhere and where the game is over); AGENT_RANDOM draws from the agent stream of the
+        side to move."""
         cdef Py_ssize_t i, n = self.n
-        cdef bitgen_t* bgs = self.agent_bg
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                out[i] = agent_action(&self.P, &self.games[i], kinds[i], &self.agent_params,
-                                      &bgs[i]) if active[i] else -1
+                out[i] = self._agent_move(i, kinds[i]) if active[i] else -1
+
+    cdef inline int _agent_move(self, Py_ssize_t i, int kind) noexcept nogil:
+        """Native agent `kind`'s action for the player to move in env i (-1 if the game is over or no
+        action is legal)."""
+        cdef Game* g = &self.games[i]
+        cdef int cur = g.s[S_CUR]
+        if g.s[S_STAGE] == ST_OVER or cur < 0:
+            return -1
+        return agent_action(&self.P, g, kind, &self.agent_params, &self.agent_bg[2 * i + cur])
+
+    def start_seeded(self, const int64_t[::1] envs, const uint64_t[::1] game_seeds,
+                     const uint64_t[:, ::1] agent_seeds, int threads):
+        """Env envs[j] starts Game(spec, game_seeds[j]) (kept even if it is over before a decision),
+        side p's agent stream RandomAgent(agent_seeds[j, p]); its events hold the set-up."""
+        cdef Py_ssize_t j, m = envs.shape[0]
+        cdef Game* g
+        with nogil:
+            for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=4):
+                g = &self.games[envs[j]]
+                if g.ev != NULL:
+                    g.ev.size = 0
+                self._seed_env(envs[j], game_seeds[j], agent_seeds[j, 0], agent_seeds[j, 1])
+                start_game(&self.P, g)
+        self._check_events()
+
+    def play_games(self, const uint64_t[::1] game_seeds, const uint64_t[:, ::1] agent_seeds,
+                   const int8_t[:, ::1] kinds, int8_t[::1] winner, int8_t[::1] reason, int32_t[::1] turns,
+                   int64_t[::1] decisions, int32_t[:, ::1] figures, bint record, int threads):
+        """Game j (j < n) in env j: Game(spec, game_seeds[j]) played to its end, side p by native agent
+        kinds[j, p] drawing from RandomAgent(agent_seeds[j, p])'s stream; then its winner (-1 draw),
+        end reason (END_REASONS index), turn, decisions and figures per side. Returns each game's
+        actions (int32 arrays) with `record`, else None. RuntimeError if an agent found no action in
+        a running game; MemoryError if an action list could not grow."""
+        cdef Py_ssize_t j, m = game_seeds.shape[0]
+        cdef ActionLog* logs = NULL
+        cdef int8_t[::1] bad = np.zeros(max(m, 1), dtype=np.int8)
+        cdef int32_t[::1] arr
+        if record:
+            logs = <ActionLog*>calloc(max(m, 1), sizeof(ActionLog))
+            if logs == NULL:
+                raise MemoryError("record_actions: cannot allocate the action lists")
+        try:
+            with nogil:
+                for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=1):
+                    bad[j] = self._play_one(j, game_seeds[j], agent_seeds[j, 0], agent_seeds[j, 1],
+                                            kinds[j, 0], kinds[j, 1], &logs[j] if record else NULL,
+                                            &winner[j], &reason[j], &turns[j], &decisions[j],
+                                            &figures[j, 0])
+            self._check_events()
+            for j in range(m):
+                if bad[j] == 1:
+                    raise RuntimeError(f"game {j} (seed {game_seeds[j]}): a native agent found no legal "
+                                       f"action in a running game")
+                if bad[j] == 2:
+                    raise MemoryError(f"record_actions: game {j}'s action list could not grow beyond "
+                                      f"{logs[j].cap} actions (out of memory)")
+            if not record:
+                return None
+            out = []
+            for j in range(m):
+                a = np.empty(logs[j].size, dtype=np.int32)
+                arr = a
+                if logs[j].size:
+                    memcpy(&arr[0], logs[j].data, logs[j].size * sizeof(int32_t))
+                out.append(a)
+            return out
+        finally:
+            if logs != NULL:
+                for j in range(m):
+                    free(logs[j].data)
+                free(logs)
+
+    cdef int8_t _play_one(self, Py_ssize_t j, uint64_t gs, uint64_t s0, uint64_t s1, int k0, int k1,
+                          ActionLog* log, int8_t* winner, int8_t* reason, int32_t* turns,
+                          int64_t* decisions, int32_t* figures) noexcept nogil:
+        """play_games' game j; 0, or 1 (an agent found no action), 2 (the action list is full)."""
+        cdef Game* g = &self.games[j]
+        cdef V v
+        cdef int a
+        cdef int8_t status = 0
+        cdef int64_t d = 0
+        if g.ev != NULL:
+            g.ev.size = 0
+        self._seed_env(j, gs, s0, s1)
+        start_game(&self.P, g)
+        while g.s[S_STAGE] != ST_OVER:
+            a = self._agent_move(j, k1 if g.s[S_CUR] == 1 else k0)
+            if a < 0:
+                status = 1
+                break
+            if log != NULL and not _log_push(log, a):
+                status = 2
+                break
+            apply_action(&self.P, g, a)
+            d += 1
+        make_view(&self.P, g, &v)
+        winner[0] = <int8_t>g.s[S_WINNER]
+        reason[0] = <int8_t>g.s[S_REASON]
+        turns[0] = g.s[S_TURN]
+        decisions[0] = d
+        figures[0] = side_figures(&v, 0)
+        figures[1] = side_figures(&v, 1)
+        return status
+
+    def opponent_turns(self, const int8_t[::1] kinds, const int8_t[::1] learner, const uint8_t[::1] active,
+                       float[:, ::1] obs, float[:, ::1] rewards, uint8_t[::1] ended, int8_t[::1] winner,
+                       float[:, :, ::1] final, int64_t[::1] decisions, int threads, bint observe_all=True):
+        """In each active env, native agent kinds[i] plays every decision until learner[i] is to move.
+        A game that ends meanwhile sets ended[i], winner[i] and rewards[i] (Game.returns), is seen by
+        both players in final[i], and the env goes on to its next episode with a decision (as restart)
+        where the agent plays on. decisions[i] counts the agent's decisions; obs[i] is then the
+        observation of the player to move (of every env, as step). Events: this call's only.
+        Returns (-1, 0), or (env, OPP_*) for the first env that stopped early (the others completed)."""
+        cdef Py_ssize_t i, n = self.n
+        cdef int64_t[::1] ep = self.arrays["episode"]
+        cdef int8_t[::1] why = np.zeros(n, dtype=np.int8)
+        cdef Game* g
+        cdef int a, w, cur
+        with nogil:
+            for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
+                g = &self.games[i]
+                rewards[i, 0] = 0.0
+                rewards[i, 1] = 0.0
+                ended[i] = 0
+                winner[i] = -2
+                decisions[i] = 0
+                if g.ev != NULL:
+                    g.ev.size = 0
+                if active[i]:
+                    while g.s[S_STAGE] != ST_OVER and g.s[S_CUR] != learner[i]:
+                        a = self._agent_move(i, kinds[i])
+                        if a < 0:
+                            why[i] = _OPP_NO_ACTION
+                            break
+                        apply_action(&self.P, g, a)
+                        decisions[i] += 1
+                        if g.s[S_STAGE] == ST_OVER:
+                            if ended[i]:
+                                why[i] = _OPP_SECOND_END
+                                break
+                            ended[i] = 1
+                            w = g.s[S_WINNER]
+                            winner[i] = <int8_t>w
+                            if w >= 0:
+                                rewards[i, w] = 1.0
+                                rewards[i, 1 - w] = -1.0
+                            observe(&self.P, g, 0, &final[i, 0, 0])
+                            observe(&self.P, g, 1, &final[i, 1, 0])
+                            ep[i] += 1
+                            if not self._start_decided(i, &ep[0]):
+                                why[i] = _OPP_NO_DECISION
+                                break
+                if observe_all:
+                    cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
+                    observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
+        self._check_events()
+        for i in range(n):
+            if why[i]:
+                return i, why[i]
+        return -1, 0
 
     def events(self, int i):
         """Env i's event records since its last step/start (float64 array)."""
@@ -416,21 +630,6 @@ cdef void _mask_row(const Params* P, Game* g, uint8_t* row) noexcept nogil:
     m = legal_actions(P, g, buf)
     for k in range(m):
         row[buf[k]] = 1
-
-
-cdef int64_t _random_legal(const Params* P, Game* g, bitgen_t* bg) noexcept nogil:
-    """Legal action k of g's enumeration, k one die of as many sides as legal actions from bg (no
-    draw when one action is legal); -1 when none is."""
-    cdef int buf[MAX_LEGAL]
-    cdef int m = legal_actions(P, g, buf)
-    cdef int face = 1
-    cdef uint32_t sides
-    if m == 0:
-        return -1
-    if m > 1:
-        sides = <uint32_t>m
-        roll_faces(bg, &sides, 1, reject_threshold(sides), &face)
-    return buf[face - 1]
 
 
 ctypedef fused table_t:

@@ -172,6 +172,7 @@ cdef int legal_actions(const Params* P, Game* g, int* out) noexcept nogil
 cdef bint is_legal(const Params* P, Game* g, int a) noexcept nogil
 cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil
 cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nogil
+cdef int side_figures(V* v, int side) noexcept nogil      # Game.figures(side)
 
 
 # Native agents (vagents.pxi, included by vgame.pyx): batched twins of atomic_africa.agents, each

@@ -10,8 +10,10 @@ An illegal action does not raise by default (``illegal_action="lose"``): the epi
 (``terminated``) with ``illegal_reward`` and ``info["illegal_action"] = True``, the game unchanged;
 ``illegal_action="raise"`` raises :class:`~atomic_africa.game.IllegalActionError` instead.
 
-Seeds: ``reset(seed=s)`` plays ``Game(scenario, s)`` and seeds the opponent from ``SeedSequence(s)``;
-``reset()`` draws the next game seed from ``self.np_random`` (seeded by the last seeded reset).
+Seeds: ``reset(seed=s)`` plays ``Game(scenario, s)`` against the named opponent built with the seed
+``VectorGame.agent_seed(s, opponent_side)`` (as the vector env's native opponent, so both play the
+same games); ``reset()`` draws the next game seed from ``self.np_random`` (seeded by the last seeded
+reset).
 """
 from __future__ import annotations
 
@@ -23,8 +25,8 @@ import gymnasium as gym  # noqa: E402
 import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
-from .._seeding import seed_sequence
 from ..game import Game, GameSpec
+from ..game.native_agents import agent_seed
 from ._common import ENV_ID, observation_box, text_render
 from ..agents import make_agent
 
@@ -137,8 +139,7 @@ class AtomicAfricaEnv(gym.Env):
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
         self.game = Game(self.game_spec, game_seed)
         if isinstance(self.opponent_spec, str):
-            opp_seed = int(seed_sequence(game_seed).spawn(1)[0].generate_state(1)[0])
-            self.opponent = make_agent(self.opponent_spec, opp_seed)
+            self.opponent = make_agent(self.opponent_spec, agent_seed(game_seed, 1 - self.player))
         else:
             self.opponent = self.opponent_spec
         self._opponent_moves()

@@ -7,11 +7,15 @@ learner's turn again in every game. Per game the spaces, the observation (``obse
 float32) and the reward (0 until the game ends, then +1 / -1 / 0 for a win / loss / draw of the
 learner) are those of the single-agent environment.
 
-- Opponent: ``"random"`` plays uniformly random legal actions drawn natively by
-  :meth:`VectorGame.random_actions` (reproducible from the seed); a callable
-  ``opponent(observations, action_masks) -> actions`` is a batched policy (e.g. a frozen network):
-  it sees the (num_envs, ...) observations and masks of the player to move and only the rows
-  where the opponent is to move are played.
+- Opponent: a built-in agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``)
+  is played natively: one engine call (:meth:`VectorGame.opponent_turns`) plays all its decisions in
+  every game until the learner is to move (its choices equal the Python agent's; the random agent's
+  stream restarts each game as ``RandomAgent(VectorGame.agent_seed(game_seed, opponent_side))``, as
+  in the single-agent env). A callable ``opponent(observations, action_masks, envs) -> actions`` is
+  a batched policy (e.g. a frozen network), called once per round of opponent decisions with the
+  rows of the games where the opponent is to move only: ``envs`` (int64, (k,)) are those games'
+  indices, ``observations`` (float32, (k, obs_size)) and ``action_masks`` (bool,
+  (k, num_actions)) their rows (seen by the opponent), and it returns k legal actions, one per row.
 - Autoreset: :attr:`gymnasium.vector.AutoresetMode.SAME_STEP` (``metadata["autoreset_mode"]``). A
   game that ends during a step is replaced by the env's next game in that same step: the returned
   observation is the new game's first learner observation, and, as for Gymnasium's own vector envs,
@@ -44,6 +48,8 @@ from gymnasium.vector.utils import batch_space  # noqa: E402
 
 from .._seeding import seed_sequence
 from ._common import observation_box
+from ..agents.native import agent_params
+from ..game.native_agents import AGENT_KINDS
 from ..game.vector import VectorGame
 
 __all__ = ["AtomicAfricaVectorEnv"]
@@ -62,11 +68,12 @@ class AtomicAfricaVectorEnv(VectorEnv):
         The learner's side in every game.
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
-    opponent : "random" or callable
-        ``"random"``: native uniformly random legal actions; a callable
-        ``opponent(observations, action_masks) -> actions`` (arrays of shapes (num_envs, obs_size),
-        (num_envs, num_actions) and (num_envs,)) is a batched policy, used only where the opponent
-        is to move.
+    opponent : str or callable
+        A built-in agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``, played
+        natively with the Python agents' default parameters), or a callable
+        ``opponent(observations, action_masks, envs) -> actions`` given only the games where the
+        opponent is to move: arrays of shapes (k, obs_size), (k, num_actions), (k,), returning (k,)
+        integer actions.
     threads : int
         Threads of the native engine (>= 1; results are the same for every value).
     render_mode : None
@@ -86,7 +93,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
     ValueError
         On an invalid ``num_envs``, ``player``, ``threads``, ``render_mode`` or opponent name.
     TypeError
-        On a non-integer ``num_envs``/``threads`` or an opponent neither ``"random"`` nor callable.
+        On a non-integer ``num_envs``/``threads`` or an opponent neither an agent name nor callable.
     """
 
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.SAME_STEP}
@@ -99,13 +106,15 @@ class AtomicAfricaVectorEnv(VectorEnv):
             raise ValueError(f"num_envs: {num_envs} is out of range; allowed >= 1")
         if isinstance(player, (bool, np.bool_)) or player not in (0, 1):
             raise ValueError(f"player: {player!r} is not a player; allowed 0, 1")
+        allowed = ", ".join(repr(k) for k in AGENT_KINDS)
         if isinstance(opponent, str):
-            if opponent != "random":
-                raise ValueError(f"opponent: {opponent!r} is not a batched opponent; allowed 'random' "
-                                 f"or a callable (observations, action_masks) -> actions")
+            if opponent.strip().lower() not in AGENT_KINDS:
+                raise ValueError(f"opponent: {opponent!r} is not a built-in agent; allowed {allowed} or a "
+                                 f"callable (observations, action_masks, envs) -> actions")
+            opponent = opponent.strip().lower()
         elif not callable(opponent):
-            raise TypeError(f"opponent: expected 'random' or a callable (observations, action_masks) "
-                            f"-> actions, got {type(opponent).__name__}")
+            raise TypeError(f"opponent: expected an agent name ({allowed}) or a callable (observations, "
+                            f"action_masks, envs) -> actions, got {type(opponent).__name__}")
         if render_mode is not None:
             raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None")
         self.num_envs, self.player, self.opponent = int(num_envs), int(player), opponent
@@ -115,6 +124,10 @@ class AtomicAfricaVectorEnv(VectorEnv):
         entropy = int(seed_sequence(None).generate_state(1, np.uint64)[0])
         self.vector_game = VectorGame(scenario, self.num_envs, entropy, rules=rules, threads=threads)
         vg = self.vector_game
+        vg.agent_params = agent_params()
+        # the native opponent's code in every game, converted once
+        self._opponent_kinds = (np.full(self.num_envs, AGENT_KINDS[opponent], dtype=np.int8)
+                                if isinstance(opponent, str) else None)
         self.single_observation_space = observation_box(vg.observation_size)
         self.single_action_space = spaces.Discrete(vg.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -156,34 +169,42 @@ class AtomicAfricaVectorEnv(VectorEnv):
         return self._masks.copy()
 
     # -- opponent -------------------------------------------------------------------------------
-    def _opponent_actions(self, need: np.ndarray) -> np.ndarray:
+    def _callable_turns(self, need: np.ndarray):
+        """The callable opponent decides in the games ``need`` (those where it is to move), one
+        engine step; returns the step's outputs."""
         vg = self.vector_game
-        if isinstance(self.opponent, str):
-            return vg.random_actions(need)
-        acts = np.asarray(self.opponent(vg.observations(), vg.action_masks()))
-        if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
+        envs = np.flatnonzero(need)
+        acts = np.asarray(self.opponent(vg.observations(envs=envs), vg.action_masks(envs=envs), envs))
+        if acts.shape != envs.shape or acts.dtype.kind not in "iu":
             raise ValueError(f"opponent: returned {acts.dtype} array of shape {acts.shape}; expected "
-                             f"integer actions of shape ({self.num_envs},)")
-        return np.ascontiguousarray(acts, dtype=np.int64)
+                             f"integer actions of shape {envs.shape} (one per game it was given)")
+        full = np.zeros(self.num_envs, dtype=np.int64)
+        full[envs] = acts
+        return vg.step(full, active=need, observe=False)
 
-    def _advance(self, obs, rew, term, info, strict_end: bool):
-        """Fold one engine step into the learner's view, then play the opponent until the learner
-        is to move in every game. ``strict_end``: no game may end (a reset's opening moves)."""
-        p, n = self.player, self.num_envs
-        obs = np.asarray(obs, dtype=np.float32)   # a fresh array per engine step: ours to update
-        reward = np.array(rew[:, p], dtype=np.float64)
+    def _advance(self, reward, term, info, strict_end: bool):
+        """After the learner's step (or a reset): play the opponent until the learner is to move in
+        every game. ``term``: the games the learner's step ended; ``strict_end``: no game may end (a
+        reset's opening moves). Returns the learner's observations, rewards, ended, final obs, winners."""
+        p, n, vg = self.player, self.num_envs, self.vector_game
         ended = np.array(term, dtype=bool)
         final_obs = np.full(n, None, dtype=object)
         winners = np.full(n, -2, dtype=np.int8)
         self._collect_end(term, info, final_obs, winners)
         if strict_end and ended.any():
             raise RuntimeError(self._no_decision_message(ended))
+        obs = None
         while True:
-            need = np.asarray(info["current_player"]) != p
-            if not need.any():
-                break
-            o, r, t, _, info = self.vector_game.step(self._opponent_actions(need), active=need)
-            obs[need] = o[need]
+            if isinstance(self.opponent, str):
+                try:
+                    obs, r, t, _, info = vg.opponent_turns(self._opponent_kinds, p)
+                except RuntimeError as e:   # a second end in one env: the learner never decided
+                    raise RuntimeError(f"{e} (learner: player {p})") from None
+            else:
+                need = np.asarray(info["current_player"]) != p
+                if not need.any():
+                    break
+                _, r, t, _, info = self._callable_turns(need)
             reward += r[:, p]
             if t.any():
                 if strict_end or (ended & t).any():
@@ -191,6 +212,10 @@ class AtomicAfricaVectorEnv(VectorEnv):
                     raise RuntimeError(self._no_decision_message(t))
                 ended |= t
                 self._collect_end(t, info, final_obs, winners)
+            if obs is not None:
+                break
+        if obs is None:
+            obs = vg.observations(player=p)
         return obs, reward, ended, final_obs, winners
 
     def _collect_end(self, term, info, final_obs, winners):
@@ -209,9 +234,9 @@ class AtomicAfricaVectorEnv(VectorEnv):
     def _info(self, ended=None, final_obs=None, winners=None, finished_seeds=None) -> dict:
         vg = self.vector_game
         n, ones = self.num_envs, self._ones
-        self._masks = np.asarray(vg.action_masks(), dtype=bool).copy()
-        self._seeds = np.asarray(vg.episode_seeds, dtype=np.uint64).copy()
-        info = {"action_mask": self._masks.copy(), "_action_mask": ones.copy(),
+        self._masks = vg.action_masks()       # a fresh array: shared with info, copied by action_masks()
+        self._seeds = vg.episode_seeds
+        info = {"action_mask": self._masks, "_action_mask": ones.copy(),
                 "game_seed": self._seeds.copy(), "_game_seed": ones.copy(),
                 "game_index": np.asarray(vg.episodes, dtype=np.int64).copy(), "_game_index": ones.copy()}
         if ended is not None and ended.any():
@@ -232,7 +257,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
         ----------
         seed : int, optional
             With a seed, env ``i`` plays ``Game(scenario, VectorGame.episode_seed(seed, i, 0))`` and
-            the opponent's stream restarts from ``seed``; without, every env starts its next game.
+            each game's opponent stream comes from its game seed; without, every env starts its next
+            game.
         options : dict, optional
             Unused; a partial reset (``"reset_mask"``) is not supported.
 
@@ -252,10 +278,9 @@ class AtomicAfricaVectorEnv(VectorEnv):
             raise ValueError("options: 'reset_mask' (partial reset) is not supported; games are "
                              "replaced automatically when they end (same-step autoreset)")
         super().reset(seed=seed)
-        obs, info = self.vector_game.reset(seed=seed)
-        zeros = np.zeros((self.num_envs, 2), dtype=np.float32)
+        _, info = self.vector_game.reset(seed=seed)
         no_end = np.zeros(self.num_envs, dtype=bool)
-        obs, _, _, _, _ = self._advance(obs, zeros, no_end, info, strict_end=True)
+        obs, _, _, _, _ = self._advance(np.zeros(self.num_envs), no_end, info, strict_end=True)
         return obs, self._info()
 
     def step(self, actions):
@@ -290,8 +315,9 @@ class AtomicAfricaVectorEnv(VectorEnv):
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
         finished_seeds = self._seeds
-        obs, rew, term, _, info = self.vector_game.step(np.ascontiguousarray(a, dtype=np.int64))
-        obs, reward, ended, final_obs, winners = self._advance(obs, rew, term, info, strict_end=False)
+        _, rew, term, _, info = self.vector_game.step(np.ascontiguousarray(a, dtype=np.int64), observe=False)
+        obs, reward, ended, final_obs, winners = self._advance(rew[:, self.player].astype(np.float64), term,
+                                                               info, strict_end=False)
         truncated = np.zeros(self.num_envs, dtype=bool)
         return obs, reward, ended, truncated, self._info(ended, final_obs, winners, finished_seeds)
 

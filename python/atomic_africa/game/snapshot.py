@@ -67,7 +67,7 @@ def layout(spec, num_envs: int) -> dict:
         "sprint_bonus": ((n, 2), np.dtype(np.float64)),
         "fcover": ((n, max(1, len(spec.scenario.terrain))), np.dtype(np.int8)),
         "rng": ((n, PCG_WORDS), np.dtype(np.uint64)),
-        "agent_rng": ((n, PCG_WORDS), np.dtype(np.uint64)),
+        "agent_rng": ((n, 2, PCG_WORDS), np.dtype(np.uint64)),   # side p's native agent stream
         "episode": ((n,), np.dtype(np.int64)),
         "game_seed": ((n,), np.dtype(np.uint64)),
     }
@@ -75,10 +75,10 @@ def layout(spec, num_envs: int) -> dict:
 
 def env_bytes(spec) -> int:
     """Bytes one env of a VectorGame needs: its state arrays (:func:`layout`, the ``los`` cache, the
-    kernel's per-env view and two random streams) plus one row of observations and of action masks."""
+    kernel's per-env view and three random streams) plus one row of observations and of action masks."""
     U = 2 * spec.C
     state = sum(int(np.prod(shape[1:])) * dt.itemsize for shape, dt in layout(spec, 1).values())
-    kernel = U * U + 11 * 8 + 2 * 64          # los cache, Game view (11 pointers), 2 bitgen_t
+    kernel = U * U + 11 * 8 + 3 * 64          # los cache, Game view (11 pointers), 3 bitgen_t
     return state + kernel + 4 * spec.observation_size + spec.num_actions + 64
 
 
@@ -103,8 +103,10 @@ class _Checker:
             rest = [f"player {rest[0]}", _PILE_NAMES[rest[1]], f"position {rest[2]}"]
         elif key == "counts":
             rest = [f"player {rest[0]}", _COUNT_NAMES[rest[1]]]
-        elif key in ("rng", "agent_rng"):
+        elif key == "rng":
             rest = [f"word {rest[0]}"]
+        elif key == "agent_rng":
+            rest = [f"side {rest[0]}", f"word {rest[1]}"]
         elif key == "fcover":
             rest = [f"feature {rest[0]}"]
         elif key == "sprint_bonus":
@@ -480,13 +482,13 @@ def _rest(c: _Checker) -> None:
     for key in ("rng", "agent_rng"):
         w = c.a[key]
         bad = np.zeros(w.shape, bool)
-        bad[:, 3] = (w[:, 3] & np.uint64(1)) == 0
+        bad[..., 3] = (w[..., 3] & np.uint64(1)) == 0
         c.first(key, bad, "an odd increment (low word; numpy's PCG64 keeps it odd)")
         bad[:] = False
-        bad[:, 4] = w[:, 4] > 1
+        bad[..., 4] = w[..., 4] > 1
         c.first(key, bad, "0, 1 (has_uint32)")
         bad[:] = False
-        bad[:, 5] = w[:, 5] > np.uint64(2**32 - 1)
+        bad[..., 5] = w[..., 5] > np.uint64(2**32 - 1)
         c.first(key, bad, f"0..{2**32 - 1} (the buffered uint32)")
     ep = c.a["episode"]
     bad = (ep < 0) | (ep > MAX_EPISODE)
@@ -497,10 +499,11 @@ def _rest(c: _Checker) -> None:
 
 def check_top(d) -> dict:
     """The scalar entries of a VectorGame snapshot (``num_envs``, ``seed``, ``threads``,
-    ``record_events``; ``scenario``, ``rules`` and ``arrays`` are checked by their users)."""
+    ``record_events``; ``scenario``, ``rules``, ``agent_params`` and ``arrays`` are checked by their
+    users)."""
     if not isinstance(d, dict):
         raise TypeError(wrong_type("state", "a dict (VectorGame.__getstate__())", d))
-    keys = {"scenario", "rules", "num_envs", "seed", "threads", "record_events", "arrays"}
+    keys = {"scenario", "rules", "num_envs", "seed", "threads", "record_events", "agent_params", "arrays"}
     if set(d) != keys:
         missing, extra = sorted(keys - set(d), key=str), sorted(set(d) - keys, key=str)
         raise ValueError("state: " + (f"missing {missing}" if missing else "")

@@ -4,6 +4,11 @@ The state of every game lives in a few numpy arrays (batch first, one row per fi
 advances all games in one call with the GIL released, on ``threads`` OpenMP threads. It is the same
 game as :class:`atomic_africa.game.Game`, decision for decision: observations, masks, rewards and
 event logs agree exactly for the same scenario, seed and actions.
+
+Native agents (the batched twins of :mod:`atomic_africa.agents`) play inside the kernel: whole games
+(:meth:`VectorGame.play_games`), one side's turns until the other side is to move
+(:meth:`VectorGame.opponent_turns`) or single decisions (:meth:`VectorGame.random_actions`,
+:meth:`VectorGame.agent_actions`). Each side of each env has its own agent stream.
 """
 from __future__ import annotations
 
@@ -16,6 +21,8 @@ from aa_core import vbatch as _k
 
 from .. import _validate as v
 from .engine import IllegalActionError
+from .native_agents import (AGENT_KINDS, NEEDS_PARAMS, agent_kinds, agent_seed, check_agent_params,
+                            seed_array)
 from .native_layout import decode_records, unit_templates
 from ..rules import Rules
 from .native_params import native_params
@@ -25,10 +32,13 @@ from .snapshot import check_arrays, check_top, env_bytes
 from .spec import GameSpec
 from .state import Stage
 
-__all__ = ["VectorGame"]
+__all__ = ["VectorGame", "AGENT_KINDS"]
 
 # Columns of the kernel's scalars array.
 _S_TURN, _S_STAGE, _S_CUR = SCALAR_COLUMN["turn"], SCALAR_COLUMN["stage"], SCALAR_COLUMN["cur"]
+# opponent_turns' stop codes -> why
+_OPP_WHY = {_k.OPP_NO_ACTION: "the native agent found no legal action in a running game",
+            _k.OPP_SECOND_END: "a second game ended in this call: the learner had no decision in a whole game"}
 
 
 #: Episodes in a row an env may skip because their game is over before its first decision; one more
@@ -84,7 +94,9 @@ class VectorGame:
         over before its first decision is skipped: the env goes straight on to episode ``k + 1``
         (episode numbers then jump), so every env always has a player to move. After
         ``DECISION_TRIES`` (64) such episodes in a row the constructor, :meth:`reset` or
-        :meth:`step` raises ``ValueError`` (the scenario gives a side no order cards).
+        :meth:`step` raises ``ValueError`` (the scenario gives a side no order cards). In that
+        game, side ``p``'s native random agent plays as
+        ``RandomAgent(VectorGame.agent_seed(game_seed, p))``: its stream restarts with each episode.
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
     threads : int
@@ -98,6 +110,10 @@ class VectorGame:
     num_envs, num_actions, observation_size : int
     threads : int
         Settable.
+    agent_params : dict or None
+        Settable: the native greedy and doctrine agents' parameters (:data:`AGENT_PARAM_FIELDS`;
+        ``atomic_africa.agents.native.agent_params()`` gives the Python agents' defaults). ``None``
+        (the default) refuses those two agents.
     spec : GameSpec
         The games' configuration (shared with ``Game(spec, seed)``).
     scenario : Scenario
@@ -124,11 +140,39 @@ class VectorGame:
         self._lock = threading.Lock()
         self.num_envs = v.as_int(num_envs, "num_envs", lo=1, hi=2**24)
         self._seed = _int_seed(seed)
+        self._agent_params = None
         self.threads = threads
         self.record_events = v.as_bool(record_events, "record_events")
         self._make_engine(scenario, rules)
         self._reseed()
         self._start()
+
+    @classmethod
+    def unstarted(cls, scenario=None, num_envs: int = 1, *, rules=None, threads: int = 1) -> "VectorGame":
+        """A VectorGame whose envs hold no game yet, for :meth:`start_games` or :meth:`play_games`
+        (a scenario whose games all end before a decision is accepted: nothing is skipped there).
+
+        Parameters
+        ----------
+        scenario, num_envs, rules, threads
+            As for the constructor (seed 0, no event records).
+
+        Returns
+        -------
+        VectorGame
+            Until those calls, its envs' games are over (:meth:`step` refuses them).
+        """
+        self = cls.__new__(cls)
+        self._lock = threading.Lock()
+        self.num_envs = v.as_int(num_envs, "num_envs", lo=1, hi=2**24)
+        self._seed, self._agent_params = 0, None
+        self.threads = threads
+        self.record_events = False
+        self._make_engine(scenario, rules)
+        self._reseed()
+        self._engine.arrays["scalars"][:, _S_STAGE] = Stage.OVER
+        self._engine.arrays["scalars"][:, _S_CUR] = -1
+        return self
 
     def _make_engine(self, scenario, rules):
         """Scenario, rules, sizes and an Engine for ``num_envs`` games (their state all zero); refused
@@ -144,6 +188,7 @@ class VectorGame:
         self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
         self._shape = (self.num_envs,)
         self._all_active = np.ones(self.num_envs, dtype=np.uint8)
+        self._all_envs = np.arange(self.num_envs, dtype=np.int64)
 
     # ------------------------------------------------------------------ seeding
     @staticmethod
@@ -163,6 +208,39 @@ class VectorGame:
         seed, env, episode = _int_seed(seed), _int_seed(env, "env"), _int_seed(episode, "episode")
         ss = np.random.SeedSequence(seed, spawn_key=(env, episode))
         return int(ss.generate_state(1, np.uint64)[0])
+
+    @staticmethod
+    def agent_seed(game_seed: int, side: int) -> int:
+        """Seed of side ``side``'s agent stream in the game of seed ``game_seed`` of an episode the
+        VectorGame started itself (:func:`~atomic_africa.game.native_agents.agent_seed`).
+
+        Parameters
+        ----------
+        game_seed : int
+            ``0 <= game_seed < 2**64``.
+        side : {0, 1}
+
+        Returns
+        -------
+        int
+            ``SeedSequence(game_seed, spawn_key=(side,)).generate_state(1, uint64)[0]``; that side's
+            native random agent plays as ``RandomAgent(seed)``.
+        """
+        return agent_seed(game_seed, side)
+
+    @property
+    def agent_params(self):
+        """The native greedy and doctrine agents' parameters (a dict of ``AGENT_PARAM_FIELDS``), or
+        ``None`` (those agents refused). Set it to a dict with every field (finite reals)."""
+        return None if self._agent_params is None else dict(self._agent_params)
+
+    @agent_params.setter
+    def agent_params(self, value):
+        d = None if value is None else check_agent_params(value)
+        with self._lock:
+            if d is not None:
+                self._engine.set_agent_params(d)
+            self._agent_params = d
 
     @property
     def threads(self) -> int:
@@ -191,7 +269,7 @@ class VectorGame:
             return self._engine.arrays["episode"].copy()
 
     def _reseed(self):
-        """Episode 0 everywhere and fresh agent streams for ``self._seed``. The kernel derives every
+        """Episode 0 everywhere for ``self._seed`` (the agent streams follow each episode's game seed). The kernel derives every
         stream itself (numpy's SeedSequence and PCG64 in C, aa_core/pcg.pxd), so automatic resets
         need no Python."""
         words = np.array(_words(self._seed), dtype=np.uint32)
@@ -199,7 +277,6 @@ class VectorGame:
             raise ValueError(f"seed: {self._seed} is too large; VectorGame takes seeds below 2**512")
         self._engine.set_seed(words)
         self._engine.arrays["episode"][:] = 0
-        self._engine.seed_agents()
 
     # ------------------------------------------------------------------ stepping
     def reset(self, seed=None):
@@ -208,8 +285,9 @@ class VectorGame:
         Parameters
         ----------
         seed : int, optional
-            Restart every env at episode 0 of this seed and re-seed :meth:`random_actions`;
-            without it every env starts its next episode (the agent streams go on).
+            Restart every env at episode 0 of this seed; without it every env starts its next
+            episode. Either way each side's agent stream starts afresh from the episode's game seed
+            (:meth:`agent_seed`).
 
         Returns
         -------
@@ -351,17 +429,19 @@ class VectorGame:
         with self._lock:
             return self._engine.arrays["scalars"][:, _S_CUR].astype(np.int8)
 
-    def observations(self, player=None) -> np.ndarray:
-        """Observations of every env.
+    def observations(self, player=None, envs=None) -> np.ndarray:
+        """Observations of every env (or of some).
 
         Parameters
         ----------
         player : int, optional
             0 or 1 for that player's view; ``None`` for the player to move in each env.
+        envs : array_like of int, shape (k,), optional
+            Only these envs, in this order (default: all).
 
         Returns
         -------
-        ndarray of float32, shape (num_envs, observation_size)
+        ndarray of float32, shape (num_envs, observation_size) (or (k, observation_size))
             Equal to ``Game.observation`` of each env's game.
         """
         if player is None:
@@ -372,25 +452,37 @@ class VectorGame:
             if player not in (0, 1):
                 raise ValueError(f"player: {player!r} is not a player; allowed None, 0, 1")
             p = int(player)
+        e = None if envs is None else self._env_index(envs)
         with self._lock:
-            return self._observations(p)
+            return self._observations(p, e)
 
-    def _observations(self, p: int) -> np.ndarray:
-        out = np.empty((self.num_envs, self.observation_size), dtype=np.float32)
-        self._engine.observe(np.arange(self.num_envs, dtype=np.int64),
-                             np.full(self.num_envs, p, dtype=np.int32), out, self._threads)
+    def _observations(self, p: int, envs=None) -> np.ndarray:
+        e = self._all_envs if envs is None else envs
+        out = np.empty((e.shape[0], self.observation_size), dtype=np.float32)
+        self._engine.observe(e, np.full(e.shape[0], p, dtype=np.int32), out, self._threads)
         return out
 
-    def action_masks(self) -> np.ndarray:
-        """Legal actions of every env.
+    def action_masks(self, envs=None) -> np.ndarray:
+        """Legal actions of every env (or of some).
+
+        Parameters
+        ----------
+        envs : array_like of int, shape (k,), optional
+            Only these envs, in this order (default: all).
 
         Returns
         -------
-        ndarray of bool, shape (num_envs, num_actions)
+        ndarray of bool, shape (num_envs, num_actions) (or (k, num_actions))
             Equal to ``Game.action_mask()`` of each env's game.
         """
+        if envs is None:
+            with self._lock:
+                return self._masks()
+        e = self._env_index(envs)
+        out = np.empty((e.shape[0], self.num_actions), dtype=np.uint8)
         with self._lock:
-            return self._masks()
+            self._engine.masks_at(e, out, self._threads)
+        return out.view(bool)
 
     def _masks(self) -> np.ndarray:
         out = np.empty((self.num_envs, self.num_actions), dtype=np.uint8)
@@ -400,9 +492,11 @@ class VectorGame:
     def random_actions(self, active=None) -> np.ndarray:
         """A uniformly random legal action per env, drawn natively.
 
-        Env ``i`` draws from its own agent stream ``PCG64(SeedSequence(seed, spawn_key=(i,)))``,
-        separate from its game stream and consumed only when the env is active, so an env's choices
-        are reproducible from the seed and depend neither on ``threads`` nor on the other envs.
+        The native random agent of the player to move (:meth:`agent_actions` with ``"random"``): in
+        env ``i`` it draws from side ``p``'s own agent stream, which restarts with each episode as
+        ``RandomAgent(VectorGame.agent_seed(game_seed, p))``, is separate from the game stream and is
+        consumed only when the env is active, so an env's choices are reproducible from the seed and
+        depend neither on ``threads`` nor on the other envs.
 
         Parameters
         ----------
@@ -412,12 +506,228 @@ class VectorGame:
         Returns
         -------
         ndarray of int64, shape (num_envs,)
+            -1 also where the game is over (after :meth:`start_games` or :meth:`play_games`).
         """
         act = self._all_active if active is None else self._active(active)
         out = np.empty(self.num_envs, dtype=np.int64)
         with self._lock:
             self._engine.random_actions(act, out, self._threads)
         return out
+
+    def _kinds(self, value, name: str, shape: tuple) -> np.ndarray:
+        """Agent names/codes as int8 of ``shape``; greedy and doctrine only with agent_params set."""
+        k = agent_kinds(value, name, shape)
+        if self._agent_params is None and np.isin(k, list(NEEDS_PARAMS)).any():
+            raise ValueError(f"{name}: the greedy and doctrine agents need VectorGame.agent_params "
+                             f"(e.g. atomic_africa.agents.native.agent_params()); it is None")
+        return k
+
+    def agent_actions(self, agents, active=None) -> np.ndarray:
+        """The action native agent ``agents[i]`` plays for the player to move in each env.
+
+        Parameters
+        ----------
+        agents : str, int or array_like, shape (num_envs,)
+            Agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``) or code
+            (:data:`AGENT_KINDS`), one for all envs or one per env.
+        active : array_like of bool, shape (num_envs,), optional
+            Envs to decide for (default: all); the others get -1 (and draw nothing).
+
+        Returns
+        -------
+        ndarray of int64, shape (num_envs,)
+            The action ``make_agent(name, seed).act(game)`` returns in each env's game (``seed``:
+            that side's agent stream, see :meth:`random_actions`); -1 where the game is over.
+
+        Raises
+        ------
+        TypeError, ValueError
+            On an unknown agent, a bad shape, or greedy/doctrine while :attr:`agent_params` is None.
+        """
+        kinds = self._kinds(agents, "agents", self._shape)
+        act = self._all_active if active is None else self._active(active)
+        out = np.empty(self.num_envs, dtype=np.int64)
+        with self._lock:
+            self._engine.agent_actions(kinds, act, out, self._threads)
+        return out
+
+    def _env_index(self, envs, name: str = "envs") -> np.ndarray:
+        if envs is None:
+            return np.arange(self.num_envs, dtype=np.int64)
+        e = v.int_array(envs, name)
+        if e.ndim != 1:
+            raise ValueError(f"{name}: expected a 1-d array of env indices, got shape {e.shape}")
+        v.check_range(e, name, 0, self.num_envs - 1)
+        return e
+
+    def start_games(self, game_seeds, agent_seeds=None, envs=None):
+        """Start given games: env ``envs[j]`` plays ``Game(spec, game_seeds[j])``.
+
+        Unlike :meth:`reset`, nothing is skipped: a game over before its first decision stays over
+        (:meth:`step` refuses an over env: leave it inactive, or :meth:`reset`). Episode numbers do
+        not change.
+
+        Parameters
+        ----------
+        game_seeds : array_like of int, shape (m,)
+            Game seeds, ``0 <= seed < 2**64``.
+        agent_seeds : array_like of int, shape (m, 2), optional
+            Side ``p``'s native random agent in game ``j`` plays as ``RandomAgent(agent_seeds[j][p])``
+            (default: :meth:`agent_seed` of the game seed).
+        envs : array_like of int, shape (m,), optional
+            Distinct env indices (default: ``0..m-1``).
+
+        Returns
+        -------
+        observations : ndarray of float32, shape (num_envs, observation_size)
+        info : dict of arrays
+            As :meth:`reset`'s.
+        """
+        gs = seed_array(game_seeds, "game_seeds")
+        m = gs.shape[0]
+        e = np.arange(m, dtype=np.int64) if envs is None else self._env_index(envs)
+        if e.shape != (m,):
+            raise ValueError(f"envs: expected {m} env indices (one per game seed), got shape {e.shape}")
+        if m > self.num_envs:
+            raise ValueError(f"game_seeds: {m} games for {self.num_envs} envs; allowed at most num_envs")
+        if np.unique(e).size != m:
+            raise ValueError("envs: an env index appears twice; allowed distinct indices")
+        if agent_seeds is None:
+            seeds = np.array([[agent_seed(int(x), p) for p in (0, 1)] for x in gs.tolist()],
+                             dtype=np.uint64).reshape(m, 2)
+        else:
+            seeds = seed_array(agent_seeds, "agent_seeds", (m, 2))
+        with self._lock:
+            self._engine.start_seeded(e, gs, seeds, self._threads)
+            return self._observations(-1), self._info(np.full(self.num_envs, -2, dtype=np.int8))
+
+    def play_games(self, game_seeds, agents, agent_seeds, *, record_actions: bool = False) -> dict:
+        """Play whole games natively: game ``j`` in env ``j``, side ``p`` by native agent ``agents[j][p]``.
+
+        One kernel call plays every game to its end (no Python between decisions). Game ``j``
+        equals the Python loop ``g = Game(spec, game_seeds[j]); ags = [make_agent(agents[j][p],
+        agent_seeds[j][p]) for p in (0, 1)]; while not g.is_over: g.apply(ags[g.current_player].act(g))``,
+        whatever ``threads``. Envs ``0..m-1`` then hold the finished games (:meth:`reset` starts
+        new ones).
+
+        Parameters
+        ----------
+        game_seeds : array_like of int, shape (m,)
+            ``m <= num_envs`` game seeds, ``0 <= seed < 2**64``.
+        agents : array_like, shape (m, 2) (or broadcastable: ``("random", "greedy")`` for all)
+            Agent names or codes (:data:`AGENT_KINDS`) of side 0 and side 1.
+        agent_seeds : array_like of int, shape (m, 2)
+            Seeds of the agents (only the random agent draws).
+        record_actions : bool
+            Also return each game's actions.
+
+        Returns
+        -------
+        dict
+            ``winner`` (int8, -1 draw), ``reason`` (int8: index into
+            ``atomic_africa.game.schema.END_REASONS``), ``turns`` (int32, the turn it ended in),
+            ``decisions`` (int64, ``len(game.history)``), ``figures`` (int32 (m, 2), remaining per
+            side), each of length m, and with ``record_actions`` ``actions``: a list of m int32
+            arrays (``game.history``).
+
+        Raises
+        ------
+        TypeError, ValueError
+            On bad seeds, agents (or greedy/doctrine with :attr:`agent_params` None) or shapes.
+        MemoryError
+            If the action lists do not fit.
+        """
+        gs = seed_array(game_seeds, "game_seeds")
+        m = gs.shape[0]
+        if m > self.num_envs:
+            raise ValueError(f"game_seeds: {m} games for {self.num_envs} envs; allowed at most num_envs")
+        kinds = self._kinds(agents, "agents", (m, 2))
+        seeds = seed_array(agent_seeds, "agent_seeds", (m, 2))
+        record = v.as_bool(record_actions, "record_actions")
+        out = {"winner": np.empty(m, np.int8), "reason": np.empty(m, np.int8), "turns": np.empty(m, np.int32),
+               "decisions": np.empty(m, np.int64), "figures": np.empty((m, 2), np.int32)}
+        with self._lock:
+            actions = self._engine.play_games(gs, seeds, kinds, out["winner"], out["reason"], out["turns"],
+                                              out["decisions"], out["figures"], record, self._threads)
+        if record:
+            out["actions"] = actions
+        return out
+
+    def opponent_turns(self, opponent, learner, active=None, *, observe: bool = True):
+        """A native agent plays every decision until the learner is to move in every (active) env.
+
+        Where a game ends meanwhile the env goes on to its next episode (as in :meth:`step`) and the
+        agent plays on there until the learner is to move.
+
+        Parameters
+        ----------
+        opponent : str, int or array_like, shape (num_envs,)
+            Agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``) or code
+            (:data:`AGENT_KINDS`), one for all envs or one per env. It plays whichever side is not
+            the learner, drawing from that side's agent stream.
+        learner : {0, 1} or array_like of int, shape (num_envs,)
+            The learner's side, one for all envs or one per env.
+        active : array_like of bool, shape (num_envs,), optional
+            Envs to play (default: all); the others do not change.
+        observe : bool
+            Encode the observations (default); ``False``: ``observations`` is ``None``.
+
+        Returns
+        -------
+        observations, rewards, terminated, truncated, info
+            As :meth:`step`, over the whole call: each env's observation for its player to move
+            (the learner, unless the game is over), rewards summed, ``terminated`` where a game ended
+            (``final_observation``, ``winner`` describe it), and ``info["decisions"]`` (int64: the
+            opponent's decisions played in each env).
+
+        Raises
+        ------
+        TypeError, ValueError
+            On a bad ``opponent``, ``learner``, ``active`` (nothing played), greedy/doctrine with
+            :attr:`agent_params` None.
+        RuntimeError
+            If a second game ended in an env within the call (the learner never decided in a whole
+            game); the other envs completed the call.
+        ValueError
+            If a restarted env found no game with a decision in ``DECISION_TRIES`` episodes.
+        """
+        kinds = self._kinds(opponent, "opponent", self._shape)
+        learner = self._learner(learner)
+        act = self._all_active if active is None else self._active(active)
+        observe = v.as_bool(observe, "observe")
+        n = self.num_envs
+        obs = np.empty((n if observe else 1, self.observation_size), dtype=np.float32)
+        rewards = np.empty((n, 2), dtype=np.float32)
+        term = np.empty(n, dtype=np.uint8)
+        winner = np.empty(n, dtype=np.int8)
+        final = np.empty((n, 2, self.observation_size), dtype=np.float32)
+        decisions = np.empty(n, dtype=np.int64)
+        with self._lock:
+            env, why = self._engine.opponent_turns(kinds, learner, act, obs, rewards, term, winner, final,
+                                                   decisions, self._threads, observe)
+            info = self._info(winner)
+        if env >= 0:
+            if why == _k.OPP_NO_DECISION:   # as step's automatic reset
+                self._check_decided(env)
+            raise RuntimeError(f"opponent_turns: env {env}: {_OPP_WHY[why]}")
+        info["decisions"] = decisions
+        if term.any():
+            fo = np.empty(n, dtype=object)
+            for i in np.flatnonzero(term).tolist():
+                fo[i] = final[i].copy()
+            info["final_observation"] = fo
+            info["_final_observation"] = term.astype(bool)
+        return (obs if observe else None), rewards, term.view(bool), np.zeros(n, dtype=bool), info
+
+    def _learner(self, learner) -> np.ndarray:
+        if np.ndim(learner) == 0:
+            p = v.as_int(learner, "learner", lo=0, hi=1)
+            return np.full(self.num_envs, p, dtype=np.int8)
+        a = v.int_array(learner, "learner")
+        if a.shape != self._shape:
+            raise ValueError(f"learner: expected 0, 1 or shape ({self.num_envs},), got shape {a.shape}")
+        v.check_range(a, "learner", 0, 1)
+        return a.astype(np.int8)
 
     def events(self, i: int) -> list:
         """The events env ``i`` logged in the last :meth:`step` or :meth:`reset`.
@@ -480,7 +790,7 @@ class VectorGame:
             arrays = {k: a.copy() for k, a in self._engine.arrays.items() if k != "los"}
         return {"scenario": self.scenario, "rules": self.rules, "num_envs": self.num_envs,
                 "seed": self._seed, "threads": self._threads, "record_events": self.record_events,
-                "arrays": arrays}
+                "agent_params": self.agent_params, "arrays": arrays}
 
     def __setstate__(self, d):
         """Load a snapshot, every entry checked first (:mod:`.snapshot`): a ValueError or TypeError
@@ -493,10 +803,14 @@ class VectorGame:
             raise ValueError(f"state: seed: {self._seed} is too large; VectorGame takes seeds below 2**512")
         self._threads = v.as_threads(d["threads"], "state: threads")
         self.record_events = v.as_bool(d["record_events"], "state: record_events")
+        params = None if d["agent_params"] is None else check_agent_params(d["agent_params"], "state: agent_params")
         self._make_engine(_checked(d["scenario"], Scenario, "scenario"), _checked(d["rules"], Rules, "rules"))
         arrays = check_arrays(d["arrays"], self.spec, self.num_envs)
         self._engine.set_seed(np.array(_words(self._seed), dtype=np.uint32))
         self._engine.load(arrays)
+        self._agent_params = params
+        if params is not None:
+            self._engine.set_agent_params(params)
         # the last check asks the engine (every index is in range now): a running game must offer a move
         over = self._engine.arrays["scalars"][:, _S_STAGE] == Stage.OVER
         stuck = ~over & ~self._masks().any(axis=1)
