@@ -7,7 +7,7 @@ HEURISTIC_PREFERENCE[:] = [3, 1, 8, 6, 7, 4, 5, 2]   # BASIC, DIG_IN, MASS_FIRE,
                                                      # HEAVY_WEAPON, RALLY, CALL_FOR_FIRE, SPRINT
 
 
-cdef inline int card_value(V* v, int card) noexcept nogil:
+cdef inline int heuristic_card_value(V* v, int card) noexcept nogil:
     """HeuristicAgent: a Joker is worth 14, a suited card its rank."""
     return 14 if v.P.tables.card_joker[card] else v.P.tables.card_rank[card]
 
@@ -20,10 +20,10 @@ cdef double heuristic_score(V* v, int a) noexcept nogil:
     cdef double px, py, near
     if seg == SEG_ASSIGN:
         u = me * v.C + k % v.C
-        return card_value(v, k // v.C) * 100 + v.figures[u]
+        return heuristic_card_value(v, k // v.C) * 100 + v.figures[u]
     if seg == SEG_SELECT:
         u = me * v.C + k
-        return card_value(v, v.card[u]) * 100 + v.figures[u]
+        return heuristic_card_value(v, v.card[u]) * 100 + v.figures[u]
     if seg == SEG_DECLARE:
         return HEURISTIC_PREFERENCE[k // 2] * 2 + (k % 2 == P_OFFENSIVE)
     u = v.s[S_DECL]
