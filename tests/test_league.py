@@ -337,12 +337,17 @@ def test_ctrl_c_stops_the_command_in_one_line(tmp_path):
     assert proc.returncode == 130 and err.strip() == "atomic-africa league: interrupted"
 
 
-@pytest.mark.parametrize("module,option,extra", [("matplotlib", "--png", "plot"), ("pyarrow", "--out", "parquet")])
-def test_a_missing_extra_is_named_before_any_game(module, option, extra, tmp_path, monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, module, None)          # import now fails as if not installed
+def must_not_play(observations, action_masks):
+    raise AssertionError("a game was played")
+
+
+@pytest.mark.parametrize("modules,option,extra", [(("matplotlib",), "--png", "plot"),
+                                                  (("pyarrow", "pyarrow.parquet"), "--out", "parquet")])
+def test_a_missing_extra_is_named_before_any_game(modules, option, extra, tmp_path, monkeypatch, capsys):
+    for module in modules:
+        monkeypatch.setitem(sys.modules, module, None)      # import now fails as if not installed
     path = tmp_path / ("x.png" if option == "--png" else "x.parquet")
-    # 100,000 games: were the check after them, this would run for minutes
-    status = main(["league", "--agents", "random,test_league:lowest_legal", "--games", "100000", option,
+    status = main(["league", "--agents", "random,test_league:must_not_play", "--games", "2", option,
                    str(path), "--quiet"])
     err = capsys.readouterr().err
     assert status == 2 and f"pip install 'atomic-africa[{extra}]'" in err and len(err.strip().splitlines()) == 1
