@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from atomic_africa.cli import main
-from atomic_africa.game import Game, GameSpec
+from atomic_africa.agents import make_agent
+from atomic_africa.game import Game, GameSpec, VectorGame
 from atomic_africa.game.testing import mini_scenario, unit
 from atomic_africa.league import (bradley_terry, match_seed, outcome_matrices, pair_table, parse_entrants,
                                   play_league, resolve_policy)
@@ -193,21 +194,27 @@ def test_a_policy_answer_is_checked():
 
 
 # -- outside policies on the native batch -------------------------------------------------------------
-def test_outside_policy_games_equal_the_python_engine():
-    """Both sides lowest-legal: every record equals the Python Game played the same way from its seed."""
+@pytest.mark.parametrize("builtin", [None, "random", "heuristic", "greedy", "doctrine"])
+def test_outside_policy_games_equal_the_python_engine(builtin):
+    """Against a lowest-legal policy (or two of them), every record equals the Python Game played from
+    its seed by the Python agent (seeded as the native agent's stream) and the same policy."""
     p = Entrant("p:lowest", lowest_legal)
-    q = Entrant("q:lowest", lowest_legal)
-    recs = play_external((p, q), 5, seed=3, scenario=_small())
+    a = Entrant("q:lowest", lowest_legal) if builtin is None else Entrant(builtin)
+    recs = play_external((a, p), 4, seed=3, scenario=_small())
     spec = GameSpec.build(_small())
-    assert [r["game"] for r in recs] == list(range(5)) and [r["a_side"] for r in recs] == [0, 1, 0, 1, 0]
+    assert [r["game"] for r in recs] == list(range(4)) and [r["a_side"] for r in recs] == [0, 1, 0, 1]
     for r in recs:
         g = Game(spec, r["seed"])
+        side = r["a_side"]
+        agent = None if builtin is None else make_agent(builtin, VectorGame.agent_seed(r["seed"], side))
         while not g.is_over:
-            g.apply(min(g.legal_actions()))
+            mover = g.current_player
+            g.apply(agent.act(g) if agent is not None and mover == side else min(g.legal_actions()))
         winner = -1 if g.result.winner is None else g.result.winner
         assert (r["winner"], r["reason"], r["turns"], r["decisions"], r["figures_0"], r["figures_1"]) == \
             (winner, g.result.reason, g.s.turn, len(g.history), *g.result.figures)
-        assert r["a_score"] == (0 if winner < 0 else (1 if winner == r["a_side"] else -1))
+        assert r["a_score"] == (0 if winner < 0 else (1 if winner == side else -1))
+        assert r[f"agent_{side}"] == a.name and r[f"agent_{1 - side}"] == p.name
 
 
 def test_a_game_depends_only_on_the_match_seed_and_its_index():

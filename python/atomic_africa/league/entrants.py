@@ -10,7 +10,6 @@ first on the path, as ``python -m`` would), so a file ``my_policy.py`` beside th
 from __future__ import annotations
 
 import importlib
-import inspect
 import os
 import sys
 from dataclasses import dataclass
@@ -18,23 +17,9 @@ from typing import Callable
 
 import numpy as np
 
-from ..agents import AGENTS, DoctrineAgent, GreedyAgent
+from ..agents import AGENTS
 
-__all__ = ["Entrant", "parse_entrants", "resolve_policy", "check_actions", "NATIVE_KINDS",
-           "native_agent_params"]
-
-#: Native agent kind of each built-in agent (aa_core/vgame.pxd: AGENT_RANDOM ... AGENT_DOCTRINE).
-NATIVE_KINDS = {"random": 0, "heuristic": 1, "greedy": 2, "doctrine": 3}
-
-
-def native_agent_params() -> dict:
-    """The native agents' parameters: the Python agents' constructor defaults, read from them."""
-    def default(cls, name):
-        return inspect.signature(cls.__init__).parameters[name].default
-    params = {k: default(GreedyAgent, k) for k in ("wound_value", "marker_value", "rally_value", "cover_value")}
-    params["standoff_cm"] = default(DoctrineAgent, "standoff_cm")
-    return params
-
+__all__ = ["Entrant", "parse_entrants", "resolve_policy", "check_actions"]
 
 @dataclass(frozen=True)
 class Entrant:

@@ -5,14 +5,16 @@ VectorGame seeded ``SeedSequence(S, spawn_key=(c,))``'s first word, and its env 
 game ``c * CHUNK + j``: it plays exactly one game (its first episode with a decision), so each game
 depends only on ``S`` and its index. Each step calls the policy once with the rows of the games where
 its side is to move; a built-in side is played by the engine's native agent
-(``agent_actions``), which draws only from its env's agent stream.
+(:meth:`VectorGame.agent_actions`, the Python agent's twin), which draws only from its env's agent
+stream.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..agents.native import agent_params
 from ..game import VectorGame
-from .entrants import NATIVE_KINDS, Entrant, check_actions, native_agent_params
+from .entrants import Entrant, check_actions
 
 __all__ = ["play_external", "CHUNK"]
 
@@ -22,23 +24,6 @@ CHUNK = 64
 
 def _chunk_seed(seed: int, chunk: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(chunk,)).generate_state(1, np.uint64)[0])
-
-
-def _set_agent_params(vg: VectorGame) -> None:
-    if isinstance(getattr(type(vg), "agent_params", None), property):   # the public setter, where it exists
-        vg.agent_params = native_agent_params()
-    else:
-        vg._engine.set_agent_params(native_agent_params())
-
-
-def _native_actions(vg: VectorGame, name: str, rows: np.ndarray) -> np.ndarray:
-    """Native agent ``name``'s action in each env of ``rows`` (-1 elsewhere)."""
-    if hasattr(vg, "agent_actions"):                                     # the public method, where it exists
-        return vg.agent_actions(name, active=rows)
-    out = np.empty(vg.num_envs, dtype=np.int64)
-    kinds = np.full(vg.num_envs, NATIVE_KINDS[name], dtype=np.int8)
-    vg._engine.agent_actions(kinds, rows.astype(np.uint8), out, vg.threads)
-    return out
 
 
 def _policy_actions(entrant: Entrant, obs, masks, rows) -> tuple:
@@ -88,7 +73,7 @@ def play_external(entrants, n_games: int, seed: int, *, scenario=None, rules=Non
 def _play_chunk(entrants, games, vg_seed, scenario, rules, alternate) -> list:
     m = len(games)
     vg = VectorGame(scenario, m, vg_seed, rules=rules, record_events=True)
-    _set_agent_params(vg)
+    vg.agent_params = agent_params()            # the Python agents' defaults
     a_side = np.array([g % 2 if alternate else 0 for g in games], dtype=np.int8)
     side_of = (a_side, 1 - a_side)              # side of A, side of B in each env
     seeds = vg.episode_seeds
@@ -105,7 +90,7 @@ def _play_chunk(entrants, games, vg_seed, scenario, rules, alternate) -> list:
             if not rows.any():
                 continue
             if entrant.builtin:
-                actions[rows] = _native_actions(vg, entrant.name, rows)[rows]
+                actions[rows] = vg.agent_actions(entrant.name, active=rows)[rows]
             else:
                 idx, chosen = _policy_actions(entrant, obs, masks, rows)
                 actions[idx] = chosen
