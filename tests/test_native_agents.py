@@ -9,8 +9,8 @@ agents also meet positions they would not steer to.
 
 Whole games: a VectorGame plays native agent against native agent alone (2 threads), and the same
 games played by the Python agents (``play``) must be the same, action for action. The native random
-agent draws from env ``i``'s agent stream, ``PCG64(SeedSequence(seed, spawn_key=(i,)))`` (both sides
-of the env share it, game after game); its Python twin is a ``RandomAgent`` on that seed.
+agent of side ``p`` draws from that side's agent stream, reseeded with every game the VectorGame
+starts: its Python twin is ``RandomAgent(VectorGame.agent_seed(game_seed, p))``.
 
 The fast tests play a few hundred short games on random scenarios (and a few on the default
 scenario); ``python tests/test_native_agents.py --games N`` checks thousands.
@@ -39,10 +39,10 @@ NATIVE = ("random", "heuristic", "doctrine")
 MANY_MOVES = dict(movement={"directions": 64, "distance_fractions": [(k + 1) / 16 for k in range(16)]})
 
 
-def python_agent(name: str, env: int, seed: int, standoff_cm: float = 30.0):
-    """The Python twin of the native agent `name` of env `env` of a VectorGame seeded `seed`."""
+def python_agent(name: str, game_seed: int, side: int, standoff_cm: float = 30.0):
+    """The Python twin of the native agent `name` playing `side` in a VectorGame's game `game_seed`."""
     if name == "random":
-        return RandomAgent(np.random.SeedSequence(seed, spawn_key=(env,)))
+        return RandomAgent(VectorGame.agent_seed(game_seed, side))
     if name == "doctrine":
         return DoctrineAgent(standoff_cm=standoff_cm)
     return HeuristicAgent()
@@ -105,7 +105,13 @@ def per_decision(name, scenario, *, num_envs, seed, min_games, rules=None, rando
     stage's decisions, and the decisions with a terrain feature to aim at or more than 256 legal
     actions."""
     tw = Twins(scenario, num_envs, seed, rules=rules, standoff_cm=standoff_cm)
-    agents = [python_agent(name, i, seed, standoff_cm) for i in range(num_envs)]
+    twins = {}   # per game (its seed): the Python agent of each side
+
+    def python_act(g):
+        if g.seed not in twins:
+            twins[g.seed] = [python_agent(name, g.seed, p, standoff_cm) for p in (0, 1)]
+        return twins[g.seed][g.current_player].act(g)
+
     kinds = np.full(num_envs, AGENT_KINDS[name])
     rng = np.random.default_rng(seed)
     seen = Counter()
@@ -114,7 +120,7 @@ def per_decision(name, scenario, *, num_envs, seed, min_games, rules=None, rando
             seen["games"] = tw.finished
             return seen
         got = tw.native(kinds)
-        want = np.array([a.act(g) for a, g in zip(agents, tw.games)], dtype=np.int64)
+        want = np.array([python_act(g) for g in tw.games], dtype=np.int64)
         if not np.array_equal(got, want):
             i = int(np.flatnonzero(got != want)[0])
             space = tw.games[i].space
@@ -127,7 +133,7 @@ def per_decision(name, scenario, *, num_envs, seed, min_games, rules=None, rando
             seen["more than 256 legal"] += len(legal) > 256
             seen["a feature to aim at"] += legal[-1] >= g.space.base["FEATURE"]
         actions = want
-        if name != "random":   # the random agent's stream is the env's: its actions only
+        if name != "random":   # the random agent's streams are the game's: its actions only
             for i in np.flatnonzero(rng.random(num_envs) < random_p).tolist():
                 actions[i] = rng.choice(tw.games[i].legal_actions())
         tw.step(actions)
@@ -155,13 +161,8 @@ def whole_games(pair, scenario, *, num_envs, seed, min_games, rules=None, thread
         seeds = vg.episode_seeds
     total = 0
     for i in range(num_envs):
-        # One agent object per side for the whole env: the random agents' stream goes on from game
-        # to game, and both random sides of an env share it.
-        agents = [python_agent(name, i, seed, standoff_cm) for name in pair]
-        if pair == ("random", "random"):
-            agents[1] = agents[0]
         for gs, actions, winner in played[i]:
-            g = play(Game(vg.spec, gs), agents)
+            g = play(Game(vg.spec, gs), [python_agent(name, gs, p, standoff_cm) for p, name in enumerate(pair)])
             assert g.history == actions, (f"{pair}: env {i}, Game(spec, {gs}) (vector seed {seed}): native "
                                           f"{actions} != python {g.history}")
             assert (-1 if g.result.winner is None else g.result.winner) == winner
