@@ -65,10 +65,22 @@ def test_results_identical_for_one_and_two_workers_and_any_batch_size():
     r3 = play_games(8, workers=1, batch_size=3, **kw)
     assert r1.records == r2.records == r3.records
     assert r1.replays == r2.replays == r3.replays
-    assert (r1.backend, r2.backend, r2.workers) == ("in-process", "processes", 2)
+    assert (r1.backend, r2.backend, r2.workers, r1.engine) == ("in-process", "processes", 2, "native")
     # Different root seeds give different games.
     r4 = play_games(8, workers=1, **dict(kw, seed=6))
     assert [r["seed"] for r in r4.records] != [r["seed"] for r in r1.records]
+
+
+@pytest.mark.parametrize("agents", [("greedy", "doctrine"), ("heuristic", "random"), ("random", "greedy")])
+def test_native_and_python_engines_give_identical_records_and_replays(agents):
+    """The native engine's games are the Python reference's, game for game, whatever the batch size
+    (a replay on the native engine is rebuilt from the seed and the actions the driver recorded)."""
+    kw = dict(agents=agents, seed=9, scenario=_small(), replays=True)
+    python = play_games(10, engine="python", **kw)
+    native = play_games(10, engine="native", batch_size=3, **kw)
+    assert (python.engine, native.engine) == ("python", "native")
+    assert native.records == python.records and native.replays == python.replays
+    assert "native engine" in native.summary()
 
 
 def test_rates_counts_and_summary():
@@ -121,6 +133,7 @@ def test_parquet_and_csv_round_trip(tmp_path, monkeypatch):
     (dict(n_games=2, agents=("random", "nobody")), "unknown agent"),
     (dict(n_games=2, agents=("random",)), "two agent names"),
     (dict(n_games=2, batch_size=0), "batch_size"), (dict(n_games=2, seed=-1), "seed"),
+    (dict(n_games=2, engine="c"), "engine: unknown engine 'c'; allowed: native, python"),
 ])
 def test_bad_arguments(kw, match):
     with pytest.raises(ValueError, match=match):

@@ -16,7 +16,7 @@ from atomic_africa.game.replay import load_replay
 from atomic_africa.game.testing import mini_scenario, unit
 from atomic_africa.selfplay import play_games, read_results, stream_games
 from atomic_africa.selfplay.games import game_seeds
-from atomic_africa.selfplay import run as run_module
+from atomic_africa.selfplay import workers as workers_module
 
 
 def _small(turns=2):
@@ -117,7 +117,7 @@ def test_resume_refuses_another_run_and_a_fresh_run_keeps_an_interrupted_one(tmp
 def _refuse_games(monkeypatch):
     def no_game(*args):
         raise AssertionError("a game was played")
-    monkeypatch.setattr(run_module, "play_batch", no_game)
+    monkeypatch.setattr(workers_module, "play_batch", no_game)
 
 
 def test_outputs_that_cannot_be_written_are_refused_before_any_game(tmp_path, monkeypatch, capsys):

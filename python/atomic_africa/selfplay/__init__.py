@@ -13,14 +13,16 @@ asymmetry cancels) unless ``alternate=False``, where A is always side 0.
 - :func:`write_results`, :func:`read_results`, :func:`write_replays`: the files.
 
 Modules: :mod:`.games` (seeds, a batch of games on either engine), :mod:`.run` (backends, the two
-ways to run), :mod:`.files` (results and replays files, streaming, resuming), :mod:`.result`.
+ways to run), :mod:`.files` (results and replays files), :mod:`.stream` (writing a run as it goes,
+resuming it), :mod:`.result` (records, rates).
 """
 from __future__ import annotations
 
 from .files import read_results, results_format, write_replays, write_results
 from .games import ENGINES, game_seed_sequence
 from .result import COLUMNS, SelfPlayResult, wilson_interval
-from .run import Stopped, WorkerLost, play_games, results_memory, stream_games
+from .run import Stopped, play_games, results_memory, stream_games
+from .workers import WorkerLost
 
 __all__ = ["play_games", "stream_games", "SelfPlayResult", "wilson_interval", "game_seed_sequence",
            "COLUMNS", "ENGINES", "write_results", "read_results", "write_replays", "results_format",

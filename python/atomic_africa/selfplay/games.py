@@ -23,7 +23,7 @@ __all__ = ["ENGINES", "DEFAULT_ENGINE", "Job", "game_seed_sequence", "game_seeds
 #: default) and ``python`` (:class:`~atomic_africa.game.Game` with the Python agents, the reference).
 ENGINES = ("native", "python")
 #: The engine of a run that names none.
-DEFAULT_ENGINE = "python"
+DEFAULT_ENGINE = "native"
 #: Games per call of the native driver: a call cannot be interrupted, and a Ctrl-C in a
 #: single-process run is seen between calls (64 greedy games take well under a second).
 NATIVE_CHUNK = 64

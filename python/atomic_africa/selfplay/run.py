@@ -1,11 +1,6 @@
-"""Running a self-play job: batches on this process, worker processes or Ray tasks, delivered in game
-order; :func:`play_games` keeps a small run in memory, :func:`stream_games` writes a long one to files
-as it goes and can be stopped (Ctrl-C, SIGTERM) and resumed.
-
-Stopping: an exception in the parent (KeyboardInterrupt, a signal, a failed write) terminates the
-worker processes (SIGTERM, then SIGKILL after a second) or cancels the Ray tasks (``force=True``)
-before it propagates; workers ignore SIGINT, so a Ctrl-C that reaches the whole process group stops
-them only through the parent, which first keeps what was written.
+"""The two ways to run a self-play job: :func:`play_games` keeps a small run in memory,
+:func:`stream_games` writes a long one to files as it goes, stops cleanly on SIGINT or SIGTERM (the
+workers first, then the files, closed whole) and completes an interrupted run.
 """
 from __future__ import annotations
 
@@ -15,10 +10,7 @@ import math
 import signal
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import closing, contextmanager, nullcontext
-from multiprocessing import get_context
 
 import numpy as np
 
@@ -29,11 +21,12 @@ from .._validate import MAX_THREADS, as_int, check_memory
 from ..agents import AGENTS
 from ..game.scenario import load_scenario
 from ..rules import resolve_rules
-from .files import RunFiles
-from .games import DEFAULT_ENGINE, ENGINES, Job, play_batch
+from .games import DEFAULT_ENGINE, ENGINES, Job
 from .result import SelfPlayResult
+from .stream import RunFiles
+from .workers import backend, in_order
 
-__all__ = ["play_games", "stream_games", "results_memory", "Stopped", "WorkerLost"]
+__all__ = ["play_games", "stream_games", "results_memory", "Stopped"]
 
 # Memory a game keeps until the end of the run, at the least: its record, and its replay's JSON when
 # replays are kept in memory (a short game's; long games need more). Used to refuse a run that
@@ -55,10 +48,6 @@ class Stopped(KeyboardInterrupt):
     def __init__(self, signum: int):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
-
-
-class WorkerLost(RuntimeError):
-    """A worker process or Ray task died (killed, out of memory) before returning its batch."""
 
 
 # -- checks -------------------------------------------------------------------------------------------
@@ -102,128 +91,6 @@ def _ranges(first: int, n: int, workers: int, batch_size, engine: str):
     if batch_size is None:
         batch_size = max(1, min(_MAX_BATCH[engine], math.ceil((n - first) / (max(workers, 1) * 8))))
     return [(lo, min(n, lo + batch_size)) for lo in range(first, n, batch_size)]
-
-
-# -- backends: (first game, played) per batch, as they finish ------------------------------------------
-def _in_process(job, ranges):
-    for lo, hi in ranges:
-        yield lo, play_batch(job, lo, hi)
-
-
-def _ignore_sigint():
-    # A terminal's Ctrl-C reaches the whole process group: the parent alone decides what to keep and
-    # then terminates the workers.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _stop_processes(ex: ProcessPoolExecutor) -> None:
-    # Python 3.11's executor cannot terminate its workers (terminate_workers() came in 3.14): its
-    # process table is private, but the only handle on them.
-    procs = list((getattr(ex, "_processes", None) or {}).values())
-    for p in procs:
-        p.terminate()
-    ex.shutdown(wait=False, cancel_futures=True)
-    deadline = time.monotonic() + 1.0
-    for p in procs:
-        p.join(max(0.0, deadline - time.monotonic()))
-        if p.is_alive():
-            p.kill()
-            p.join()
-
-
-def _processes(job, ranges, workers):
-    ex = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                             initializer=_ignore_sigint)
-    finished = False
-    try:
-        todo, pending = iter(ranges), {}
-        while True:
-            while len(pending) < 2 * workers:      # a bounded window: memory, and little to cancel
-                r = next(todo, None)
-                if r is None:
-                    break
-                pending[ex.submit(play_batch, job, *r)] = r[0]
-            if not pending:
-                break
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for f in done:
-                lo = pending.pop(f)
-                try:
-                    played = f.result()
-                except BrokenProcessPool:
-                    raise WorkerLost("a worker process died (killed, or out of memory) before "
-                                     "returning its games") from None
-                yield lo, played
-        finished = True
-    finally:
-        if finished:
-            ex.shutdown()
-        else:
-            _stop_processes(ex)
-
-
-def _ray(job, ranges, workers, address):
-    ray = require("ray", "ray", "running games on Ray")
-    started = False
-    if not ray.is_initialized():
-        kw = {"include_dashboard": False, "log_to_driver": False}
-        if address is None and workers > 1:  # workers=1: a local Ray on every core
-            kw["num_cpus"] = workers
-        handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
-        ray.init(address=address, **kw)
-        started = True
-        if threading.current_thread() is threading.main_thread():
-            for s, h in handlers.items():   # Ray installs its own; the run's handlers stay in charge
-                if h is not None:
-                    signal.signal(s, h)
-    pending = {}
-    try:
-        remote = ray.remote(play_batch)
-        window = 2 * max(workers, int(ray.cluster_resources().get("CPU", 1)))
-        todo = iter(ranges)
-        while True:
-            while len(pending) < window:
-                r = next(todo, None)
-                if r is None:
-                    break
-                pending[remote.remote(job, *r)] = r[0]
-            if not pending:
-                break
-            done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                lo = pending.pop(ref)
-                try:
-                    played = ray.get(ref)
-                except ray.exceptions.RayError as exc:
-                    if isinstance(exc, ray.exceptions.RayTaskError):
-                        raise exc.as_instanceof_cause() from None
-                    raise WorkerLost(f"a Ray task died before returning its games ({type(exc).__name__})") \
-                        from None
-                yield lo, played
-    finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
-        if started:
-            ray.shutdown()
-
-
-def _in_order(batches, first):
-    """Batches re-ordered by game index (a later batch waits for the earlier ones)."""
-    waiting, nxt = {}, first
-    for lo, played in batches:
-        waiting[lo] = played
-        while nxt in waiting:
-            played = waiting.pop(nxt)
-            yield played
-            nxt += len(played)
-
-
-def _backend(job, ranges, workers, use_ray, address):
-    if use_ray:
-        return "ray", _ray(job, ranges, workers, address)
-    if workers == 1:
-        return "in-process", _in_process(job, ranges)
-    return "processes", _processes(job, ranges, workers)
 
 
 def _common(n_games, workers, batch_size):
@@ -285,20 +152,20 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
     check_memory(results_memory(n_games, bool(replays)), "n_games", f"{n_games:,} games' results",
                  "play fewer games per call, or stream them to files (stream_games)")
     job, _ = _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray)
-    played, backend, seconds = [], None, 0.0
+    played, how, seconds = [], None, 0.0
     bar = Progress(n_games, progress, unit="game")
     try:
-        backend, batches = _backend(job, _ranges(0, n_games, workers, batch_size, engine), workers,
+        how, batches = backend(job, _ranges(0, n_games, workers, batch_size, engine), workers,
                                     use_ray, address)
         t0 = time.perf_counter()
         with closing(batches):
-            for batch in _in_order(batches, 0):
+            for batch in in_order(batches, 0):
                 played += batch
                 bar.update(len(batch))
         seconds = time.perf_counter() - t0
     finally:
         bar.close()
-    return SelfPlayResult(job.agents, [r for r, _ in played], seconds, workers, backend,
+    return SelfPlayResult(job.agents, [r for r, _ in played], seconds, workers, how,
                           [t for _, t in played] if replays else [], None if seed is None else int(seed),
                           engine)
 
@@ -402,11 +269,11 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
             records, first = list(kept), len(kept)
             bar = Progress(n_games, progress, unit="game")
             bar.update(first)
-            backend, batches = _backend(job, _ranges(first, n_games, workers, batch_size, engine),
+            how, batches = backend(job, _ranges(first, n_games, workers, batch_size, engine),
                                         workers, use_ray, address)
             t0 = time.perf_counter()
             with closing(batches):
-                for batch in _in_order(batches, first):
+                for batch in in_order(batches, first):
                     with signals.held():
                         files.write(batch)
                     records += [r for r, _ in batch]
@@ -428,5 +295,5 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
         finally:
             if bar is not None:
                 bar.close()
-    return SelfPlayResult(job.agents, records, seconds, workers, backend, [], identity["seed"], engine,
+    return SelfPlayResult(job.agents, records, seconds, workers, how, [], identity["seed"], engine,
                           resumed=first)
