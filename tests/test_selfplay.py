@@ -55,7 +55,7 @@ def test_batch_seeds_are_the_spawned_childrens_words(root):
     from atomic_africa.selfplay.games import batch_seeds, game_seeds
     for lo, hi in ((0, 200), (2**32 - 3, 2**32), (2**32 - 1, 2**32 + 2)):
         seeds, agents = batch_seeds(root, lo, hi)
-        assert list(zip(seeds, agents)) == [game_seeds(root, i) for i in range(lo, hi)]
+        assert list(zip(seeds.tolist(), agents.tolist())) == [game_seeds(root, i) for i in range(lo, hi)]
 
 
 def test_results_identical_for_one_and_two_workers_and_any_batch_size():

@@ -101,12 +101,14 @@ def _seedseq_word64(columns: list) -> np.ndarray:
     return out[0] | (out[1] << np.uint64(32))
 
 
-def batch_seeds(root_entropy, start: int, stop: int) -> tuple[list, list]:
-    """:func:`game_seeds` of games ``start..stop-1`` at once (game seeds, agent seed pairs): the same
-    values, without a SeedSequence object per game (which costs about as much as a native game)."""
+def batch_seeds(root_entropy, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`game_seeds` of games ``start..stop-1`` at once: game seeds (uint64, shape (m,)) and
+    agent seeds (uint64, shape (m, 2)), the same values without a SeedSequence object per game (which
+    costs about as much as a native random game)."""
     if not isinstance(root_entropy, int) or stop > 2**32 or stop <= start:
         pairs = [game_seeds(root_entropy, i) for i in range(start, stop)]
-        return [g for g, _ in pairs], [a for _, a in pairs]
+        return (np.array([g for g, _ in pairs], dtype=np.uint64).reshape(-1),
+                np.array([a for _, a in pairs], dtype=np.uint64).reshape(-1, 2))
     run = _words(root_entropy)
     run = run + [0] * (_POOL - len(run))     # padded to the pool size when a spawn key follows
     key = np.arange(start, stop, dtype=np.uint32)
@@ -115,8 +117,8 @@ def batch_seeds(root_entropy, start: int, stop: int) -> tuple[list, list]:
         game = _seedseq_word64(const + [key]) >> np.uint64(1)
         agents = [_seedseq_word64(const + [key, np.uint32(c)]) >> np.uint64(1) for c in (0, 1)]
     shape = (stop - start,)
-    return (np.broadcast_to(game, shape).tolist(),
-            np.stack([np.broadcast_to(a, shape) for a in agents], axis=1).tolist())
+    return (np.ascontiguousarray(np.broadcast_to(game, shape)),
+            np.stack([np.broadcast_to(a, shape) for a in agents], axis=1))
 
 
 class Job(NamedTuple):
@@ -170,6 +172,7 @@ def _native_games(spec, job: Job, start: int, stop: int) -> list:
     seeds, agent_seeds = batch_seeds(job.root_entropy, start, stop)
     a_sides, kinds = zip(*(job.sides(i) for i in range(start, stop)))
     out = play_agent_games(spec, seeds, kinds, agent_seeds, record_actions=job.replays, batch=NATIVE_CHUNK)
+    seeds = seeds.tolist()
     played = []
     for j in range(stop - start):
         record = game_record(start + j, seeds[j], a_sides[j], kinds[j], int(out["winner"][j]),
@@ -196,4 +199,5 @@ def play_batch(job: Job, start: int, stop: int) -> list:
     if job.engine == "native":
         return _native_games(spec, job, start, stop)
     seeds, agent_seeds = batch_seeds(job.root_entropy, start, stop)
+    seeds, agent_seeds = seeds.tolist(), agent_seeds.tolist()
     return [_python_game(spec, job, start + j, seeds[j], agent_seeds[j]) for j in range(stop - start)]
