@@ -248,6 +248,9 @@ def test_league_is_deterministic_and_a_match_ignores_the_other_entrants():
     a = play_league("random,heuristic,test_league:lowest_legal", 4, **kw)
     b = play_league("random,heuristic,test_league:lowest_legal", 4, **kw)
     assert a.records == b.records and a.pair_rows() == b.pair_rows()
+    assert play_league("random,heuristic,test_league:lowest_legal", 4, engine="python", **kw).records == a.records
+    with pytest.raises(ValueError, match="engine: unknown engine 'fast'; allowed: native, python"):
+        play_league("random,heuristic", 4, engine="fast", **kw)
     assert np.array_equal(a.ratings().rating, b.ratings().rating)
     alone = play_league("random,test_league:lowest_legal", 4, **kw)
     pair = [r for r in a.records if {r["agent_0"], r["agent_1"]} == {"random", "test_league:lowest_legal"}]

@@ -12,6 +12,7 @@ DEFAULT_LEAGUE = "random,heuristic,greedy,doctrine"
 
 def register(sub):
     from ..agents import AGENTS
+    from ..selfplay import ENGINES
     p = sub.add_parser(
         "league",
         help="play every pair of agents on both sides; Bradley-Terry ratings and W/D/L tables",
@@ -45,6 +46,10 @@ def register(sub):
     p.add_argument("--ray", action="store_true", help="play the built-in matches as Ray tasks")
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="with --ray: join the Ray cluster at ADDR (default: start a local Ray)")
+    p.add_argument("--engine", choices=ENGINES, default="native",
+                   help="engine of the matches between built-in agents: native, or python (the "
+                        "reference; the same games, slower); outside policies always play natively "
+                        "(default %(default)s)")
     p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
                    help="scenario TOML (default: packaged)")
     p.add_argument("--quiet", action="store_true", help="no line per finished match on stderr")
@@ -62,7 +67,7 @@ def run(args) -> int:
     entrants = parse_entrants(args.agents, "--agents")   # policies imported now, before any game
     check_outputs(args.out, args.png)
     result = play_league(entrants, args.games, seed=args.seed, workers=args.workers, use_ray=args.ray,
-                         address=args.address, scenario=args.scenario,
+                         address=args.address, scenario=args.scenario, engine=args.engine,
                          log=None if args.quiet else sys.stderr)
     n_pairs = len(result.agents) * (len(result.agents) - 1) // 2
     print(f"League: {len(result.agents)} agents, {n_pairs} pairs x {args.games} games "

@@ -4,9 +4,9 @@ Pair ``(a, b)`` (``a`` listed first) is one match of ``n_games`` games: ``a`` pl
 game ``i``, so each side is played ``n_games / 2`` times (``a`` takes side 0 once more when
 ``n_games`` is odd). The match seed is drawn from ``SeedSequence([seed, crc32(a), crc32(b)])``: a
 match's games depend only on the root seed and the two names, never on the other entrants, the
-order of the matches, ``workers`` or Ray. Matches between built-in agents are played by
-:func:`atomic_africa.selfplay.play_games` (worker processes or Ray tasks); matches with an outside
-policy on the native batch in this process (:mod:`.external`).
+order of the matches, ``workers``, Ray or the engine. Matches between built-in agents are played by
+:func:`atomic_africa.selfplay.play_games` (native by default; worker processes or Ray tasks);
+matches with an outside policy on the native batch in this process (:mod:`.external`).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import numpy as np
 
 from .._optional import require
 from .._validate import MAX_THREADS, as_int, check_memory
-from ..selfplay import play_games, results_memory
+from ..selfplay import ENGINES, play_games, results_memory
 from .entrants import Entrant, parse_entrants
 from .external import play_external
 from .ratings import Ratings, bradley_terry
@@ -64,7 +64,7 @@ class LeagueResult:
 
 
 def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ray: bool = False,
-                address: str | None = None, scenario=None, log=None) -> LeagueResult:
+                address: str | None = None, scenario=None, engine: str = "native", log=None) -> LeagueResult:
     """Play every pair of ``agents`` ``n_games`` times.
 
     Parameters
@@ -84,6 +84,9 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
         ``address``, started once for the league and shut down at its end).
     scenario
         Scenario (default: the packaged one).
+    engine : {"native", "python"}
+        The engine of the matches between built-in agents (:func:`atomic_africa.selfplay.play_games`:
+        the same records on both); a match with an outside policy is always native.
     log : file, optional
         Where to say each match's size and time as it ends (e.g. ``sys.stderr``).
 
@@ -98,6 +101,8 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed: expected a non-negative integer, got {seed!r}")
     workers = as_int(workers, "workers", lo=1, hi=MAX_THREADS)
+    if engine not in ENGINES:
+        raise ValueError(f"engine: unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
     total = int(n_games) * len(entrants) * (len(entrants) - 1) // 2
     check_memory(results_memory(total, False), "games", f"{total:,} games' results", "play fewer games per pair")
     ray_started = False
@@ -117,7 +122,7 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
             t = time.perf_counter()
             if a.builtin and b.builtin:
                 res = play_games(int(n_games), (a.name, b.name), seed=s, workers=workers, scenario=scenario,
-                                 alternate=True, use_ray=use_ray, progress=False)
+                                 alternate=True, use_ray=use_ray, progress=False, engine=engine)
                 records += res.records
             else:
                 records += play_external((a, b), int(n_games), s, scenario=scenario)
