@@ -33,8 +33,9 @@ __all__ = ["play_games", "stream_games", "results_memory", "Stopped"]
 # cannot fit; a streamed run keeps the records only.
 _RECORD_BYTES = 600
 _REPLAY_BYTES = 100_000
-# Games per batch at most: a Python game takes milliseconds, a native one tens of microseconds.
-_MAX_BATCH = {"python": 50, "native": 500}
+# Games per batch at most: a batch is what is written at once (and lost when a run stops while it is in
+# flight); a Python game takes 0.1-1 s, a native one 0.5 ms (random) to 5 ms (greedy).
+_MAX_BATCH = {"python": 50, "native": 256}
 
 
 def results_memory(n_games: int, replays: bool) -> int:
@@ -128,7 +129,7 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
         Run batches as Ray tasks: on the running Ray if one is initialised, else a local Ray
         (``address=None``) or the cluster at ``address``; a Ray started here is shut down at the end.
     batch_size : int, optional
-        Games per task (default: about 8 tasks per worker, at most 50 Python or 500 native games).
+        Games per task (default: about 8 tasks per worker, at most 50 Python or 256 native games).
     progress : bool
         Show a progress bar on stderr.
     engine : {"native", "python"}
