@@ -169,6 +169,12 @@ def test_cli_selfplay_errors(capsys):
     assert "argument --games: must be >= 1" in capsys.readouterr().err
     assert main(["selfplay", "--games", "1", "--address", "x:1"]) == 2
     assert "only with --ray" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["selfplay", "--games", "1", "--engine", "c"])
+    assert "argument --engine: invalid choice: 'c' (choose from 'native', 'python')" in capsys.readouterr().err
+    assert main(["selfplay", "--games", "1", "--resume", "--no-progress"]) == 2
+    assert "--resume: a run is resumed from its output files; give the same --out and --replays" in \
+        capsys.readouterr().err
 
 
 def test_write_replays(tmp_path):

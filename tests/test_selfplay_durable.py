@@ -171,10 +171,12 @@ def _wait_for_rows(p, path, rows):
         time.sleep(0.02)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, pytest.param(signal.SIGTERM, marks=pytest.mark.slow)])
-def test_a_signal_stops_every_worker_and_keeps_the_written_games(tmp_path, sig):
+@pytest.mark.parametrize("sig,engine,agents", [
+    (signal.SIGINT, "python", "random,random"),
+    pytest.param(signal.SIGTERM, "native", "greedy,doctrine", marks=pytest.mark.slow)])
+def test_a_signal_stops_every_worker_and_keeps_the_written_games(tmp_path, sig, engine, agents):
     out, rep = tmp_path / "r.csv", tmp_path / "r.jsonl"
-    p = subprocess.Popen(_cli("--games", 400, "--agents", "random,random", "--engine", "python", "--workers", 2,
+    p = subprocess.Popen(_cli("--games", 400, "--agents", agents, "--engine", engine, "--workers", 2,
                               "--batch-size", 1, "--no-progress", "--out", out, "--replays", rep),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_for_rows(p, f"{out}.partial", 1)
