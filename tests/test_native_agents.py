@@ -286,7 +286,7 @@ def main(argv=None):
             g, a = whole_games(pair, random_scenario(sc_seed), num_envs=8, seed=sc_seed, min_games=per_sc)
             totals[f"whole games, {label}: games"] += g
             totals[f"whole games, {label}: actions"] += a
-        g, a = whole_games(pair, None, num_envs=4, seed=2, min_games=4)
+        g, a = whole_games(pair, None, num_envs=4, seed=2, min_games=max(4, args.games // 100))
         totals[f"whole games, {label}, default scenario: games"] += g
         totals[f"whole games, {label}, default scenario: actions"] += a
         print(f"{time.time() - t0:7.1f} s  {label}: whole games done", flush=True)
