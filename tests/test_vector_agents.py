@@ -274,3 +274,20 @@ def test_opponent_turns_stop_where_the_learner_never_decides_in_a_whole_game():
     vg = VectorGame(SPEC, 4, 3)
     with pytest.raises(RuntimeError, match="opponent_turns: env \\d: a second game ended in this call"):
         vg.opponent_turns("random", 0)
+
+
+def test_from_games_and_finished_games_are_valid_snapshots():
+    """VectorGame.from_games: env j plays Game(spec, game_seeds[j]) (over-at-start games kept); the
+    envs play_games leaves finished pickle, load and reset like any state."""
+    over = next(gs for gs in range(200) if Game(SPEC, gs).is_over)
+    vg = VectorGame.from_games(SPEC, [over, GAME_SEEDS[0]])
+    assert vg.current_player.tolist()[0] == -1 and vg.episode_seeds.tolist() == [over, GAME_SEEDS[0]]
+    np.testing.assert_array_equal(vg.observations(1), np.stack([Game(SPEC, over).observation(1),
+                                                                Game(SPEC, GAME_SEEDS[0]).observation(1)]))
+    vg.play_games(GAME_SEEDS[:2], "random", AGENT_SEEDS[:2])
+    copy = pickle.loads(pickle.dumps(vg))
+    check_same_state(vg, copy, "finished games")
+    assert (copy.current_player == -1).all()
+    check_same_outputs(vg.reset(seed=4), copy.reset(seed=4), "reset after play_games")
+    empty = play_agent_games(SPEC, [], ("random", "random"), np.zeros((0, 2), int))
+    assert all(a.shape[0] == 0 for a in empty.values())

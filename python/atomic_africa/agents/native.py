@@ -130,7 +130,7 @@ def play_agent_games(spec, game_seeds, kinds, agent_seeds, *, agent_params=None,
     record = v.as_bool(record_actions, "record_actions")
     threads = v.as_threads(threads, "threads")
     batch = v.as_int(batch, "batch", lo=1, hi=2**24)
-    vg = VectorGame.unstarted(spec, max(1, min(batch, m)), threads=threads)
+    vg = VectorGame.from_games(spec, gs[:max(1, min(batch, m))] if m else [0], threads=threads)
     vg.agent_params = params
     out = {"winner": np.empty(m, np.int8), "reason": np.empty(m, np.int8), "turns": np.empty(m, np.int32),
            "decisions": np.empty(m, np.int64), "figures": np.empty((m, 2), np.int32)}

@@ -148,30 +148,37 @@ class VectorGame:
         self._start()
 
     @classmethod
-    def unstarted(cls, scenario=None, num_envs: int = 1, *, rules=None, threads: int = 1) -> "VectorGame":
-        """A VectorGame whose envs hold no game yet, for :meth:`start_games` or :meth:`play_games`
-        (a scenario whose games all end before a decision is accepted: nothing is skipped there).
+    def from_games(cls, scenario, game_seeds, agent_seeds=None, *, rules=None, threads: int = 1,
+                   record_events: bool = False) -> "VectorGame":
+        """A VectorGame with one env per given game: env ``j`` plays ``Game(scenario, game_seeds[j])``.
+
+        Nothing is skipped (as :meth:`start_games`): a game over before its first decision stays over.
+        For :meth:`play_games` and :meth:`start_games`; :meth:`reset` goes on with the episodes of
+        seed 0.
 
         Parameters
         ----------
-        scenario, num_envs, rules, threads
-            As for the constructor (seed 0, no event records).
+        scenario, rules, threads, record_events
+            As for the constructor.
+        game_seeds : array_like of int, shape (num_envs,)
+            ``0 <= seed < 2**64``, at least one.
+        agent_seeds : array_like of int, shape (num_envs, 2), optional
+            As for :meth:`start_games`.
 
         Returns
         -------
         VectorGame
-            Until those calls, its envs' games are over (:meth:`step` refuses them).
         """
+        gs = seed_array(game_seeds, "game_seeds")
         self = cls.__new__(cls)
         self._lock = threading.Lock()
-        self.num_envs = v.as_int(num_envs, "num_envs", lo=1, hi=2**24)
+        self.num_envs = v.as_int(gs.shape[0], "game_seeds: number of games", lo=1, hi=2**24)
         self._seed, self._agent_params = 0, None
         self.threads = threads
-        self.record_events = False
+        self.record_events = v.as_bool(record_events, "record_events")
         self._make_engine(scenario, rules)
         self._reseed()
-        self._engine.arrays["scalars"][:, _S_STAGE] = Stage.OVER
-        self._engine.arrays["scalars"][:, _S_CUR] = -1
+        self.start_games(gs, agent_seeds)
         return self
 
     def _make_engine(self, scenario, rules):
