@@ -27,9 +27,6 @@ cdef enum:
     _DECISION_TRIES = 64
 DECISION_TRIES = _DECISION_TRIES
 
-#: Native agent codes (vgame.pxd AGENT_*) by agent name (atomic_africa.agents.AGENTS).
-AGENT_KINDS = {"random": AGENT_RANDOM, "heuristic": AGENT_HEURISTIC, "greedy": AGENT_GREEDY,
-               "doctrine": AGENT_DOCTRINE}
 #: The AgentParams fields (vgame.pxd), in declaration order.
 AGENT_PARAM_FIELDS = ("wound_value", "marker_value", "rally_value", "cover_value", "standoff_cm")
 

@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 
 from aa_core import vbatch as _k
+from aa_core.vgame import AGENT_KINDS as _KINDS
 
 from .. import _validate as v
 
@@ -20,7 +21,7 @@ __all__ = ["AGENT_KINDS", "AGENT_PARAM_FIELDS", "agent_seed", "agent_kinds", "se
            "check_agent_params", "NEEDS_PARAMS"]
 
 #: Native agent code by name (the kernel's ``AGENT_*``), as :data:`atomic_africa.agents.AGENTS` names them.
-AGENT_KINDS = dict(_k.AGENT_KINDS)
+AGENT_KINDS = dict(_KINDS)
 _NAME_OF = {code: name for name, code in AGENT_KINDS.items()}
 #: The fields of the kernel's ``AgentParams`` (the Python agents' constructor arguments).
 AGENT_PARAM_FIELDS = tuple(_k.AGENT_PARAM_FIELDS)
