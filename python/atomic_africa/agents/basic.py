@@ -37,8 +37,8 @@ class RandomAgent:
         ----------
         seed : int or numpy.random.SeedSequence
             The stream is ``PCG64(SeedSequence(seed))`` (``seed >= 0``), or ``PCG64(seed)`` for a
-            SeedSequence (a VectorGame env's agent stream is
-            ``SeedSequence(vector_seed, spawn_key=(env,))``).
+            SeedSequence (side ``p``'s native random agent in a VectorGame's game of seed ``gs`` is
+            ``RandomAgent(VectorGame.agent_seed(gs, p))``).
 
         Raises
         ------
