@@ -17,7 +17,8 @@ from ..game import Game, GameSpec
 from ..game.schema import END_REASONS
 from ..rules import Rules
 
-__all__ = ["ENGINES", "DEFAULT_ENGINE", "Job", "game_seed_sequence", "game_seeds", "play_batch", "game_record", "sides_of"]
+__all__ = ["ENGINES", "DEFAULT_ENGINE", "Job", "game_seed_sequence", "game_seeds", "batch_seeds",
+           "play_batch", "game_record", "sides_of"]
 
 #: The engines a run can play on: ``native`` (aa_core's batch engine and native agents, the
 #: default) and ``python`` (:class:`~atomic_africa.game.Game` with the Python agents, the reference).

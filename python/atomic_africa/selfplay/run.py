@@ -157,7 +157,7 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
     bar = Progress(n_games, progress, unit="game")
     try:
         how, batches = backend(job, _ranges(0, n_games, workers, batch_size, engine), workers,
-                                    use_ray, address)
+                               use_ray, address)
         t0 = time.perf_counter()
         with closing(batches):
             for batch in in_order(batches, 0):
@@ -221,7 +221,8 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
     n_games, agents, seed, workers, scenario, rules, alternate, use_ray, address, batch_size, progress, engine
         As for :func:`play_games`.
     results : str or PathLike, optional
-        The per-game results table (with neither output, the run is only summarised): Parquet (the ``parquet`` extra), or CSV if it ends in ``.csv``.
+        The per-game results table: Parquet (the ``parquet`` extra), or CSV if it ends in ``.csv``
+        (with neither output the run is only summarised).
     replays : str or PathLike, optional
         Every game's ``Game.to_json()``, one per line, by game index (``atomic-africa render --game K``).
     resume : bool
@@ -271,7 +272,7 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
             bar = Progress(n_games, progress, unit="game")
             bar.update(first)
             how, batches = backend(job, _ranges(first, n_games, workers, batch_size, engine),
-                                        workers, use_ray, address)
+                                   workers, use_ray, address)
             t0 = time.perf_counter()
             with closing(batches):
                 for batch in in_order(batches, first):
@@ -284,6 +285,7 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
             seconds = time.perf_counter() - t0
             with signals.held():
                 files.finish()
+                signals.stopping = True      # the run is complete: a signal now changes nothing
         except BaseException as exc:
             signals.stopping = True
             try:

@@ -98,6 +98,7 @@ def _ray(job, ranges, workers, address):
                     signal.signal(s, h)
     pending = {}
     try:
+        yield None      # Ray is up: backend() waits for it, so a run's games/s does not count its start
         remote = ray.remote(play_batch)
         window = 2 * max(workers, int(ray.cluster_resources().get("CPU", 1)))
         todo = iter(ranges)
@@ -141,7 +142,9 @@ def in_order(batches, first):
 def backend(job, ranges, workers, use_ray, address):
     """(backend name, generator of ``(first game, played)`` per batch as batches finish)."""
     if use_ray:
-        return "ray", _ray(job, ranges, workers, address)
+        batches = _ray(job, ranges, workers, address)
+        next(batches)
+        return "ray", batches
     if workers == 1:
         return "in-process", _in_process(job, ranges)
     return "processes", _processes(job, ranges, workers)
