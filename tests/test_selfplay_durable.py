@@ -220,6 +220,24 @@ def test_a_killed_worker_stops_the_run_keeping_the_written_games(tmp_path):
 
 
 @pytest.mark.slow
+def test_workers_leave_when_their_parent_is_killed_outright(tmp_path):
+    p = subprocess.Popen(_cli("--games", 400, "--agents", "random,random", "--engine", "python", "--workers", 2,
+                              "--batch-size", 1, "--no-progress", "--out", tmp_path / "r.csv"),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)   # no pipe a worker would hold
+    _wait_for_rows(p, f"{tmp_path / 'r.csv'}.partial", 1)
+    workers = _children(p.pid)
+    p.kill()
+    p.wait()
+    deadline = time.monotonic() + 60      # each worker notices within half a second
+    while any(os.path.exists(f"/proc/{w}") for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [w for w in workers if os.path.exists(f"/proc/{w}")]
+    for w in left:                        # never leave them behind, even when the test fails
+        os.kill(w, signal.SIGKILL)
+    assert len(workers) == 2 and left == []
+
+
+@pytest.mark.slow
 def test_a_full_disk_keeps_the_previous_file_and_the_run_resumes(tmp_path):
     """Writes failing half-way (RLIMIT_FSIZE: EFBIG, as a full disk's ENOSPC) exit 1 naming the
     partial file; the previous replays file is untouched and --resume completes the run."""

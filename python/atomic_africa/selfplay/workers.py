@@ -8,6 +8,7 @@ the whole process group stops them only through the parent, which first keeps wh
 """
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -30,10 +31,20 @@ def _in_process(job, ranges):
         yield lo, play_batch(job, lo, hi)
 
 
-def _ignore_sigint():
+def _worker_init():
     # A terminal's Ctrl-C reaches the whole process group: the parent alone decides what to keep and
     # then terminates the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A parent killed outright (SIGKILL) cannot terminate its workers, and an idle worker waits on
+    # its task queue for ever (its siblings keep the queue open): each one leaves by itself.
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _stop_processes(ex: ProcessPoolExecutor) -> None:
@@ -53,7 +64,7 @@ def _stop_processes(ex: ProcessPoolExecutor) -> None:
 
 def _processes(job, ranges, workers):
     ex = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                             initializer=_ignore_sigint)
+                             initializer=_worker_init)
     finished = False
     try:
         todo, pending = iter(ranges), {}
