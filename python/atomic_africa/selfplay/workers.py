@@ -31,13 +31,13 @@ def _in_process(job, ranges):
         yield lo, play_batch(job, lo, hi)
 
 
-def _worker_init():
+def _worker_init(parent: int):
     # A terminal's Ctrl-C reaches the whole process group: the parent alone decides what to keep and
     # then terminates the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A parent killed outright (SIGKILL) cannot terminate its workers, and an idle worker waits on
-    # its task queue for ever (its siblings keep the queue open): each one leaves by itself.
-    parent = os.getppid()
+    # its task queue for ever (its siblings keep the queue open): each one leaves by itself. The
+    # parent's pid comes from the parent: it may be dead already when this runs.
 
     def watch():
         while os.getppid() == parent:
@@ -64,7 +64,7 @@ def _stop_processes(ex: ProcessPoolExecutor) -> None:
 
 def _processes(job, ranges, workers):
     ex = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                             initializer=_worker_init)
+                             initializer=_worker_init, initargs=(os.getpid(),))
     finished = False
     try:
         todo, pending = iter(ranges), {}
