@@ -113,13 +113,28 @@ cdef inline int cap_left(V* v, int t) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------- counts
+# WOUND_QUOTIENT[eff][k] = k // eff: the wounds of beating the damage threshold by k (k <= 25) at
+# effective armor eff >= 1 (row ODDS_SLOTS: any larger armor, no wound). Filled once at import.
+cdef int WOUND_QUOTIENT[ODDS_SLOTS + 1][ODDS_SLOTS + 1]
+
+
+cdef void _fill_wound_quotient() noexcept nogil:
+    cdef int e, k
+    for e in range(1, ODDS_SLOTS + 1):
+        for k in range(ODDS_SLOTS + 1):
+            WOUND_QUOTIENT[e][k] = k // e
+
+
+_fill_wound_quotient()
+
+
 cdef void fire_counts(const FireRules* r, const OddsSide* sh, const OddsSide* tg, int which,
                       int band, int armor, int cover, int ap, bint vehicle, int left,
                       int64_t* M, int64_t* W) noexcept nogil:
     """Sums over all face combinations of min(markers, left) and of wounds: the shooter's attacks
     (which 0: both, one volley; 1: the second only; 2: the first only) against the target's Defense."""
     cdef int S = ODDS_SLOTS, i, j, ds, s, t2, hi, eff, k
-    cdef int q[ODDS_SLOTS + 1]
+    cdef const int* q
     cdef int mk[3]
     cdef int val[3][3]
     cdef int b[4]
@@ -128,8 +143,7 @@ cdef void fire_counts(const FireRules* r, const OddsSide* sh, const OddsSide* tg
     eff = armor + r.cover_bonus[cover] + ap
     if eff < r.armor_floor:
         eff = r.armor_floor
-    for k in range(S + 1):   # wounds of beating the damage threshold by k (floor: k >= 0)
-        q[k] = k // eff
+    q = WOUND_QUOTIENT[eff if eff < S else S]
     mk[0] = 0
     mk[1] = r.markers_range[vehicle]
     mk[2] = r.markers_damage[vehicle]
