@@ -1,6 +1,8 @@
 """The native greedy agent (src/aa_core/vagent_greedy.pxi) plays the Python GreedyAgent's action at
 every decision: per decision over varied positions (default and random scenarios, other rules and
 agent values) and over whole greedy-vs-greedy games. Thousands of games: benchmarks/greedy_parity.py."""
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -19,10 +21,10 @@ ALL_KINDS = {"ORDERS", "ACTIVATE", "REACT", "DECLARE_ACTION", "joker", "DECLARE_
 
 
 def test_every_kind_of_decision_matches_python():
-    seen, _ = play_greedy_parity(None, num_envs=4, seed=1, steps=120)
+    seen, _ = play_greedy_parity(None, num_envs=4, seed=1, steps=100)
     # random scenarios chosen (from the first 20 seeds) for their Split Fire, features and assets
     for sc in (1, 4, 9, 13):
-        more, _ = play_greedy_parity(random_scenario(sc), num_envs=4, seed=sc, steps=60)
+        more, _ = play_greedy_parity(random_scenario(sc), num_envs=4, seed=sc, steps=50)
         seen += more
     missing = ALL_KINDS - set(seen)
     assert not missing, f"decisions never compared: {sorted(missing)}; compared {dict(seen)}"
@@ -80,3 +82,39 @@ def test_threads_do_not_change_the_choices():
 def test_more_random_scenarios_match_python():
     for sc in range(20, 32):
         play_greedy_parity(random_scenario(sc), num_envs=4, seed=sc, steps=60)
+
+
+def test_odds_tables_refused_when_memory_is_short(monkeypatch):
+    from atomic_africa import _validate
+    from aa_core import vgame
+    rules = aa.Rules.default().replace(orders={"bystander_posture": "offensive"})  # not built yet
+    monkeypatch.setattr(_validate, "available_memory", lambda: vgame.ODDS_TABLE_BYTES - 1)
+    with pytest.raises(MemoryError, match=r"rules: the greedy agent's exact-odds tables need .* of memory"):
+        VectorGame(None, 1, 0, rules=rules)
+
+
+def test_odds_tables_hold_the_exact_score_counts():
+    # Spot checks of the tables against atomic_africa.odds (the Python agent's exact odds).
+    from atomic_africa import odds
+    from atomic_africa.enums import Action, Die, Posture
+    from atomic_africa.game.native_params import _odds_tables
+    rules = aa.Rules.default()
+    side = np.dtype([("total", "<i4"), ("att_cum", "<i4", (27, 27)), ("att0", "<i4", 26), ("att1", "<i4", 26),
+                     ("defense", "<i4", 26), ("rally", "<i4", 26), ("spotting", "<i4", 26)])
+    tables = _odds_tables(rules).view(side)
+    for dice in ((4, 6, 8), (12, 12, 10), (6, 4, 12)):
+        for action in Action:
+            for posture in Posture:
+                row = tables[(((dice[0] - 4) // 2 * 5 + (dice[1] - 4) // 2) * 5 + (dice[2] - 4) // 2) * 16
+                             + int(action) * 2 + int(posture)]
+                pmf = odds.scores_pmf(tuple(Die(d) for d in dice), posture, action, exact=True, rules=rules)
+                total = int(np.prod(dice))
+                assert row["total"] == total
+                if pmf.defense is not None:
+                    assert {s - 1: int(c) for s, c in enumerate(row["defense"]) if c} == \
+                        {k: int(p * total) for k, p in pmf.defense.items()}
+                firsts = Counter()
+                for attacks, p in pmf.attacks.items():
+                    firsts[attacks[0] if attacks else -1] += int(p * total)
+                assert {s - 1: int(c) for s, c in enumerate(row["att0"]) if c} == dict(firsts)
+                assert row["att_cum"][-1, -1] == total

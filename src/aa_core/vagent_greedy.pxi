@@ -113,12 +113,28 @@ cdef inline int cap_left(V* v, int t) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------- counts
+# WOUND_QUOTIENT[eff][k] = k // eff: the wounds of beating the damage threshold by k (k <= 25) at
+# effective armor eff >= 1 (row ODDS_SLOTS: any larger armor, no wound). Filled once at import.
+cdef int WOUND_QUOTIENT[ODDS_SLOTS + 1][ODDS_SLOTS + 1]
+
+
+cdef void _fill_wound_quotient() noexcept nogil:
+    cdef int e, k
+    for e in range(1, ODDS_SLOTS + 1):
+        for k in range(ODDS_SLOTS + 1):
+            WOUND_QUOTIENT[e][k] = k // e
+
+
+_fill_wound_quotient()
+
+
 cdef void fire_counts(const FireRules* r, const OddsSide* sh, const OddsSide* tg, int which,
                       int band, int armor, int cover, int ap, bint vehicle, int left,
                       int64_t* M, int64_t* W) noexcept nogil:
     """Sums over all face combinations of min(markers, left) and of wounds: the shooter's attacks
     (which 0: both, one volley; 1: the second only; 2: the first only) against the target's Defense."""
     cdef int S = ODDS_SLOTS, i, j, ds, s, t2, hi, eff, k
+    cdef const int* q
     cdef int mk[3]
     cdef int val[3][3]
     cdef int b[4]
@@ -127,6 +143,7 @@ cdef void fire_counts(const FireRules* r, const OddsSide* sh, const OddsSide* tg
     eff = armor + r.cover_bonus[cover] + ap
     if eff < r.armor_floor:
         eff = r.armor_floor
+    q = WOUND_QUOTIENT[eff if eff < S else S]
     mk[0] = 0
     mk[1] = r.markers_range[vehicle]
     mk[2] = r.markers_damage[vehicle]
@@ -163,7 +180,7 @@ cdef void fire_counts(const FireRules* r, const OddsSide* sh, const OddsSide* tg
                 m += <int64_t>(sh.att_cum[b[i + 1]][S] - sh.att_cum[b[i]][S]) * val[i][0]
         w = 0
         for s in range(b[2], S):
-            k = (s - 1 - t2) // eff
+            k = q[s - 1 - t2]
             if which != 1:
                 w += <int64_t>sh.att0[s] * k
             if which != 2:
@@ -215,23 +232,45 @@ cdef double feature_value(GView* c, int u, int f, int posture) noexcept nogil:
     return (<double>L / <double>sh.total) * c.ap.cover_value
 
 
-cdef double split_value(GView* c, int u, int t1, int t2, int posture) noexcept nogil:
-    """GreedyAgent.split_value: t1 (declared) faces the higher Attack, t2 the lower."""
+cdef double split_part(GView* c, int u, int t, int posture, int k) noexcept nogil:
+    """One target's share of Split Fire: k 0 the declared target (the higher Attack), 1 the other."""
     cdef V* v = c.v
     cdef const OddsSide* sh = side_of(c, u, A_SPLIT_FIRE, posture)
     cdef const OddsSide* tg
-    cdef int tp, ta, k, t
+    cdef int tp, ta
     cdef int64_t M, W
-    cdef double out[2]
-    for k in range(2):
-        t = t1 if k == 0 else t2
-        defense_roll(v, t, &tp, &ta)
-        tg = side_of(c, t, ta, tp)
-        fire_counts(&v.P.fire.rules, sh, tg, 1 + k, band_of(v, v.x[u], v.y[u], v.x[t], v.y[t]),
-                    v.armor[t], unit_cover(c, t), 0, is_vehicle(v, t), cap_left(v, t),
-                    &M, &W)
-        out[k] = dist_value(c, M, W, <int64_t>sh.total * tg.total)
-    return out[0] + out[1]
+    defense_roll(v, t, &tp, &ta)
+    tg = side_of(c, t, ta, tp)
+    fire_counts(&v.P.fire.rules, sh, tg, 1 + k, band_of(v, v.x[u], v.y[u], v.x[t], v.y[t]),
+                v.armor[t], unit_cover(c, t), 0, is_vehicle(v, t), cap_left(v, t), &M, &W)
+    return dist_value(c, M, W, <int64_t>sh.total * tg.total)
+
+
+cdef double best_split(GView* c, int u, int t1, int posture) noexcept nogil:
+    """The best GreedyAgent.split_value(u, a, b) over ordered pairs of u's fire targets (t1 >= 0:
+    a = t1 only); 0.0 without a pair. Each share depends on its own target only, so it is taken once."""
+    cdef V* v = c.v
+    cdef int e = 1 - u // v.C, t, t2
+    cdef bint need = v.P.orders.fire_needs_los, seen = False
+    cdef double best = 0.0, x
+    cdef double decl[MAX_SLOTS_TOTAL]
+    cdef double other[MAX_SLOTS_TOTAL]
+    cdef int8_t ok[MAX_SLOTS_TOTAL]
+    for t in range(e * v.C, (e + 1) * v.C):
+        ok[t] = v.alive[t] and (not need or g_los(c, u, t))
+        if ok[t]:
+            if t1 < 0 or t == t1:
+                decl[t] = split_part(c, u, t, posture, 0)
+            other[t] = split_part(c, u, t, posture, 1)
+    for t in range(e * v.C, (e + 1) * v.C):
+        if ok[t] and (t1 < 0 or t == t1):
+            for t2 in range(e * v.C, (e + 1) * v.C):
+                if t2 != t and ok[t2]:
+                    x = decl[t] + other[t2]
+                    if not seen or x > best:
+                        best = x
+                    seen = True
+    return best
 
 
 cdef double rally_value_of(GView* c, int u, int t, int posture) noexcept nogil:
@@ -299,7 +338,7 @@ cdef double action_value(GView* c, int u, int action, int posture) noexcept nogi
     """GreedyAgent.action_value: the best value of declaring (action, posture) over u's targets
     (0.0 without any); the first of equal values, as Python's max."""
     cdef V* v = c.v
-    cdef int side = u // v.C, e = 1 - side, C = v.C, t, t2, k, nf, i
+    cdef int side = u // v.C, e = 1 - side, C = v.C, t, k, nf, i
     cdef bint need = v.P.orders.fire_needs_los, seen = False
     cdef double best = 0.0, x
     cdef int fs[MAX_FEATURES]
@@ -323,15 +362,7 @@ cdef double action_value(GView* c, int u, int action, int posture) noexcept nogi
                     seen = True
         return best
     if action == A_SPLIT_FIRE:
-        for t in range(e * C, (e + 1) * C):
-            if v.alive[t] and (not need or g_los(c, u, t)):
-                for t2 in range(e * C, (e + 1) * C):
-                    if t2 != t and v.alive[t2] and (not need or g_los(c, u, t2)):
-                        x = split_value(c, u, t, t2, posture)
-                        if not seen or x > best:
-                            best = x
-                        seen = True
-        return best
+        return best_split(c, u, -1, posture)
     for t in range(e * C, (e + 1) * C):
         if v.alive[t] and (not need or g_los(c, u, t)):
             x = fire_value(c, u, t, action, posture, v.x[u], v.y[u])
@@ -365,23 +396,15 @@ cdef double card_value(GView* c, int u, int card) noexcept nogil:
 cdef double target_value(GView* c, int u, int t, bint second) noexcept nogil:
     """GreedyAgent._target_value: the value of aiming u's declared action at unit t."""
     cdef V* v = c.v
-    cdef int action = v.action[u], posture = v.posture[u], e = 1 - u // v.C, o
-    cdef bint need = v.P.orders.fire_needs_los, seen = False
-    cdef double best = 0.0, x
+    cdef int action = v.action[u], posture = v.posture[u]
     if action == A_RALLY:
         return rally_value_of(c, u, t, posture)
     if action == A_CALL_FOR_FIRE:
         return cff_value(c, u, t, v.asset[u] if v.asset[u] > 0 else 0, posture)
     if action == A_SPLIT_FIRE:
         if second:
-            return split_value(c, u, v.target[u], t, posture)
-        for o in range(e * v.C, (e + 1) * v.C):
-            if o != t and v.alive[o] and (not need or g_los(c, u, o)):
-                x = split_value(c, u, t, o, posture)
-                if not seen or x > best:
-                    best = x
-                seen = True
-        return best
+            return split_part(c, u, v.target[u], posture, 0) + split_part(c, u, t, posture, 1)
+        return best_split(c, u, t, posture)
     return fire_value(c, u, t, action, posture, v.x[u], v.y[u])
 
 

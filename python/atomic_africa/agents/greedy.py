@@ -21,16 +21,11 @@ from ..enums import Action, Cover, Die, Posture
 from ..fire import resolve_fire
 from ..game.los import cover_at
 from ..game.state import Stage
-from .scoring import ScoringAgent, _shared_params
+from .scoring import ScoringAgent, _shared_params, distance
 
 __all__ = ["GreedyAgent"]
 
 _FIRE_ACTIONS = (Action.BASIC, Action.SPRINT, Action.DIG_IN, Action.MASS_FIRE, Action.HEAVY_WEAPON)
-
-
-def _dist(dx, dy) -> float:
-    """sqrt(dx * dx + dy * dy): the native twin's expression (math.hypot rounds differently)."""
-    return math.sqrt(dx * dx + dy * dy)
 
 
 def _expectations(dist, cap_left):
@@ -370,7 +365,7 @@ class GreedyAgent(ScoringAgent):
                 v += self.fire_value(view, u, target, u.action, u.posture, origin=mid)
             else:
                 # No fire this phase: close to the best firing range without entering the first band.
-                near = min((_dist(t.x - d[0], t.y - d[1]) for t in enemies), default=0.0)
+                near = min((distance(t.x - d[0], t.y - d[1]) for t in enemies), default=0.0)
                 edge = view.rules.fire.band_edges_cm[0]
                 v -= 0.01 * max(0.0, near - 2 * edge) + 0.02 * max(0.0, edge - near)
             out[a] = v

@@ -15,6 +15,12 @@ from ..game.los import cover_at
 __all__ = ["ScoringAgent"]
 
 
+def distance(dx, dy) -> float:
+    """Length of (dx, dy) as ``sqrt(dx * dx + dy * dy)``: the native agents evaluate the same
+    expression (math.hypot rounds differently), so both get the same bits."""
+    return math.sqrt(dx * dx + dy * dy)
+
+
 # -- facts about the position, from the public game state ---------------------------------------
 class _View:
     """Per-decision helper: dice after wounds, LOS, cover and range from the public game state."""
@@ -52,9 +58,7 @@ class _View:
         return [t for t in self.alive(1 - u.side) if not need or self.los(u, t)]
 
     def band(self, p, q) -> int:
-        # sqrt of the squares, not math.hypot: the native agents evaluate this same expression
-        dx, dy = p[0] - q[0], p[1] - q[1]
-        return range_band(math.sqrt(dx * dx + dy * dy), self.rules)
+        return range_band(distance(p[0] - q[0], p[1] - q[1]), self.rules)
 
     def cover(self, x, y) -> int:
         c = self._cover.get((x, y))

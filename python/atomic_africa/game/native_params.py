@@ -16,6 +16,7 @@ import numpy as np
 
 from aa_core import vgame as _vgame
 
+from .. import _validate as v
 from ..dice import DIE_ATTRIBUTES
 from ..enums import Action, Posture
 from .schema import LIMIT
@@ -131,11 +132,12 @@ def _odds_tables(rules) -> np.ndarray:
     """The native greedy agent's exact odds of every dice triple, action and posture (read-only)."""
     odds = _ODDS.get(id(rules))
     if odds is None:
+        nbytes, what = _vgame.ODDS_TABLE_BYTES, "the greedy agent's exact-odds tables"
+        v.check_memory(nbytes, "rules", what)
         try:
-            odds = np.empty(_vgame.ODDS_TABLE_BYTES, dtype=np.uint8)
+            odds = np.empty(nbytes, dtype=np.uint8)
         except MemoryError:
-            raise MemoryError(f"rules: cannot allocate the greedy agent's odds tables "
-                              f"({_vgame.ODDS_TABLE_BYTES / 2**20:.1f} MiB)") from None
+            raise v.memory_error(nbytes, "rules", what) from None
         _vgame.fill_odds_tables(np.ascontiguousarray(rules.table5_array, dtype=np.int8).ravel(), odds)
         odds.flags.writeable = False
         _ODDS[id(rules)] = odds
