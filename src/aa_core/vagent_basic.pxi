@@ -133,7 +133,7 @@ cdef double doctrine_score(V* v, const AgentParams* ap, int a, bint base, bint s
         u = me * v.C + k
         s = doctrine_role(v, u) * 100 - nearest(v, 1 - me, v.x[u], v.y[u], 1e9) / 100.0
         act = v.s[S_ACT] if st == ST_REACT else -1
-        if act >= 0 and sees(v, u, act):
+        if act >= 0 and los(v, u, act):
             s += 50   # return fire at the unit that activated
         return s
     u = v.s[S_DECL]
@@ -183,7 +183,7 @@ cdef int doctrine_act(V* v, const AgentParams* ap) noexcept nogil:
         base = doctrine_role(v, u) == ROLE_BASE
         if base:
             for t in range((1 - me) * v.C, (2 - me) * v.C):
-                if v.alive[t] and sees(v, u, t):
+                if v.alive[t] and los(v, u, t):
                     see = True
                     break
     best_a = buf[0]

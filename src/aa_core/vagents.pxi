@@ -67,14 +67,6 @@ cdef void preview_destination(V* v, int a, double* px, double* py) noexcept nogi
         py[0] = v.y[u]
 
 
-cdef bint sees(V* v, int a, int b) noexcept nogil:
-    """agents.scoring._View.los(a, b): the sight line from a's Start to b's Start is clear. The segment
-    test is not symmetric bit for bit, so the cached los() (lower slot to higher) serves only a < b."""
-    if a < b:
-        return los(v, a, b)
-    return not blocked(v, v.x[a], v.y[a], v.x[b], v.y[b], -1)
-
-
 cdef double nearest(V* v, int side, double px, double py, double none) noexcept nogil:
     """The distance from (px, py) to the nearest live unit of `side` (Python's min over the units in
     slot order, each sqrt((t.x - px)**2 + (t.y - py)**2)); `none` if it has none."""

@@ -1,23 +1,15 @@
 """Built-in agents: uniformly random legal actions, and a simple one-step greedy heuristic."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .._seeding import seed_sequence
 from ..enums import Action, Posture
 from ..game.los import cover_at
 from ..game.state import Stage
+from .scoring import distance
 
 __all__ = ["RandomAgent", "HeuristicAgent", "play"]
-
-
-def _dist(ax: float, ay: float, bx: float, by: float) -> float:
-    # sqrt of the sum of squares, not math.hypot: the native agents (aa_core/vagents.pxi, built with
-    # -ffp-contract=off) evaluate the same expression and get the same distances bit for bit.
-    dx, dy = ax - bx, ay - by
-    return math.sqrt(dx * dx + dy * dy)
 
 
 class RandomAgent:
@@ -129,10 +121,10 @@ class HeuristicAgent:
             u, t = s.units[s.decl_uid], s.units[seg[1]]
             if u.action == Action.RALLY:
                 return t.markers
-            return -_dist(t.x, t.y, u.x, u.y)
+            return -distance(t.x - u.x, t.y - u.y)
         if kind == "FEATURE":   # a terrain feature is a target like any other: the closest first
             u, (fx, fy) = s.units[s.decl_uid], game.scenario.terrain[seg[1]].aim_point
-            return -_dist(fx, fy, u.x, u.y)
+            return -distance(fx - u.x, fy - u.y)
         if kind == "NO_TARGET":
             return -1e9
         if kind in ("END_SPLITS", "END_ORDERS"):
@@ -149,7 +141,7 @@ class HeuristicAgent:
         cov = cover_at([d[0] for d in dests], [d[1] for d in dests], game.terrain).tolist()
         out = {}
         for a, d, c in zip(legal, dests, cov):
-            near = min((_dist(t.x, t.y, d[0], d[1]) for t in enemies), default=0.0)
+            near = min((distance(t.x - d[0], t.y - d[1]) for t in enemies), default=0.0)
             out[a] = 3.0 * c - 0.05 * max(0.0, near - 40.0) - 0.01 * abs(near - 40.0)
         return out
 

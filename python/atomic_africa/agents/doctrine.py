@@ -11,8 +11,7 @@ import math
 from ..enums import Action, Posture, UnitKind
 from ..game.los import cover_at
 from ..game.state import Stage
-from .basic import _dist
-from .scoring import ScoringAgent
+from .scoring import ScoringAgent, distance
 
 __all__ = ["DoctrineAgent"]
 
@@ -57,7 +56,7 @@ class DoctrineAgent(ScoringAgent):
         return "base" if (u.uid % game.C + game.s.turn) % 2 == 0 else "manoeuvre"
 
     def _nearest(self, view, u, units):
-        return min((_dist(t.x, t.y, u.x, u.y) for t in units), default=1e9)
+        return min((distance(t.x - u.x, t.y - u.y) for t in units), default=1e9)
 
     def _card_score(self, game, u, card) -> float:
         deck, role = game.deck, self.role(game, u)
@@ -119,13 +118,13 @@ class DoctrineAgent(ScoringAgent):
                     continue
                 if seg[0] == "FEATURE":        # a terrain feature: by distance, like a unit
                     fx, fy = game.scenario.terrain[seg[1]].aim_point
-                    out[a] = -_dist(fx, fy, u.x, u.y)
+                    out[a] = -distance(fx - u.x, fy - u.y)
                     continue
                 t = s.units[seg[1]]
                 if u.action == Action.RALLY:   # self first, then the most suppressed friend
                     out[a] = t.markers + (100 if t.uid == u.uid else 0)
                 else:                          # the nearest threat; concentrate on suppressed ones
-                    out[a] = -_dist(t.x, t.y, u.x, u.y) + 5.0 * t.markers
+                    out[a] = -distance(t.x - u.x, t.y - u.y) + 5.0 * t.markers
             return out
         if st in (Stage.MOVE, Stage.SPRINT_MOVE):
             return self._move_scores(game, view, u, legal, enemies)
@@ -140,8 +139,8 @@ class DoctrineAgent(ScoringAgent):
         cov = cover_at([d[0] for d in dests], [d[1] for d in dests], game.terrain).tolist()
         out = {}
         for a, d, c in zip(legal, dests, cov):
-            near = min((_dist(t.x, t.y, d[0], d[1]) for t in enemies), default=0.0)
-            moved = _dist(d[0], d[1], u.x, u.y)
+            near = min((distance(t.x - d[0], t.y - d[1]) for t in enemies), default=0.0)
+            moved = distance(d[0] - u.x, d[1] - u.y)
             if base and sees:
                 out[a] = -moved + 0.5 * c   # the base of fire holds its ground
             else:                           # bound forward to the standoff distance, cover to cover
