@@ -92,6 +92,16 @@ def test_csv_rows_beyond_the_replays_are_played_again(tmp_path, uninterrupted):
     assert res.resumed == 3 and read_results(out) == uninterrupted.records
 
 
+def test_a_symbolic_link_stays_a_link_to_the_results(tmp_path, uninterrupted):
+    (tmp_path / "data").mkdir()
+    target, link = tmp_path / "data" / "r.csv", tmp_path / "r.csv"
+    target.write_text("previous")
+    link.symlink_to(target)
+    stream_games(12, results=link, **KW)
+    assert link.is_symlink() and read_results(target) == uninterrupted.records
+    assert sorted(p.name for p in (tmp_path / "data").iterdir()) == ["r.csv"]
+
+
 def test_resume_refuses_another_run_and_a_fresh_run_keeps_an_interrupted_one(tmp_path):
     out = tmp_path / "r.csv"
     with pytest.raises(KeyboardInterrupt):

@@ -51,7 +51,9 @@ class _Stream:
     def __init__(self, path: str):
         self.path = os.fspath(path)
         self.in_place = not _regular(self.path)      # a device or pipe: no partial, no rename
-        self.partial = self.path if self.in_place else self.path + PARTIAL
+        # Beside the file the path names (a symbolic link's target), so the final rename stays on
+        # one file system.
+        self.partial = self.path if self.in_place else os.path.realpath(self.path) + PARTIAL
         self.fh = None
         self.writer = None
 
@@ -322,7 +324,7 @@ class RunFiles:
                     os.fsync(fd)
                 finally:
                     os.close(fd)
-                real = os.path.realpath(s.path)
+                real = s.partial[:-len(PARTIAL)]
                 try:
                     os.chmod(s.partial, stat.S_IMODE(os.stat(real).st_mode))
                 except FileNotFoundError:
