@@ -120,6 +120,16 @@ def test_resume_refuses_another_run_and_a_fresh_run_keeps_an_interrupted_one(tmp
     assert Path(f"{out}.partial").read_bytes() == before
     with pytest.raises(ValueError, match="resume: no interrupted run at"):
         stream_games(12, results=tmp_path / "other.csv", resume=True, **KW)
+    with pytest.raises(ValueError, match=r"resume: a run seeded from fresh entropy \(seed None\)"):
+        stream_games(12, results=out, resume=True, **dict(KW, seed=None))
+    # Rows that are not this run's games (another seed's, under this run's file) are refused.
+    other = tmp_path / "other.csv"
+    with pytest.raises(KeyboardInterrupt):
+        stream_games(12, results=other, batch_size=3, on_batch=_stop_after(3), **dict(KW, seed=6))
+    Path(f"{other}.partial").replace(f"{out}.partial")
+    with pytest.raises(ValueError, match=r"resume: the partial files' game 0 is not this run's"):
+        stream_games(12, results=out, resume=True, **KW)
+    Path(f"{out}.partial").write_bytes(before)
     # The engine is not part of the run: a run started on one engine may be resumed on the other.
     assert stream_games(12, results=out, resume=True, **KW).resumed == 3
 

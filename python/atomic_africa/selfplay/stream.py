@@ -202,6 +202,9 @@ class RunFiles:
                              "and --replays as the interrupted run")
         if not self.resumable:
             raise ValueError("resume: only runs written to regular files can be resumed")
+        if self.run["seed"] is None:
+            raise ValueError("resume: a run seeded from fresh entropy (seed None) cannot be resumed; "
+                             "give it a seed")
         if not os.path.exists(self.run_file):
             raise ValueError(f"resume: no interrupted run at {self.run_file} (a run that completed "
                              f"renamed its partial files into place); run without --resume")
@@ -224,6 +227,8 @@ class RunFiles:
         if records is None:
             records = self._records_from_replays(k)
         records = records[:k]
+        for i in sorted({0, k - 1}) if k else ():
+            self._check_kept(records[i], i)
         if self.results is not None:
             if self.run["results"] == "csv":
                 os.truncate(self.results.partial, ends[k])
@@ -233,6 +238,17 @@ class RunFiles:
             self._open(self.replays, "a")
         self.written = k
         return records
+
+    def _check_kept(self, record: dict, i: int) -> None:
+        """Game ``i`` of the partial files is game ``i`` of this run (its seed and sides)."""
+        from .games import game_seeds, sides_of
+        a_side, sides = sides_of(self.run["agents"], self.run["alternate"], i)
+        expected = {"game": i, "seed": game_seeds(self.run["seed"], i)[0], "a_side": a_side,
+                    "agent_0": sides[0], "agent_1": sides[1]}
+        found = {k: record[k] for k in expected}
+        if found != expected:
+            raise ValueError(f"resume: the partial files' game {i} is not this run's ({found}, expected "
+                             f"{expected}); delete them to start afresh")
 
     def _kept_results(self):
         """(records, byte offsets after the header and after each row) of the results partial."""
