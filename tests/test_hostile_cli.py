@@ -26,7 +26,7 @@ from atomic_africa.agents import make_agent
 from atomic_africa.game import Game
 
 PACKAGED_SCENARIO = Path(aa.__file__).parent / "data" / "scenarios" / "default.toml"
-COMMANDS = ("fire", "odds", "artillery", "battle", "render", "selfplay", "rules", "scenario")
+COMMANDS = ("fire", "odds", "artillery", "battle", "render", "selfplay", "league", "rules", "scenario")
 
 # Calls atomic_africa.cli.main on each argv of the JSON list read from stdin, in this one process;
 # prints one JSON object per probe: exit status, stdout, stderr, and any exception main let escape.
@@ -128,7 +128,9 @@ INPUT_FILES = ["deep_toml", "deep_json", "deep_inline", "not_utf8", "random", "e
     (["unreadable"] if Path("/proc/self/mem").exists() else [])
 INPUT_OPTIONS = [["fire", "-n", "10", "--rules"], ["odds", "--rules"], ["rules", "--rules"],
                  ["artillery", "--spotter", "A1", "--target", "C3", "--rules"], ["battle", "--quiet", "--scenario"],
-                 ["selfplay", "--games", "1", "--no-progress", "--scenario"], ["render", "--scenario"],
+                 ["selfplay", "--games", "1", "--no-progress", "--scenario"],
+                 ["league", "--agents", "random,heuristic", "--games", "2", "--quiet", "--scenario"],
+                 ["render", "--scenario"],
                  ["render", "--html", "{dir}/page.html"]]
 
 
@@ -169,6 +171,8 @@ NUMERIC_OPTIONS = {
     ("selfplay", "--no-progress", "--agents", "random,random", "--games", "1"): ["--games", "--workers",
                                                                                   "--batch-size"],
     ("render", "{replay}", "--html", "{dir}/n.html"): ["--game", "--step", "--dpi"],
+    ("league", "--quiet", "--agents", "random,heuristic", "--games", "2"):
+        ["--games", "--workers", "--seed"],
 }
 
 
@@ -268,6 +272,7 @@ def test_outputs_are_checked_before_the_work(tmp_path, files):
     an empty name) is refused when the options are read, naming the option."""
     targets = [tmp_path / "no" / "such" / "x.out", tmp_path, files["replay"] / "x.out", ""]
     options = [["battle", "--log"], ["selfplay", "--games", "1e12", "--out"], ["selfplay", "--games", "1e12", "--replays"],
+               ["league", "--games", "1e12", "--out"], ["league", "--games", "1e12", "--png"],
                ["odds", "--plot"], ["artillery", "--spotter", "A1", "--target", "C3", "--plot"],
                ["render", "-o"], ["render", "--gif"], ["render", "--html"]]
     results = run_batch([opt + [target] for opt in options for target in targets])
