@@ -20,7 +20,7 @@ from atomic_africa.agents.native import play_agent_games
 from atomic_africa.game import Game, GameSpec, default_scenario
 
 SPEC = GameSpec.build(default_scenario(), None)
-NATIVE_GAMES = scaled(512, minimum=2)
+NATIVE_GAMES = scaled(1024, minimum=2)
 # The Python greedy agent plays about 2 games/s: a few games per round keep the run short.
 PYTHON_GAMES = {"random": scaled(40, minimum=1), "heuristic": scaled(8, minimum=1),
                 "doctrine": scaled(8, minimum=1), "greedy": scaled(2, minimum=1)}

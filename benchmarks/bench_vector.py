@@ -31,19 +31,18 @@ The native driver (issue 13), 1 thread unless named:
   actions from ``random_actions()`` too). Target: ``gym_vector_256`` at most 1.5x ``raw_engine_256``.
 - group ``learner_steps``, per learner step: the Gymnasium vector env at 256 and at 16 envs (256 must
   give more steps per second).
-- group ``selfplay_games``, per finished game: ``play_agent_games`` random vs random on 1 and 2
-  threads, and the Python loop (``Game`` + ``make_agent``). Target: ``native_random_t1`` >= 1000 games/s.
+
+Self-play games/s per agent pair (native on 1 and 2 threads against the Python loop) are
+``bench_selfplay.py``'s.
 """
 import numpy as np
 import pytest
 from bench_env import GAMES, STEPS, game_loop, gymnasium_loop, pettingzoo_loop
 from _scale import scaled
 
-from atomic_africa.agents import make_agent
-from atomic_africa.agents.native import play_agent_games
 from atomic_africa.env import VectorGame
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
-from atomic_africa.game import Game, GameSpec, default_scenario
+from atomic_africa.game import GameSpec, default_scenario
 
 SCENARIO = default_scenario()
 NUM_ENVS = scaled(1024, minimum=2)   # a batch size RL users run; 256 envs: see the README
@@ -155,8 +154,6 @@ def test_vector_throughput(benchmark, items, group, entry, threads):
 # ------------------------------------------------------------------ the native driver (issue 13)
 DRIVER_ENVS = 256
 LEARNER_DECISIONS = scaled(256 * 160, minimum=32)   # per round, whatever the number of envs
-SELFPLAY_GAMES = scaled(4096, minimum=4)
-PYTHON_GAMES = scaled(16, minimum=2)
 SPEC = GameSpec.build(SCENARIO, None)
 
 
@@ -214,27 +211,3 @@ def test_learner_steps(benchmark, items, num_envs):
                        setup=lambda: ((new_gym_vector(1, num_envs),), {}), rounds=5, iterations=1)
     items(out[0][1])
     benchmark.extra_info.update(num_envs=num_envs, threads=1, learner_steps=out[0][1])
-
-
-def _python_selfplay(games):
-    for j in range(games):
-        g = Game(SPEC, j)
-        agents = [make_agent("random", 2 * j), make_agent("random", 2 * j + 1)]
-        while not g.is_over:
-            g.apply(agents[g.current_player].act(g))
-    return games
-
-
-@pytest.mark.parametrize("entry", ["native_random_t1", "native_random_t2", "python_random"])
-def test_selfplay_games(benchmark, items, entry):
-    benchmark.group = "selfplay_games"
-    if entry == "python_random":
-        items(benchmark.pedantic(_python_selfplay, args=(PYTHON_GAMES,), rounds=3, iterations=1))
-        return
-    m = SELFPLAY_GAMES
-    seeds = np.arange(2 * m, dtype=np.uint64).reshape(m, 2)
-    threads = int(entry[-1])
-    r = benchmark.pedantic(play_agent_games, args=(SPEC, np.arange(m), ("random", "random"), seeds),
-                           kwargs={"threads": threads}, rounds=5, iterations=1)
-    items(m)
-    benchmark.extra_info.update(threads=threads, games=m, decisions=int(r["decisions"].sum()))
