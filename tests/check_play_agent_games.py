@@ -16,26 +16,18 @@ import time
 
 import numpy as np
 
-from atomic_africa.agents import make_agent
 from atomic_africa.agents.native import play_agent_games
-from atomic_africa.game import Game, GameSpec
+from atomic_africa.game import GameSpec
 from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.schema import END_REASONS
+from test_vector_agents import _python_game
 from vector_helpers import random_scenario
-
-
-def _python(spec, gs, names, seeds):
-    g = Game(spec, gs)
-    agents = [make_agent(names[p], seeds[p]) for p in (0, 1)]
-    while not g.is_over:
-        g.apply(agents[g.current_player].act(g))
-    return g
 
 
 def _compare(spec, gs, names, seeds, batch, threads) -> tuple[int, str | None]:
     r = play_agent_games(spec, gs, names, seeds, record_actions=True, batch=batch, threads=threads)
     for j in range(len(gs)):
-        g = _python(spec, int(gs[j]), names, [int(s) for s in seeds[j]])
+        g = _python_game(spec, int(gs[j]), names, [int(s) for s in seeds[j]])
         res = g.result
         got = (r["actions"][j].tolist(), int(r["winner"][j]), END_REASONS[r["reason"][j]].text,
                int(r["turns"][j]), int(r["decisions"][j]), tuple(int(x) for x in r["figures"][j]))

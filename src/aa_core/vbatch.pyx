@@ -343,7 +343,7 @@ cdef class Engine:
         that the OS delays leaves its work to the others."""
         cdef Py_ssize_t i, n = self.n
         cdef Game* g
-        cdef int w, cur
+        cdef int cur
         cdef uint8_t[::1] ok = np.empty(n, dtype=np.uint8)
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
@@ -365,11 +365,7 @@ cdef class Engine:
                     apply_action(&self.P, g, <int>actions[i])
                     if g.s[S_STAGE] == ST_OVER:
                         terminated[i] = 1
-                        w = g.s[S_WINNER]
-                        winner[i] = <int8_t>w
-                        if w >= 0:
-                            rewards[i, w] = 1.0
-                            rewards[i, 1 - w] = -1.0
+                        winner[i] = _score_end(g, &rewards[i, 0])
                 if observe_all:
                     cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
                     observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
@@ -559,7 +555,7 @@ cdef class Engine:
         cdef int64_t[::1] ep = self.arrays["episode"]
         cdef int8_t[::1] why = np.zeros(n, dtype=np.int8)
         cdef Game* g
-        cdef int a, w, cur
+        cdef int a, cur
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 g = &self.games[i]
@@ -583,11 +579,7 @@ cdef class Engine:
                                 why[i] = _OPP_SECOND_END
                                 break
                             ended[i] = 1
-                            w = g.s[S_WINNER]
-                            winner[i] = <int8_t>w
-                            if w >= 0:
-                                rewards[i, w] = 1.0
-                                rewards[i, 1 - w] = -1.0
+                            winner[i] = _score_end(g, &rewards[i, 0])
                             observe(&self.P, g, 0, &final[i, 0, 0])
                             observe(&self.P, g, 1, &final[i, 1, 0])
                             ep[i] += 1
@@ -615,6 +607,15 @@ cdef class Engine:
         if e.size:
             memcpy(&o[0], e.data, e.size * sizeof(double))
         return out
+
+
+cdef inline int8_t _score_end(Game* g, float* rewards) noexcept nogil:
+    """The winner of g's finished game (-1: a draw); rewards[winner] = +1, rewards[loser] = -1."""
+    cdef int w = g.s[S_WINNER]
+    if w >= 0:
+        rewards[w] = 1.0
+        rewards[1 - w] = -1.0
+    return <int8_t>w
 
 
 # The legal-action buffers live on the stack (as in is_legal): no allocation inside the parallel
