@@ -60,6 +60,12 @@ def _stop_processes(ex: ProcessPoolExecutor) -> None:
         if p.is_alive():
             p.kill()
             p.join()
+    # The executor's manager thread closes its wake-up pipe once it sees the workers gone; Python
+    # 3.11's exit hook checks that pipe and then writes to it without a lock, and loses that race now
+    # and then ("Exception ignored ... Bad file descriptor" on stderr): let the thread finish first.
+    manager = getattr(ex, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(1.0)
 
 
 def _processes(job, ranges, workers):
