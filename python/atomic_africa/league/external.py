@@ -14,6 +14,7 @@ import numpy as np
 
 from ..agents.native import agent_params
 from ..game import VectorGame
+from ..selfplay.games import game_record, sides_of
 from .entrants import Entrant, check_actions
 
 __all__ = ["play_external", "CHUNK"]
@@ -99,13 +100,8 @@ def _play_chunk(entrants, games, vg_seed, scenario, rules, alternate) -> list:
         for j in np.flatnonzero(term).tolist():
             over = next(e for e in vg.events(j) if e["type"] == "game_over")
             done[j] = True
-            side = int(a_side[j])
-            names = [entrants[0].name, entrants[1].name][::1 if side == 0 else -1]
-            winner = int(over["winner"])
-            records[j] = {"game": games[j], "seed": int(seeds[j]), "agent_0": names[0], "agent_1": names[1],
-                          "a_side": side, "winner": winner,
-                          "a_score": 0 if winner < 0 else (1 if winner == side else -1),
-                          "reason": over["reason"], "turns": int(over["turn"]),
-                          "decisions": int(decisions[j]), "figures_0": int(over["figures"][0]),
-                          "figures_1": int(over["figures"][1])}
+            side, names = sides_of((entrants[0].name, entrants[1].name), alternate, games[j])
+            records[j] = game_record(games[j], int(seeds[j]), side, names, int(over["winner"]),
+                                     over["reason"], int(over["turn"]), int(decisions[j]),
+                                     [int(f) for f in over["figures"]])
     return records
