@@ -12,10 +12,11 @@ from atomic_africa.enums import Action
 from atomic_africa.game import Game
 from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.vector import VectorGame
+from atomic_africa.agents.native import agent_params
 from vector_helpers import episode_seed
 
 AGENT_GREEDY = 2
-DEFAULT_PARAMS = dict(wound_value=3.0, marker_value=1.0, rally_value=1.5, cover_value=0.4, standoff_cm=30.0)
+DEFAULT_PARAMS = agent_params()   # the Python agents' constructor defaults
 
 
 def stage_keys(g: Game) -> list:

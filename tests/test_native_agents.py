@@ -26,7 +26,8 @@ import pytest
 
 import atomic_africa as aa
 from aa_core.vgame import AGENT_KINDS
-from atomic_africa.agents import AGENTS, DoctrineAgent, GreedyAgent, HeuristicAgent, RandomAgent, play
+from atomic_africa.agents import AGENTS, DoctrineAgent, HeuristicAgent, RandomAgent, play
+from atomic_africa.agents.native import agent_params as native_agent_params
 from atomic_africa.env import VectorGame
 from atomic_africa.game import Game
 from atomic_africa.game.rng import RandomSource
@@ -50,9 +51,7 @@ def python_agent(name: str, game_seed: int, side: int, standoff_cm: float = 30.0
 
 def agent_params(standoff_cm: float = 30.0) -> dict:
     """Engine.set_agent_params values: the Python agents' defaults (doctrine's standoff given)."""
-    g = GreedyAgent()
-    return {"wound_value": g.wound_value, "marker_value": g.marker_value, "rally_value": g.rally_value,
-            "cover_value": g.cover_value, "standoff_cm": float(standoff_cm)}
+    return native_agent_params({"standoff_cm": float(standoff_cm)})
 
 
 class Twins:
