@@ -2,8 +2,6 @@
 position turned by 180 degrees (sides swapped), actions included; the envs use it by default."""
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
@@ -40,30 +38,29 @@ SYM = _symmetric()
 
 def _mirror(g: Game) -> Game:
     """The same position turned by 180 degrees with the sides swapped (player p becomes 1 - p)."""
-    d = json.loads(g.to_json())
-    C, s = g.C, d["state"]
+    m = g.clone()
+    m._los_key, m._feature_los = None, {}              # caches of the position (rebuilt on demand)
+    C, s = m.C, m.s
     swap = lambda uid: uid if uid < 0 else (uid + C) % (2 * C)            # noqa: E731
     flip = lambda p: p if p not in (0, 1) else 1 - p                       # noqa: E731
     units = [None] * (2 * C)
-    for u in s["units"]:
-        v = dict(u, uid=swap(u["uid"]), side=1 - u["side"])
-        if u["alive"]:
-            for k in ("x", "dest_x", "aim_x"):
-                v[k] = W - u[k]
-            for k in ("y", "dest_y", "aim_y"):
-                v[k] = H - u[k]
-            for k in ("target", "target2"):
-                v[k] = swap(u[k]) if u[k] < 2 * C else u[k]                  # >= 2C: a terrain feature
-        units[v["uid"]] = v
-    s["units"] = units
-    s["players"] = s["players"][::-1]
-    for k in ("act_uid", "react_uid", "decl_uid"):
-        s[k] = swap(s[k])
-    for k in ("current_player", "activating", "first_player", "next_activating", "winner"):
-        s[k] = flip(s[k])
-    s["pending"] = [swap(uid) for uid in s["pending"]]
-    d["initial_figures"] = d["initial_figures"][::-1]
-    return Game.from_json(json.dumps(d))
+    for u in s.units:
+        u.uid, u.side = swap(u.uid), 1 - u.side
+        if u.alive:
+            u.x, u.dest_x, u.aim_x = W - u.x, W - u.dest_x, W - u.aim_x
+            u.y, u.dest_y, u.aim_y = H - u.y, H - u.dest_y, H - u.aim_y
+            u.target = swap(u.target) if u.target < 2 * C else u.target      # >= 2C: a terrain feature
+            u.target2 = swap(u.target2)
+        units[u.uid] = u
+    s.units = units
+    s.players = s.players[::-1]
+    s.act_uid, s.react_uid, s.decl_uid = swap(s.act_uid), swap(s.react_uid), swap(s.decl_uid)
+    s.current_player, s.activating = flip(s.current_player), flip(s.activating)
+    s.first_player, s.next_activating, s.winner = flip(s.first_player), flip(s.next_activating), flip(s.winner)
+    s.pending = [swap(uid) for uid in s.pending]
+    m.initial_figures = m.initial_figures[::-1]
+    m.check_invariants()
+    return m
 
 
 def _random_positions(seeds=range(3)):
@@ -138,6 +135,13 @@ def test_action_maps_are_inverse_permutations_and_map_only_target_and_move():
     assert v.action_to_engine(sp.target(C + 1), 1) == sp.target(1)
     D = sp.directions
     assert v.action_to_engine(sp.move(0, 2), 1) == sp.move(D // 2, 2)   # 12 o'clock <-> 6 o'clock
+    # masks are permuted by the same map, per row
+    masks = np.random.default_rng(0).random((6, n)) < 0.3
+    players = np.array([0, 1, 1, 0, 1, 0])
+    expected = np.stack([m[v.to_engine[q]] for m, q in zip(masks, players)])
+    np.testing.assert_array_equal(v.action_mask(masks, players), expected)
+    np.testing.assert_array_equal(v.action_mask(masks, 1), masks[:, v.to_engine[1]])
+    np.testing.assert_array_equal(v.action_mask(masks[2], 1), masks[2][v.to_engine[1]])
     # a batch with mixed players
     a = np.array([sp.target(0), sp.target(0)])
     np.testing.assert_array_equal(v.action_to_engine(a, np.array([0, 1])), [sp.target(0), sp.target(C)])

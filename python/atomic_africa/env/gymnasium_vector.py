@@ -328,31 +328,36 @@ class AtomicAfricaVectorEnv(VectorEnv):
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
         finished_seeds = self._seeds
-        a = self._engine_actions(a)
-        _, rew, term, _, info = self.vector_game.step(a, observe=False)
+        a = np.ascontiguousarray(a, dtype=np.int64)
+        try:   # the engine checks every action before changing any game
+            _, rew, term, _, info = self.vector_game.step(self._engine_actions(a), observe=False)
+        except IllegalActionError:
+            raise self._illegal(a) from None
         obs, reward, ended, final_obs, winners = self._advance(rew[:, self.player].astype(np.float64), term,
                                                                info, strict_end=False)
         truncated = np.zeros(self.num_envs, dtype=bool)
         return obs, reward, ended, truncated, self._info(ended, final_obs, winners, finished_seeds)
 
     def _engine_actions(self, a: np.ndarray) -> np.ndarray:
-        """The learner's actions (in its view) as engine ids; IllegalActionError naming the first
-        out-of-range or illegal one (in the learner's view), nothing changed."""
+        """The learner's actions (in its view) as engine ids; out-of-range ids unchanged (the engine
+        rejects them naming the allowed range)."""
+        inside = (a >= 0) & (a < self.vector_game.num_actions)
+        return np.where(inside, self.view.action_to_engine(np.where(inside, a, 0), self.player), a)
+
+    def _illegal(self, a: np.ndarray) -> IllegalActionError:
+        """The error for the first out-of-range or illegal action of ``a``, named in the learner's view."""
         n = self.vector_game.num_actions
-        a = np.ascontiguousarray(a, dtype=np.int64)
         inside = (a >= 0) & (a < n)
         legal = inside.copy()
         legal[inside] = self._masks[np.flatnonzero(inside), a[inside]]
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
-            if not inside[i]:
-                raise IllegalActionError(f"actions[{i}]: action {a[i]} is out of range in env {i}; "
-                                         f"allowed 0..{n - 1}")
-            legal_ids = np.flatnonzero(self._masks[i])
-            shown = ", ".join(str(x) for x in legal_ids[:12]) + (" ..." if legal_ids.size > 12 else "")
-            raise IllegalActionError(f"actions[{i}]: action {a[i]} is not legal in env {i} "
-                                     f"({self.view.view} view of player {self.player}); legal: {shown}")
-        return self.view.action_to_engine(a, self.player)
+        i = int(np.flatnonzero(~legal)[0])
+        if not inside[i]:
+            return IllegalActionError(f"actions[{i}]: action {a[i]} is out of range in env {i}; "
+                                      f"allowed 0..{n - 1}")
+        ids = np.flatnonzero(self._masks[i])
+        shown = ", ".join(str(x) for x in ids[:12]) + (" ..." if ids.size > 12 else "")
+        return IllegalActionError(f"actions[{i}]: action {a[i]} is not legal in env {i} "
+                                  f"({self.view.view} view of player {self.player}); legal: {shown}")
 
     def close_extras(self, **kwargs):
         """Nothing to release."""
