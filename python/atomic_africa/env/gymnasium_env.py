@@ -28,7 +28,7 @@ import gymnasium as gym  # noqa: E402
 import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
-from ..game import Game, GameSpec, IllegalActionError
+from ..game import Game, GameSpec
 from ..game.native_agents import agent_seed
 from ..game.side_view import SideView
 from ._common import ENV_ID, observation_box, text_render
@@ -184,24 +184,11 @@ class AtomicAfricaEnv(gym.Env):
         a = int(action)
         if not (0 <= a < self.game_spec.num_actions and self.action_masks()[a]):
             if self.illegal_action == "raise":
-                self._raise_illegal(a)
+                self.view.apply(self.game, a, self.player)   # raises IllegalActionError with the reason
             return self._observation(), self.illegal_reward, True, False, self._info(illegal_action=True)
-        self.game.apply(self.view.action_to_engine(a, self.player))
+        self.view.apply(self.game, a, self.player)
         self._opponent_moves()
         return self._observation(), self._reward(), self.game.is_over, False, self._info()
-
-    def _raise_illegal(self, a: int):
-        """The engine's IllegalActionError (with its reason) for the learner's action ``a``."""
-        if not 0 <= a < self.game_spec.num_actions:
-            self.game.apply(a)  # out of range: the engine names the allowed ids
-        e = self.view.action_to_engine(a, self.player)
-        if e == a:
-            self.game.apply(a)
-        try:
-            self.game.apply(e)
-        except IllegalActionError as err:
-            raise IllegalActionError(f"action {a} ({self.view.view} view of player {self.player}; "
-                                     f"engine action {e}): {err}") from None
 
     def render(self):
         """The text picture of the game (``render_mode="ansi"``), else ``None``."""

@@ -147,10 +147,8 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
             return self._was_dead_step(action)
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0
-        a = int(action)
-        if 0 <= a < self.game_spec.num_actions:   # else the engine rejects it naming the allowed range
-            a = self.view.action_to_engine(a, self.possible_agents.index(agent))
-        self.game.apply(a)  # IllegalActionError (a ValueError) leaves the game unchanged
+        # IllegalActionError (a ValueError) leaves the game unchanged
+        self.view.apply(self.game, int(action), self.possible_agents.index(agent))
         if self.game.is_over:
             self._finish()
         else:

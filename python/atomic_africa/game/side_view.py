@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .engine import IllegalActionError
 from .observation_spec import coordinate_features
 
 __all__ = ["SideView", "VIEWS"]
@@ -161,6 +162,25 @@ class SideView:
         if a.ndim == 0:
             return int(self.to_engine[int(player), a])
         return self.to_engine[np.broadcast_to(np.asarray(player, dtype=np.int64), a.shape), a]
+
+    def apply(self, game, action: int, player: int) -> None:
+        """``game.apply`` of ``player``'s ``action`` given in this view.
+
+        An out-of-range id goes to the engine unmapped (its error names the allowed range); an
+        illegal one raises the engine's :class:`~atomic_africa.game.IllegalActionError` (reason
+        included, game unchanged) naming the id in this view and the engine's id.
+        """
+        a = int(action)
+        if not 0 <= a < self.to_engine.shape[1]:
+            return game.apply(a)
+        e = int(self.to_engine[player, a])
+        if e == a:
+            return game.apply(a)
+        try:
+            game.apply(e)
+        except IllegalActionError as err:
+            raise IllegalActionError(f"action {a} ({self.view} view of player {player}; engine action "
+                                     f"{e}): {err}") from None
 
     def action_from_engine(self, action, player):
         """The id in this view of the engine's ``action`` of ``player`` (inverse of
