@@ -195,37 +195,53 @@ def test_envs_default_to_the_relative_view_of_either_engine():
     assert aec.game.state_hash() == expected.state_hash()
 
 
-def test_vector_env_learner_and_callable_opponent_act_in_their_own_view():
-    """Learner player 1 and a callable opponent (player 0) both choose the highest legal id of their
-    view; the same game through the absolute view with the ids mapped by hand is identical."""
+def _highest(masks):
+    return masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+
+
+@pytest.mark.parametrize("learner", [0, 1])
+def test_vector_env_learner_and_callable_opponent_act_in_their_own_view(learner):
+    """Learner and callable opponent both choose the highest legal id of their own relative view;
+    the same games through the absolute view, with the views applied by hand, are identical (so
+    the callable really gets its own side's view and answers in it)."""
     spec = GameSpec.build(SYM)
     view = SideView(spec)
-    seen = []
+    opp = 1 - learner
+    got = []
 
-    def highest(observations, masks, envs):
-        seen.append((observations.copy(), masks.copy()))
-        return masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+    def rel_opponent(observations, masks, envs):
+        got.append((observations.copy(), masks.copy()))
+        return _highest(masks)
 
-    def highest_abs(observations, masks, envs):     # player 0: its relative view is the absolute one
-        return masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+    def abs_opponent(observations, masks, envs):        # the same policy, the view applied by hand
+        mine = view.action_mask(masks, opp)
+        want = got[len(expected)]
+        expected.append(True)
+        np.testing.assert_array_equal(want[0], view.observation(observations, opp))
+        np.testing.assert_array_equal(want[1], mine)
+        return view.action_to_engine(_highest(mine), opp)
 
-    rel = AtomicAfricaVectorEnv(2, SYM, player=1, opponent=highest)
-    ab = AtomicAfricaVectorEnv(2, SYM, player=1, opponent=highest_abs, view="absolute")
+    expected = []
+    rel = AtomicAfricaVectorEnv(2, SYM, player=learner, opponent=rel_opponent)
+    ab = AtomicAfricaVectorEnv(2, SYM, player=learner, opponent=abs_opponent, view="absolute")
     o1, i1 = rel.reset(seed=11)
     o2, i2 = ab.reset(seed=11)
+    ends = 0
     for _ in range(80):
-        np.testing.assert_array_equal(o1, view.observation(o2, 1))
-        np.testing.assert_array_equal(i1["action_mask"], view.action_mask(i2["action_mask"], 1))
-        a = i1["action_mask"].shape[1] - 1 - np.argmax(i1["action_mask"][:, ::-1], axis=1)
+        np.testing.assert_array_equal(o1, view.observation(o2, learner))
+        np.testing.assert_array_equal(i1["action_mask"], view.action_mask(i2["action_mask"], learner))
+        a = _highest(i1["action_mask"])
         o1, r1, t1, _, i1 = rel.step(a)
-        o2, r2, t2, _, i2 = ab.step(view.action_to_engine(a, np.ones(2, np.int64)))
+        o2, r2, t2, _, i2 = ab.step(view.action_to_engine(a, learner))
         np.testing.assert_array_equal(r1, r2)
         np.testing.assert_array_equal(t1, t2)
         for k in np.flatnonzero(t1):
-            np.testing.assert_array_equal(i1["final_obs"][k], view.observation(i2["final_obs"][k], 1))
-    assert seen
-    with pytest.raises(IllegalActionError, match=r"not legal in env 0 \(relative view of player 1\)"):
-        rel.step(np.array([int(np.flatnonzero(~i1["action_mask"][0])[0]), 0]))
+            np.testing.assert_array_equal(i1["final_obs"][k], view.observation(i2["final_obs"][k], learner))
+            ends += 1
+    assert len(got) == len(expected) > 10 and ends >= 1
+    bad = int(np.flatnonzero(~i1["action_mask"][0])[0])
+    with pytest.raises(IllegalActionError, match=rf"not legal in env 0 \(relative view of player {learner}\)"):
+        rel.step(np.array([bad, 0]))
 
 
 def g_stage(env):
