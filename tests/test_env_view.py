@@ -255,7 +255,8 @@ def test_illegal_action_in_the_relative_view_names_both_ids():
     bad = env.game_spec.space.target(0)            # no target in the Orders phase; mapped to slot C
     assert g_stage(env) == "ORDERS" and not info["action_mask"][bad]
     engine = env.game_spec.space.target(env.game_spec.C)
-    with pytest.raises(IllegalActionError, match=f"action {bad} \\(relative view of player 1; engine action {engine}\\)"):
+    with pytest.raises(IllegalActionError,
+                       match=f"action {bad} \\(relative view of player 1; engine action {engine}\\)"):
         env.step(bad)
     assert env.game.state_hash() == before
     lose = AtomicAfricaEnv(SYM, player=1)

@@ -5,8 +5,9 @@ Observation: ``game.observation(learner)`` (float32 Box with per-feature bounds,
 by 180 degrees so both sides see their own deployment at the bottom, action ids mapped to match;
 :class:`~atomic_africa.game.side_view.SideView`) or ``"absolute"`` (the engine's frame). Action:
 ``Discrete(game.num_actions)`` in the same view; the legal ones are given as ``info["action_mask"]``
-(bool) and by :meth:`AtomicAfricaEnv.action_masks` (the convention of sb3-contrib's ``MaskablePPO``). The opponent's decisions are made inside
-``reset``/``step`` until it is the learner's turn again. Reward: 0 until the game ends, then +1 / -1
+(bool) and by :meth:`AtomicAfricaEnv.action_masks` (the convention of sb3-contrib's
+``MaskablePPO``). The opponent's decisions are made inside ``reset``/``step`` until it is the
+learner's turn again. Reward: 0 until the game ends, then +1 / -1
 / 0 for a win / loss / draw of the learner.
 
 An illegal action does not raise by default (``illegal_action="lose"``): the episode ends

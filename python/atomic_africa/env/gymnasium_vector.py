@@ -5,8 +5,9 @@ in each the learner plays side ``player`` against a built-in opponent whose deci
 inside :meth:`~AtomicAfricaVectorEnv.reset` / :meth:`~AtomicAfricaVectorEnv.step` until it is the
 learner's turn again in every game. Per game the spaces, the observation (``observation(player)``,
 float32, in the learner's ``view``: ``"relative"`` by default, or ``"absolute"``; actions and masks
-in the same view, :class:`~atomic_africa.game.side_view.SideView`) and the reward (0 until the game ends, then +1 / -1 / 0 for a win / loss / draw of the
-learner) are those of the single-agent environment.
+in the same view, :class:`~atomic_africa.game.side_view.SideView`) and the reward (0 until the game
+ends, then +1 / -1 / 0 for a win / loss / draw of the learner) are those of the single-agent
+environment.
 
 - Opponent: a built-in agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``)
   is played natively: one engine call (:meth:`VectorGame.opponent_turns`) plays all its decisions in

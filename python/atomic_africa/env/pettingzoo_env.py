@@ -6,8 +6,8 @@ player may see) and ``"action_mask"`` an int8 vector over the flat action space,
 actions of the agent to move and all zeros for the other agent; both, and the actions, in the
 agent's ``view`` (``"relative"``, the default: player 1's table turned by 180 degrees so each agent
 sees its own deployment at the bottom, action ids mapped to match,
-:class:`~atomic_africa.game.side_view.SideView`; or ``"absolute"``, the engine's frame). Rewards are 0 until the game ends,
-then +1 / -1 (win / loss) or 0 / 0 (draw). ``reset(seed=s)`` starts ``Game(scenario, s)``.
+:class:`~atomic_africa.game.side_view.SideView`; or ``"absolute"``, the engine's frame). Rewards
+are 0 until the game ends, then +1 / -1 (win / loss) or 0 / 0 (draw). ``reset(seed=s)`` starts ``Game(scenario, s)``.
 
 Why AEC only: the game is turn-based with a data-dependent turn order (a player often decides
 several times in a row: orders, declaration, target, destination), so agents never act
