@@ -147,7 +147,10 @@ def potentials(totals, start, players, shaping: RewardShaping) -> np.ndarray:
     -------
     ndarray of float64, shape (...)
     """
+    # elementwise operations only (no reductions): the same floats for one state as for a batch
     t = np.asarray(totals, dtype=np.float64)
     value = (t[..., 0] - shaping.wound_weight * t[..., 1] - shaping.marker_weight * t[..., 2]) / start
-    own = np.take_along_axis(value, np.asarray(players, dtype=np.intp)[..., None], axis=-1)[..., 0]
-    return shaping.scale * (2.0 * own - value.sum(axis=-1))
+    first = np.asarray(players) == 0
+    own = np.where(first, value[..., 0], value[..., 1])
+    enemy = np.where(first, value[..., 1], value[..., 0])
+    return shaping.scale * (own - enemy)

@@ -39,6 +39,7 @@ _S_TURN, _S_STAGE, _S_CUR = SCALAR_COLUMN["turn"], SCALAR_COLUMN["stage"], SCALA
 # side_totals' fields and their rows: (storage array, row) of alive and of each summed field
 _FIELD = {f.name: (f"unit_{f.storage}", f.row) for f in UNIT_FIELDS if f.storage != "py"}
 SIDE_TOTALS = ("figures", "wounds", "markers")
+_TOTAL_ROWS = [_FIELD[name][1] for name in SIDE_TOTALS]     # all three are unit_i32 rows
 # opponent_turns' stop codes -> why
 _OPP_WHY = {_k.OPP_NO_ACTION: "the native agent found no legal action in a running game",
             _k.OPP_SECOND_END: "a second game ended in this call: the learner had no decision in a whole game"}
@@ -275,13 +276,10 @@ class VectorGame:
         a = self._engine.arrays
         n, C = self.num_envs, self.spec.C
         with self._lock:
-            arr, row = _FIELD["alive"]
-            alive = a[arr][:, row, :].reshape(n, 2, C) != 0
-            cols = []
-            for name in SIDE_TOTALS:
-                arr, row = _FIELD[name]
-                cols.append(np.where(alive, a[arr][:, row, :].reshape(n, 2, C), 0).sum(axis=2, dtype=np.int64))
-        return np.stack(cols, axis=2)
+            alive = a[_FIELD["alive"][0]][:, _FIELD["alive"][1], :]
+            values = a["unit_i32"][:, _TOTAL_ROWS, :]          # (n, fields, 2 * C), a copy
+        values *= alive[:, None, :]
+        return values.reshape(n, len(SIDE_TOTALS), 2, C).sum(axis=3, dtype=np.int64).transpose(0, 2, 1)
 
     @property
     def agent_params(self):
