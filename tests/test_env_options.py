@@ -226,8 +226,9 @@ def test_skip_counts_the_single_legal_learner_decisions():
 
 def test_bad_option_arguments():
     for cls, kw in ((AtomicAfricaEnv, {}), (AtomicAfricaVectorEnv, {"num_envs": 2})):
-        with pytest.raises(ValueError, match="player.*'random'"):
-            cls(scenario=SMALL, player="left", **kw)
+        for player in ("left", 1.0, True, np.array([0, 1]), None):
+            with pytest.raises(ValueError, match="player.*'random'"):
+                cls(scenario=SMALL, player=player, **kw)
         with pytest.raises(TypeError, match="skip_forced"):
             cls(scenario=SMALL, skip_forced="yes", **kw)
         with pytest.raises(ValueError, match=r"shaping\.gamma.*0 <= gamma <= 1"):
@@ -236,6 +237,10 @@ def test_bad_option_arguments():
             cls(scenario=SMALL, shaping={"scal": 1.0}, **kw)
         with pytest.raises(TypeError, match="shaping: expected"):
             cls(scenario=SMALL, shaping="on", **kw)
+        with pytest.raises(ValueError, match=r"shaping: unknown key.*1"):
+            cls(scenario=SMALL, shaping={1: 2.0}, **kw)
+        with pytest.raises(ValueError, match=r"shaping\.scale.*not finite"):
+            cls(scenario=SMALL, shaping={"scale": 10**4000}, **kw)
     with pytest.raises(ValueError, match=r"shaping\.scale"):
         RewardShaping(scale=0.0)
     with pytest.raises(ValueError, match=r"shaping\.wound_weight"):

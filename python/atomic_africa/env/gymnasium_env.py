@@ -31,7 +31,7 @@ from gymnasium import spaces  # noqa: E402
 
 from ..game import Game, GameSpec
 from ..game.native_agents import agent_seed, learner_side
-from ._common import ENV_ID, observation_box, text_render
+from ._common import ENV_ID, check_player, observation_box, text_render
 from ..agents import make_agent
 from .shaping import game_totals, potentials, shaping_config, start_figures
 
@@ -86,8 +86,7 @@ class AtomicAfricaEnv(gym.Env):
     def __init__(self, scenario=None, opponent="random", player: int = 0, rules=None,
                  illegal_action: str = "lose", illegal_reward: float = -1.0, render_mode=None,
                  shaping=None, skip_forced: bool = False):
-        if isinstance(player, bool) or (player != "random" and player not in (0, 1)):
-            raise ValueError(f"player: {player!r} is not a player; allowed 0, 1, 'random'")
+        player = check_player(player)
         if not isinstance(skip_forced, (bool, np.bool_)):
             raise TypeError(f"skip_forced: expected a bool, got {type(skip_forced).__name__} {skip_forced!r}")
         shaping = shaping_config(shaping)

@@ -54,7 +54,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
 from .._seeding import seed_sequence
-from ._common import observation_box
+from ._common import check_player, observation_box
 from ..agents.native import agent_params
 from ..game.native_agents import AGENT_KINDS
 from ..game.vector import VectorGame
@@ -147,8 +147,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
             raise TypeError(f"num_envs: expected a positive int, got {type(num_envs).__name__} {num_envs!r}")
         if num_envs < 1:
             raise ValueError(f"num_envs: {num_envs} is out of range; allowed >= 1")
-        if isinstance(player, (bool, np.bool_)) or (player != "random" and player not in (0, 1)):
-            raise ValueError(f"player: {player!r} is not a player; allowed 0, 1, 'random'")
+        player = check_player(player)
         if not isinstance(skip_forced, (bool, np.bool_)):
             raise TypeError(f"skip_forced: expected a bool, got {type(skip_forced).__name__} {skip_forced!r}")
         shaping = shaping_config(shaping)
@@ -164,7 +163,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         if render_mode is not None:
             raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None")
         self.num_envs, self.opponent = int(num_envs), opponent
-        self.player = player if player == "random" else int(player)
+        self.player = player        # 0, 1 or "random"
         self.render_mode = None
         # The engine's game seed until the first seeded reset comes from fresh entropy, as the
         # single-agent env's does.

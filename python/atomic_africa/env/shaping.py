@@ -65,7 +65,10 @@ class RewardShaping:
             x = getattr(self, name)
             if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
                 raise TypeError(f"shaping.{name}: expected a real number, got {type(x).__name__} {x!r}")
-            x = float(x)
+            try:
+                x = float(x)
+            except OverflowError:       # an int beyond the float range
+                x = math.inf
             if not math.isfinite(x):
                 raise ValueError(f"shaping.{name}: {x!r} is not finite")
             object.__setattr__(self, name, x)
@@ -103,9 +106,9 @@ def shaping_config(value) -> RewardShaping | None:
     if isinstance(value, RewardShaping):
         return value
     if isinstance(value, dict):
-        unknown = sorted(set(map(str, value)) - set(_FIELDS))
+        unknown = sorted(repr(k) for k in value if k not in _FIELDS)
         if unknown:
-            raise ValueError(f"shaping: unknown key(s) {unknown}; allowed {list(_FIELDS)}")
+            raise ValueError(f"shaping: unknown key(s) {', '.join(unknown)}; allowed {list(_FIELDS)}")
         return RewardShaping(**value)
     raise TypeError(f"shaping: expected None, True, a dict of {list(_FIELDS)} or a RewardShaping, "
                     f"got {type(value).__name__}")
