@@ -75,10 +75,10 @@ class AtomicAfricaEnv(gym.Env):
     Raises
     ------
     ValueError
-        On an invalid ``player``, ``illegal_action``, ``render_mode``, ``shaping``, ``skip_forced`` or
-        opponent name.
+        On an invalid ``player``, ``illegal_action``, ``render_mode``, ``shaping`` value or opponent name.
     TypeError
-        If ``opponent`` is neither a name nor an object with ``act``.
+        If ``opponent`` is neither a name nor an object with ``act``, ``skip_forced`` is not a bool or
+        ``shaping`` not one of the accepted types.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}

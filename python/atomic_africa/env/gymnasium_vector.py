@@ -135,7 +135,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
     ValueError
         On an invalid ``num_envs``, ``player``, ``threads``, ``render_mode``, ``shaping`` or opponent name.
     TypeError
-        On a non-integer ``num_envs``/``threads`` or an opponent neither an agent name nor callable.
+        On a non-integer ``num_envs``/``threads``, an opponent neither an agent name nor callable, a
+        non-bool ``skip_forced`` or a ``shaping`` of another type.
     """
 
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.SAME_STEP}
