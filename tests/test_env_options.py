@@ -73,6 +73,17 @@ def test_learner_side_is_the_documented_function_native_and_python():
             learner_side(bad)
 
 
+def test_opponent_turns_with_a_random_learner_stops_at_each_games_drawn_side():
+    vg = VectorGame(SMALL, 16, 4)
+    ended = 0
+    for _ in range(60):
+        _, _, term, _, _ = vg.opponent_turns("random", "random")
+        ended += int(term.sum())
+        np.testing.assert_array_equal(vg.current_player, vg.learner_sides)
+        vg.step(vg.random_actions())
+    assert ended > 0 and 0 < vg.learner_sides.sum() < 16
+
+
 @pytest.mark.parametrize("opponent,shaping,skip", [("random", None, False), ("random", SHAPING, True),
                                                    ("greedy", SHAPING, False), ("callable", None, True)])
 def test_vector_env_equals_single_env_with_options(opponent, shaping, skip):
