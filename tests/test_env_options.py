@@ -263,3 +263,42 @@ def test_bad_option_arguments():
     vg = VectorGame(SMALL, 2, 0)
     with pytest.raises(ValueError, match="learner.*'random'"):
         vg.opponent_turns("random", "either")
+
+
+def test_pettingzoo_skip_forced_passes_the_api_test_and_counts_each_agents_forced_decisions():
+    import warnings
+
+    from pettingzoo.test import api_test
+
+    from atomic_africa.env.pettingzoo_env import raw_env
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(raw_env(scenario=SMALL, skip_forced=True), num_cycles=300)
+    e = raw_env(scenario=SMALL, skip_forced=True)
+    rng = np.random.default_rng(4)
+    total = 0
+    for seed in range(3):
+        e.reset(seed=seed)
+        plain = Game(SMALL, seed)
+
+        def forced_run():
+            k = [0, 0]
+            while not plain.is_over and len(plain.legal_actions()) == 1:
+                k[plain.current_player] += 1
+                plain.apply(plain.legal_actions()[0])
+            return k
+
+        assert forced_run() == [e.infos[a]["skipped"] for a in e.possible_agents]
+        while not e.game.is_over:
+            mask = e.observe(e.agent_selection)["action_mask"]
+            assert mask.sum() >= 2
+            a = _choice(rng, mask)
+            e.step(a)
+            plain.apply(a)
+            k = forced_run()
+            assert k == [e.infos[x]["skipped"] for x in e.possible_agents]
+            total += sum(k)
+        assert plain.history == e.game.history and e.rewards["player_0"] == plain.returns()[0]
+    assert total > 0
+    with pytest.raises(TypeError, match="skip_forced"):
+        raw_env(scenario=SMALL, skip_forced=1)
