@@ -106,6 +106,7 @@ class AtomicAfricaEnv(gym.Env):
         self.player = None if self.random_player else int(player)
         self.shaping, self.skip_forced = shaping, bool(skip_forced)
         self._start_figures = start_figures(self.game_spec) if shaping is not None else None
+        self._phi = 0.0         # Phi of the current state (0 without shaping), kept by reset and step
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.render_mode = render_mode
         self.observation_space = observation_box(self.game_spec.observation_size)
@@ -151,10 +152,12 @@ class AtomicAfricaEnv(gym.Env):
         return float(potentials(game_totals(self.game), self._start_figures, self.player, self.shaping))
 
     def _shaped(self, phi_before: float) -> float:
-        """The shaping term ``gamma * Phi(now) - phi_before`` of the transition just played."""
+        """The shaping term ``gamma * Phi(now) - phi_before`` of the transition just played;
+        ``self._phi`` becomes Phi(now), the next transition's ``phi_before``."""
         if self.shaping is None:
             return 0.0
-        return self.shaping.gamma * self._potential() - phi_before
+        self._phi = self._potential()
+        return self.shaping.gamma * self._phi - phi_before
 
     def _skip_forced_decisions(self, reward: float) -> tuple:
         """With ``skip_forced``: play the learner's single-legal-action decisions (and the opponent's
@@ -165,7 +168,7 @@ class AtomicAfricaEnv(gym.Env):
             legal = self.game.legal_actions()
             if len(legal) != 1:
                 break
-            phi = self._potential()
+            phi = self._phi
             self.game.apply(legal[0])
             self._opponent_moves()
             reward += self._reward()
@@ -203,6 +206,7 @@ class AtomicAfricaEnv(gym.Env):
         else:
             self.opponent = self.opponent_spec
         self._opponent_moves()
+        self._phi = self._potential()
         _, skipped = self._skip_forced_decisions(0.0)    # before the first observation: nothing to reward
         return self.game.observation(self.player), self._info(**self._skip_info(skipped))
 
@@ -238,9 +242,9 @@ class AtomicAfricaEnv(gym.Env):
             if self.illegal_action == "raise":
                 self.game.apply(a)  # raises IllegalActionError with the reason
             obs = self.game.observation(self.player)
-            reward = self.illegal_reward - self._potential()   # the episode ends: Phi(terminal) = 0
+            reward = self.illegal_reward - self._phi   # the episode ends: Phi(terminal) = 0
             return obs, reward, True, False, self._info(illegal_action=True, **self._skip_info(0))
-        phi = self._potential()
+        phi = self._phi
         self.game.apply(a)
         self._opponent_moves()
         reward = self._reward()
