@@ -5,6 +5,8 @@
   as ``"AtomicAfrica-v0"`` [gymnasium].
 - :mod:`.gymnasium_vector`: :class:`AtomicAfricaVectorEnv`, its batched twin over the native
   ``VectorGame`` (``gymnasium.make_vec("AtomicAfrica-v0", num_envs=n)``) [gymnasium].
+- :mod:`.shaping`: :class:`RewardShaping`, the potential-based reward shaping both Gymnasium envs
+  offer (``shaping=``, off by default).
 
 Re-exported here for compatibility: :class:`~atomic_africa.game.VectorGame` (the native engine, in
 :mod:`atomic_africa.game.vector`), the built-in agents (:mod:`atomic_africa.agents`) and the
@@ -26,13 +28,14 @@ from ..selfplay import SelfPlayResult, play_games, wilson_interval
 __all__ = ["VectorGame", "AGENTS", "RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "make_agent",
            "play", "play_games", "SelfPlayResult", "wilson_interval", "AtomicAfricaEnv",
            "AtomicAfricaAEC", "pettingzoo_env", "gymnasium_env", "AtomicAfricaVectorEnv",
-           "gymnasium_vector"]
+           "gymnasium_vector", "RewardShaping"]
 
 _LAZY = {"AtomicAfricaEnv": ("gymnasium_env", "AtomicAfricaEnv"),
          "AtomicAfricaAEC": ("pettingzoo_env", "AtomicAfricaAEC"),
          "pettingzoo_env": ("pettingzoo_env", None), "gymnasium_env": ("gymnasium_env", None),
          "AtomicAfricaVectorEnv": ("gymnasium_vector", "AtomicAfricaVectorEnv"),
-         "gymnasium_vector": ("gymnasium_vector", None)}
+         "gymnasium_vector": ("gymnasium_vector", None),
+         "RewardShaping": ("shaping", "RewardShaping")}
 
 
 def __getattr__(name):
