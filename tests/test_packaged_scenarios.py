@@ -1,11 +1,14 @@
 """Packaged scenarios: loading by name, and the default battle's balance (issue 14 point 1).
 
-The 4,000-game balance evidence comes from ``benchmarks/balance.py``; these tests pin cheaper
+The 4,000-game balance evidence comes from ``benchmarks/balance.py`` (its table and argument errors
+are checked here on a few games); these tests pin cheaper
 properties of the same design: the default battle is point-symmetric, a few hundred native games
 give player 0 about half of the decided ones (the old battle gives it ~90 %), and two greedy agents
 wipe a side out before the turn limit in a fair share of the battles.
 """
+import importlib.util
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -100,3 +103,38 @@ def test_greedy_battles_often_end_before_the_turn_limit():
     wiped_out = r["reason"] == [e.name for e in END_REASONS].index("NO_UNITS")
     assert (wiped_out & (r["turns"] < default_scenario().turns)).mean() >= 0.15
     assert 0.35 <= (r["winner"] == 0).sum() / (r["winner"] >= 0).sum() <= 0.65
+
+
+# ---------------------------------------------------------------- benchmarks/balance.py
+def _balance_script():
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "balance.py"
+    spec = importlib.util.spec_from_file_location("balance", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_balance_script_prints_its_table_and_flags_a_lopsided_battle(capsys):
+    balance = _balance_script()
+    args = ["--games", "60", "--agents", "random,greedy", "--scenario", "meeting_engagement"]
+    assert balance.main(args) == 0 and balance.main(args + ["--check"]) == 1
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()
+            if line.split() and line.split()[0] in ("random-random", "greedy-greedy", "random-greedy")}
+    assert len(rows) == 3
+    for name, row in rows.items():
+        games, p0, p1, draws = map(int, row[1:5])
+        assert games == 60 and p0 + p1 + draws == 60 and float(row[5]) == pytest.approx(p0 / (p0 + p1), abs=5e-4)
+    assert int(rows["random-random"][2]) > 3 * int(rows["random-random"][3])    # the old battle's P0 edge
+    assert "[NOT MET] random-random" in out and "[NOT MET] greedy-greedy: P0 share" in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--games", "0"], "argument --games: must be >= 1"),
+    (["--agents", "random,alphago"], "argument --agents: unknown agent 'alphago'"),
+    (["--scenario", "no_such_battle"], "no packaged scenario named 'no_such_battle'"),
+])
+def test_the_balance_script_refuses_bad_arguments(args, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        _balance_script().main(args)
+    assert exc.value.code == 2 and message in capsys.readouterr().err
