@@ -1,10 +1,10 @@
 """Packaged scenarios: loading by name, and the default battle's balance (issue 14 point 1).
 
 The 4,000-game balance evidence comes from ``benchmarks/balance.py`` (its table and argument errors
-are checked here on a few games); these tests pin cheaper
-properties of the same design: the default battle is point-symmetric, a few hundred native games
-give player 0 about half of the decided ones (the old battle gives it ~90 %), and two greedy agents
-wipe a side out before the turn limit in a fair share of the battles.
+are checked here on a few games); these tests pin cheaper properties of the same design: the default
+battle is point-symmetric, a few hundred native games give player 0 about half of the decided ones
+(the old battle gives it ~90 %), and two greedy agents wipe a side out before the turn limit in a
+fair share of the battles.
 """
 import importlib.util
 from importlib import resources
