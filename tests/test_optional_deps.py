@@ -17,7 +17,8 @@ import pytest
 from atomic_africa._optional import EXTRAS, MissingExtraError, require
 
 ROOT = Path(__file__).resolve().parents[1]
-OPTIONAL = ("matplotlib", "PIL", "tqdm", "gymnasium", "pettingzoo", "ray", "pyarrow")
+OPTIONAL = ("matplotlib", "PIL", "tqdm", "gymnasium", "pettingzoo", "ray", "pyarrow", "stable_baselines3",
+            "sb3_contrib", "torch")
 
 # In the child: block `blocked` (top-level names and their submodules) before any other import.
 BLOCKER = textwrap.dedent("""
@@ -46,6 +47,8 @@ API_CASES = {
     "gymnasium_env": "import atomic_africa.env.gymnasium_env",
     "pettingzoo_env": "from atomic_africa.env import pettingzoo_env",
     "AtomicAfricaAEC": "from atomic_africa.env import AtomicAfricaAEC",
+    "AtomicAfricaSB3VecEnv": "from atomic_africa.env import AtomicAfricaSB3VecEnv",
+    "AtomicAfricaMultiAgentEnv": "from atomic_africa.env.rllib import AtomicAfricaMultiAgentEnv",
     "save_png": "from atomic_africa.game.render import save_png; from atomic_africa import Game; "
                 "save_png(Game(seed=0), 'x.png')",
 }
@@ -80,7 +83,8 @@ EXPECTED_CLI = [("render", "matplotlib", "render", "plot"),
                 ("selfplay --out parquet", "pyarrow", "Parquet results; a .csv file needs nothing", "parquet")]
 EXPECTED_API = [("AtomicAfricaEnv", "gymnasium", "gym"), ("AtomicAfricaVectorEnv", "gymnasium", "gym"),
                 ("gymnasium_env", "gymnasium", "gym"), ("pettingzoo_env", "pettingzoo", "pettingzoo"),
-                ("AtomicAfricaAEC", "pettingzoo", "pettingzoo"), ("save_png", "matplotlib", "plot")]
+                ("AtomicAfricaAEC", "pettingzoo", "pettingzoo"), ("save_png", "matplotlib", "plot"),
+                ("AtomicAfricaSB3VecEnv", "stable-baselines3", "sb3"), ("AtomicAfricaMultiAgentEnv", "ray", "rllib")]
 
 
 def _child(code: str, blocked, cwd) -> subprocess.CompletedProcess:
