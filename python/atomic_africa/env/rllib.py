@@ -1,0 +1,208 @@
+"""An RLlib multi-agent environment for self-play: both sides are agents (``"player_0"``, ``"player_1"``).
+
+:class:`AtomicAfricaMultiAgentEnv` is a ``ray.rllib.env.multi_agent_env.MultiAgentEnv`` (RLlib's new
+API stack) over the native engine (:class:`~atomic_africa.game.VectorGame` holding one game):
+
+- Turn-based: after ``reset`` and each ``step`` only the agent to move receives an observation, and
+  ``step`` takes an action from that agent only. A player often decides several times in a row
+  (orders, declaration, target, destination); its next observation then follows its own action.
+- Observation per agent: a Dict ``{"observations": Box, "action_mask": Box(0, 1, (num_actions,),
+  float32)}``, as RLlib's action-masking example module (``ActionMaskingTorchRLModule``) expects:
+  ``"observations"`` is ``game.observation(player)`` and ``"action_mask"`` 1.0 at the legal actions.
+  Action: ``Discrete(num_actions)``.
+- Rewards: 0 to the agent that acted until the game ends; at the end both agents receive a final
+  observation (their own view, mask all zero) and their return (+1 / -1, or 0 / 0 for a draw: the sum
+  is 0), ``terminateds["__all__"]`` is True, and both infos carry ``winner`` (0, 1, -1 for a draw) and
+  ``game_seed``. Games end by the turn limit in the rules, so ``truncateds["__all__"]`` stays False.
+- An illegal action (not in the mask) ends the episode by default (``illegal_action="lose"``, as
+  PettingZoo's ``TerminateIllegalWrapper``): the agent that played it receives ``illegal_reward``, the
+  other 0, and its info ``illegal_action=True``; the game is left as it was. RLlib's own environment
+  check steps an unmasked random action, so this is what makes it pass.
+  ``illegal_action="raise"`` raises :class:`~atomic_africa.game.IllegalActionError` instead.
+- Seeds: ``reset(seed=s)`` plays ``Game(scenario, VectorGame.episode_seed(s, 0, 0))`` and the k-th
+  unseeded ``reset()`` after it episode k (``info["game_seed"]`` replays any game alone). The
+  config's ``seed`` starts that stream before any seeded reset (fresh entropy without it); built by
+  RLlib from an ``EnvContext``, each copy's stream is ``seed`` spawned by its ``(worker_index,
+  vector_index)``, so copies do not play the same games. RLlib's ``config.debugging(seed=...)`` seeds
+  every copy through ``reset(seed=...)`` instead.
+
+Why the native engine rather than :class:`~atomic_africa.game.Game`: its rules and observations are
+the same (checked against the Python reference in the test suite), and it is several times faster,
+which is the point of a distributed trainer; one ``VectorGame`` per env keeps RLlib's own vectorisation
+(``num_envs_per_env_runner``) and its per-copy seeding unchanged.
+"""
+from __future__ import annotations
+
+from .._optional import require
+
+require("ray.rllib", "rllib", "the RLlib environment")  # before the imports below: one line naming the extra
+
+import numbers  # noqa: E402
+
+import numpy as np  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402
+
+from ..game.vector import VectorGame
+from ._common import AGENT_NAMES, observation_box
+
+__all__ = ["AtomicAfricaMultiAgentEnv", "CONFIG_KEYS"]
+
+#: The keys of an env_config (and the constructor's keywords), with their defaults.
+CONFIG_KEYS = {"scenario": None, "rules": None, "seed": None, "illegal_action": "lose",
+               "illegal_reward": -1.0, "threads": 1}
+
+
+class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
+    """Both sides of one game as RLlib agents (see the module notes).
+
+    Parameters
+    ----------
+    config : dict or EnvContext, optional
+        RLlib's env_config; keys of :data:`CONFIG_KEYS`:
+        ``scenario`` (Scenario, path, dict or None: the packaged default), ``rules`` (Rules or None),
+        ``seed`` (non-negative int or None), ``illegal_action`` (``"lose"`` or ``"raise"``),
+        ``illegal_reward`` (float), ``threads`` (threads of the native engine).
+    **kwargs
+        The same keys as keywords (they override ``config``).
+
+    Raises
+    ------
+    ValueError
+        On an unknown key or an invalid value (the message names the key and what is allowed).
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, config=None, **kwargs):
+        super().__init__()
+        opts = {**dict(config or {}), **kwargs}
+        unknown = sorted(set(opts) - set(CONFIG_KEYS))
+        if unknown:
+            raise ValueError(f"env_config: unknown key(s) {', '.join(map(repr, unknown))}; allowed "
+                             f"{', '.join(map(repr, CONFIG_KEYS))}")
+        opts = {**CONFIG_KEYS, **opts}
+        if opts["illegal_action"] not in ("lose", "raise"):
+            raise ValueError(f"illegal_action: {opts['illegal_action']!r}; allowed 'lose', 'raise'")
+        r = opts["illegal_reward"]
+        if isinstance(r, (bool, np.bool_)) or not isinstance(r, numbers.Real) or not np.isfinite(r):
+            raise ValueError(f"illegal_reward: expected a finite number, got {r!r}")
+        self.illegal_action, self.illegal_reward = opts["illegal_action"], float(r)
+        self.vector_game = VectorGame(opts["scenario"], 1, self._stream_seed(opts["seed"], config),
+                                      rules=opts["rules"], threads=opts["threads"])
+        vg = self.vector_game
+        self.agents = self.possible_agents = list(AGENT_NAMES)
+        n = vg.num_actions
+        space = spaces.Dict({"observations": observation_box(vg.observation_size),
+                             "action_mask": spaces.Box(0.0, 1.0, (n,), np.float32)})
+        self.observation_spaces = {a: space for a in self.agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.agents}
+        self._no_mask = np.zeros(n, dtype=np.float32)
+        self._fresh = True      # the engine holds a game not yet played (at start and after a game's end)
+        self._mover = None      # the agent to move; None outside an episode
+
+    @staticmethod
+    def _stream_seed(seed, config) -> int:
+        """The engine's episode stream: ``seed`` (spawned by RLlib's copy index), else fresh entropy."""
+        if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral)
+                                 or seed < 0):
+            raise ValueError(f"seed: expected None or a non-negative int, got {seed!r}")
+        key = tuple(int(getattr(config, k, 0) or 0) for k in ("worker_index", "vector_index"))
+        if seed is not None and key == (0, 0):
+            return int(seed)
+        ss = np.random.SeedSequence(seed, spawn_key=key) if seed is not None else np.random.SeedSequence()
+        return int(ss.generate_state(1, np.uint64)[0])
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _obs(self, observation, mask) -> dict:
+        return {"observations": observation, "action_mask": mask}
+
+    def _turn(self, observation):
+        """The mover's observation dict (``observation``: its view) and its info."""
+        vg = self.vector_game
+        self._mover = self.agents[int(vg.current_player[0])]
+        mask = vg.action_masks()[0].astype(np.float32)
+        return {self._mover: self._obs(observation, mask)}
+
+    def _end(self, views, returns, infos):
+        """Both agents' final observations, rewards, terminateds, truncateds and infos."""
+        self._mover = None
+        obs = {a: self._obs(views[i], self._no_mask.copy()) for i, a in enumerate(self.agents)}
+        rewards = {a: float(returns[i]) for i, a in enumerate(self.agents)}
+        done = {a: True for a in self.agents}
+        return obs, rewards, {**done, "__all__": True}, {a: False for a in self.agents} | {"__all__": False}, infos
+
+    # -- RLlib API ------------------------------------------------------------------------------
+    def reset(self, *, seed=None, options=None):
+        """Start a game.
+
+        Parameters
+        ----------
+        seed : int, optional
+            Non-negative: play episode 0 of this seed. Without it, the next episode of the stream.
+        options : dict, optional
+            Ignored.
+
+        Returns
+        -------
+        (dict, dict)
+            The observation and info (``game_seed``, ``game_index``) of the agent to move.
+        """
+        vg = self.vector_game
+        if seed is not None:
+            vg.reset(seed=seed)   # VectorGame checks the seed and names it
+        elif not self._fresh:
+            vg.reset()
+        self._fresh = False
+        obs = self._turn(vg.observations()[0])
+        self._game_seed = int(vg.episode_seeds[0])
+        return obs, {self._mover: {"game_seed": self._game_seed, "game_index": int(vg.episodes[0])}}
+
+    def step(self, action_dict):
+        """Apply the action of the agent to move.
+
+        Parameters
+        ----------
+        action_dict : dict
+            ``{agent_to_move: action}`` (an int action id).
+
+        Returns
+        -------
+        (dict, dict, dict, dict, dict)
+            Observations, rewards, terminateds, truncateds, infos (see the module notes).
+
+        Raises
+        ------
+        RuntimeError
+            Before :meth:`reset` or after the episode has ended.
+        ValueError
+            If ``action_dict`` is not one action of the agent to move.
+        IllegalActionError
+            On an illegal action with ``illegal_action="raise"`` (nothing changes).
+        """
+        if self._mover is None:
+            raise RuntimeError("step() called outside an episode; call reset()")
+        agent = self._mover
+        if not isinstance(action_dict, dict) or list(action_dict) != [agent]:
+            keys = list(action_dict) if isinstance(action_dict, dict) else type(action_dict).__name__
+            raise ValueError(f"action_dict: expected {{{agent!r}: action}} (the agent to move only), got {keys}")
+        a = action_dict[agent]
+        if isinstance(a, np.ndarray) and a.shape == ():
+            a = a.item()
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, numbers.Integral):
+            raise ValueError(f"action_dict[{agent!r}]: expected an int action id, got {type(a).__name__} {a!r}")
+        vg, a = self.vector_game, int(a)
+        legal = 0 <= a < vg.num_actions and bool(vg.action_masks()[0, a])
+        if not legal and self.illegal_action == "lose":
+            views = [vg.observations(player=p)[0] for p in (0, 1)]
+            returns = [self.illegal_reward if x == agent else 0.0 for x in self.agents]
+            infos = {x: {"game_seed": self._game_seed} for x in self.agents}
+            infos[agent]["illegal_action"] = True
+            return self._end(views, returns, infos)
+        obs, rewards, term, _, info = vg.step(np.array([a], dtype=np.int64))  # illegal: raises, no change
+        if term[0]:
+            self._fresh = True   # the engine has already started the next game
+            winner = int(info["winner"][0])
+            infos = {x: {"winner": winner, "game_seed": self._game_seed} for x in self.agents}
+            return self._end(info["final_observation"][0], rewards[0], infos)
+        return self._turn(obs[0]), {agent: 0.0}, {"__all__": False}, {"__all__": False}, {}
