@@ -53,7 +53,7 @@ def test_rollout_matches_the_reference_env_game_by_game():
                 g["obs"].append(obs[i]), g["masks"].append(new_masks[i])
                 continue
             finished += 1
-            assert infos[i]["final_game_seed"] == g["seed"] and infos[i]["TimeLimit.truncated"] is False
+            assert infos[i]["final_info"]["game_seed"] == g["seed"] and infos[i]["TimeLimit.truncated"] is False
             ref = AtomicAfricaEnv(scenario=SMALL, player=1)
             o, info = ref.reset(seed=g["seed"])
             for k, a in enumerate(g["actions"]):
@@ -62,7 +62,7 @@ def test_rollout_matches_the_reference_env_game_by_game():
                 o, r, term, trunc, info = ref.step(a)
             assert term and not trunc
             np.testing.assert_array_equal(infos[i]["terminal_observation"], o)
-            assert rewards[i] == r and infos[i]["winner"] == info["winner"]
+            assert rewards[i] == r and infos[i]["final_info"] == {"winner": info["winner"], "game_seed": g["seed"]}
             games[i] = {"seed": infos[i]["game_seed"], "obs": [obs[i]], "masks": [new_masks[i]], "actions": []}
     assert finished >= 6
 

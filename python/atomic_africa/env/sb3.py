@@ -11,9 +11,10 @@ native engine) in stable-baselines3's conventions, so that ``PPO``, sb3-contrib'
   truncated``, ``infos`` a list of one dict per game. Games that end are replaced in the same step
   (the vector env's same-step autoreset), which is what SB3 expects: the returned observation is the
   new game's, and the finished game's last observation is ``infos[i]["terminal_observation"]``, with
-  ``infos[i]["TimeLimit.truncated"]`` (True where the game was truncated rather than terminated),
-  ``infos[i]["winner"]`` (0, 1, or -1 for a draw) and ``infos[i]["final_game_seed"]``. Every info has
-  ``game_seed`` and ``game_index`` of the game now being played.
+  ``infos[i]["TimeLimit.truncated"]`` (True where the game was truncated rather than terminated) and
+  ``infos[i]["final_info"]`` (``winner``: 0, 1, or -1 for a draw; ``game_seed`` of the finished game).
+  Every other entry of the vector env's info (``game_seed`` and ``game_index`` of the game now being
+  played, ...) is given per env where its ``_`` mask is set; the action masks are not copied there.
 - :meth:`~AtomicAfricaSB3VecEnv.action_masks` returns the learner's legal actions, shape
   (num_envs, num_actions), and ``env_method("action_masks")`` one row per game: the way sb3-contrib's
   ``get_action_masks`` and ``is_masking_supported`` find them on a ``VecEnv``.
@@ -38,6 +39,24 @@ from .gymnasium_vector import AtomicAfricaVectorEnv
 from ..game.vector import VectorGame
 
 __all__ = ["AtomicAfricaSB3VecEnv"]
+
+# Info keys not copied per env: the masks are action_masks()'s, the final observation becomes SB3's
+# terminal_observation.
+_NOT_PER_ENV = ("action_mask", "final_obs")
+
+
+def _has(info: dict, key: str, i: int) -> bool:
+    """Whether env ``i`` has ``info[key]`` (Gymnasium's mask ``info["_" + key]``; no mask: every env)."""
+    mask = info.get("_" + key)
+    return mask is None or bool(mask[i])
+
+
+def _per_env(values, i: int):
+    """Env ``i``'s entry of an info value: an array's item, or a nested info dict's entries as a dict."""
+    if isinstance(values, dict):
+        return {k: _per_env(v, i) for k, v in values.items() if not k.startswith("_") and _has(values, k, i)}
+    v = values[i]
+    return v.item() if isinstance(v, np.generic) else v
 
 
 class AtomicAfricaSB3VecEnv(VecEnv):
@@ -204,16 +223,17 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         return obs, np.asarray(reward, dtype=np.float32), dones, infos
 
     def _infos(self, info: dict, dones: np.ndarray, truncated) -> list:
-        """The vector env's info dict (arrays with ``_`` masks) as SB3's list of per-env dicts."""
-        seeds, index = info["game_seed"], info["game_index"]
-        infos = [{"game_seed": int(seeds[i]), "game_index": int(index[i])} for i in range(self.num_envs)]
-        if dones.any():
-            final_obs, final = info["final_obs"], info["final_info"]
-            for i in np.flatnonzero(dones):
-                infos[i].update({"terminal_observation": final_obs[i],
-                                 "TimeLimit.truncated": bool(truncated[i]),
-                                 "winner": int(final["winner"][i]),
-                                 "final_game_seed": int(final["game_seed"][i])})
+        """The vector env's info dict (arrays, each key ``k`` with its mask ``_k``) as SB3's list of
+        per-env dicts; the masks go in the keys' presence. Action masks are left to :meth:`action_masks`."""
+        infos = [{} for _ in range(self.num_envs)]
+        keys = [k for k in info if not k.startswith("_") and k not in _NOT_PER_ENV]
+        for i, env_info in enumerate(infos):
+            for key in keys:
+                if _has(info, key, i):
+                    env_info[key] = _per_env(info[key], i)
+        for i in np.flatnonzero(dones):
+            infos[i]["terminal_observation"] = info["final_obs"][i]
+            infos[i]["TimeLimit.truncated"] = bool(truncated[i])
         return infos
 
     def action_masks(self) -> np.ndarray:
