@@ -1,19 +1,20 @@
 """A short RLlib PPO self-play run on a local Ray: one masked policy plays both sides.
 
-Needs the ``rllib`` extra and PyTorch (``pip install 'atomic-africa[rllib]' torch``). Run::
+Needs the ``rllib`` extra and PyTorch (``pip install 'atomic-africa[rllib]'``). Run::
 
     python examples/rllib_ppo.py --iterations 3
 
 Both sides of :class:`~atomic_africa.env.rllib.AtomicAfricaMultiAgentEnv` (``"player_0"``,
 ``"player_1"``) map to one policy, ``"shared"``, an ``ActionMaskingTorchRLModule`` from RLlib's
 examples (it reads the ``"action_mask"`` part of the observation and never samples an illegal action).
-Each iteration prints the env steps sampled (both agents' decisions), the throughput and the mean
-episode return per side; ``--per-side`` trains one policy per side instead. A few iterations are a
+Each iteration prints the env steps sampled (both agents' decisions), the throughput (sampling and
+learning) and the mean episode return per side over RLlib's window of recent episodes; ``--per-side`` trains one policy per side instead. A few iterations are a
 smoke run of the pipeline, not a training run: see ``examples/`` for the sb3 baseline.
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import sys
 import time
@@ -62,12 +63,17 @@ def main(argv=None) -> int:
         low = 0 if name == "env_runners" else 1
         if getattr(args, name) < low:
             p.error(f"--{name.replace('_', '-')}: {getattr(args, name)} is out of range; allowed >= {low}")
-    try:
+    try:  # a missing extra is one line naming it (MissingExtraError), never a traceback
+        import atomic_africa.env.rllib  # noqa: F401
+        if importlib.util.find_spec("torch") is None:
+            raise ImportError("torch is not installed (needed for RLlib's PPO module): pip install torch")
         import ray
-        logging.getLogger("ray.rllib").setLevel(logging.ERROR)  # RLlib's notices about its own API, not ours
+        import ray.rllib  # sets up its logger, whose level is then lowered with Ray's: their notices
+        for name in ("ray", "ray.rllib"):  # are about their own API (deprecations), not this run
+            logging.getLogger(name).setLevel(logging.ERROR)
         config = build_config(args)
-    except ImportError as exc:  # a missing extra (MissingExtraError) or PyTorch: one line, no traceback
-        p.exit(2, f"{p.prog}: error: {exc} (this example needs: pip install 'atomic-africa[rllib]' torch)\n")
+    except ImportError as exc:
+        p.exit(2, f"{p.prog}: error: {exc}\n")
 
     ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     try:
@@ -79,18 +85,19 @@ def main(argv=None) -> int:
             runners = result["env_runners"]
             new_steps = int(runners["num_env_steps_sampled_lifetime"]) - steps
             steps += new_steps
-            sampling = result["timers"]["env_runner_sampling_timer"]
             sides = runners.get("agent_episode_returns_mean", {})
             side_text = ", ".join(f"{a} {sides[a]:+.2f}" for a in sorted(sides)) or "no episode finished yet"
             took = time.perf_counter() - t0
-            print(f"iteration {it}: {new_steps} env steps in {took:.1f} s ({new_steps / took:.0f} steps/s; "
-                  f"sampling {sampling:.1f} s); episodes {int(runners.get('num_episodes_lifetime', 0))}, mean length "
-                  f"{runners.get('episode_len_mean', float('nan')):.0f}; return per side: {side_text}",
-                  flush=True)
+            print(f"iteration {it}: {new_steps} env steps in {took:.1f} s ({new_steps / took:.0f} steps/s); "
+                  f"episodes {int(runners.get('num_episodes_lifetime', 0))}, mean length "
+                  f"{runners.get('episode_len_mean', float('nan')):.0f}; return per side: {side_text}", flush=True)
         total = time.perf_counter() - start
         print(f"total: {steps} env steps in {total:.1f} s ({steps / total:.0f} env steps/s, sampling and "
               f"learning)")
         algo.stop()
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
     finally:
         ray.shutdown()
     return 0

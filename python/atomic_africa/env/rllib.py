@@ -117,8 +117,8 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
     def _obs(self, observation, mask) -> dict:
         return {"observations": observation, "action_mask": mask}
 
-    def _turn(self, observation):
-        """The mover's observation dict (``observation``: its view) and its info."""
+    def _turn(self, observation) -> dict:
+        """``{agent to move: its observation dict}``; ``observation`` is what that agent sees."""
         vg = self.vector_game
         self._mover = self.agents[int(vg.current_player[0])]
         mask = vg.action_masks()[0].astype(np.float32)
@@ -129,8 +129,9 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         self._mover = None
         obs = {a: self._obs(views[i], self._no_mask.copy()) for i, a in enumerate(self.agents)}
         rewards = {a: float(returns[i]) for i, a in enumerate(self.agents)}
-        done = {a: True for a in self.agents}
-        return obs, rewards, {**done, "__all__": True}, {a: False for a in self.agents} | {"__all__": False}, infos
+        terminateds = {**dict.fromkeys(self.agents, True), "__all__": True}
+        truncateds = {**dict.fromkeys(self.agents, False), "__all__": False}
+        return obs, rewards, terminateds, truncateds, infos
 
     # -- RLlib API ------------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
