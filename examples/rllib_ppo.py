@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--iterations", type=int, default=3, help="training iterations (default 3)")
     p.add_argument("--env-runners", type=int, default=1, help="Ray env-runner actors (default 1)")
-    p.add_argument("--envs-per-runner", type=int, default=2, help="envs in each runner (default 2)")
+    p.add_argument("--envs-per-runner", type=int, default=8, help="envs in each runner (default 8)")
     p.add_argument("--batch", type=int, default=4000, help="env steps per iteration (default 4000)")
     p.add_argument("--cpus", type=int, default=2, help="CPUs given to the local Ray (default 2)")
     p.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
