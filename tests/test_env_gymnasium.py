@@ -58,7 +58,7 @@ def _masked_episode(e, seed, rng_seed=0):
 
 @pytest.mark.parametrize("player,opponent", [(0, "random"), (1, "doctrine")])
 def test_episode_reward_is_the_learners_result(player, opponent):
-    e = AtomicAfricaEnv(scenario=_small(), player=player, opponent=opponent)
+    e = AtomicAfricaEnv(scenario=_small(), player=player, opponent=opponent, view="absolute")
     total, steps, info = _masked_episode(e, seed=9)
     g = e.game
     assert g.is_over and total == g.returns()[player]
@@ -135,7 +135,7 @@ def test_custom_opponent_object():
     class First:
         def act(self, game):
             return game.legal_actions()[0]
-    e = AtomicAfricaEnv(scenario=_small(), opponent=First(), player=1)
+    e = AtomicAfricaEnv(scenario=_small(), opponent=First(), player=1, view="absolute")
     total, _, _ = _masked_episode(e, seed=3)
     assert total == e.game.returns()[1]
 

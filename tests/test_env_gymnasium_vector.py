@@ -95,12 +95,12 @@ def test_spaces_dtypes_and_metadata():
         assert info["action_mask"].any(axis=1).all()    # the learner always has a decision
 
 
-def _assert_equals_single_env(traj, seed, n, player, make_opponent):
+def _assert_equals_single_env(traj, seed, n, player, make_opponent, view="relative"):
     """Replay each env's games through the single-agent env (Python Game, the same learner actions,
     the opponent make_opponent() there): observations, masks, rewards, terminations, final
     observations, winners and game seeds agree step by step."""
     for i in range(n):
-        single = AtomicAfricaEnv(scenario=SMALL, player=player, opponent=make_opponent())
+        single = AtomicAfricaEnv(scenario=SMALL, player=player, opponent=make_opponent(), view=view)
         k = 0
         o, info = single.reset(seed=VectorGame.episode_seed(seed, i, k))
         np.testing.assert_array_equal(o, traj["obs0"][i])
@@ -155,11 +155,12 @@ def test_batched_callable_opponent_gets_only_its_rows_and_equals_the_single_agen
             return game.legal_actions()[-1]
 
     n, seed = 4, 5
-    env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player=player, opponent=highest)
+    # absolute view: the callable's choices are compared with an agent acting on the engine's ids
+    env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player=player, opponent=highest, view="absolute")
     traj = _run(env, seed, steps=40, rng_seed=2)
     assert calls and min(calls) < n          # some rounds had the opponent to move in some games only
     assert sum(t.sum() for t in traj["term"]) >= 1
-    _assert_equals_single_env(traj, seed, n, player, Highest)
+    _assert_equals_single_env(traj, seed, n, player, Highest, view="absolute")
 
 
 def test_seeded_reset_is_reproducible():

@@ -49,7 +49,7 @@ def _random_play(e, seed, rng_seed=0):
 
 
 def test_episode_matches_the_game_step_by_step():
-    e = raw_env(scenario=_small())
+    e = raw_env(scenario=_small(), view="absolute")
     e.reset(seed=7)
     g = Game(_small(), 7)                       # the same game, driven directly
     rng = np.random.default_rng(3)

@@ -6,13 +6,11 @@ import numpy as np
 from .._gymnasium import ENV_ID
 from .._seeding import seed_sequence
 from ..game import Game
+from ..game.observation_spec import observation_bounds
 
 __all__ = ["ENV_ID", "EpisodeSeeds", "observation_box", "text_render", "AGENT_NAMES"]
 
 AGENT_NAMES = ("player_0", "player_1")
-# Observation features are non-negative fractions and counts scaled by a constant (figures / 20,
-# markers / 5, ...); counts have no fixed maximum, so the Box is bounded by the float32 range.
-_OBS_HIGH = float(np.finfo(np.float32).max)
 
 
 class EpisodeSeeds:
@@ -37,9 +35,12 @@ class EpisodeSeeds:
         return int(self._gen.integers(0, 2**63 - 1))
 
 
-def observation_box(size: int):
+def observation_box(spec):
+    """The observation Box of ``spec``: per-feature true bounds (:mod:`atomic_africa.game.observation_spec`),
+    the same in the absolute and the side-relative view (a mirrored coordinate stays in [0, 1])."""
     from gymnasium import spaces
-    return spaces.Box(low=0.0, high=_OBS_HIGH, shape=(size,), dtype=np.float32)
+    low, high = observation_bounds(spec)
+    return spaces.Box(low=low, high=high, dtype=np.float32)
 
 
 def text_render(game: Game) -> str:

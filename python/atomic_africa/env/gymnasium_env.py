@@ -1,8 +1,11 @@
 """Single-agent Gymnasium environment: the learner plays one side against a built-in opponent.
 
-Observation: ``game.observation(learner)`` (float32 Box). Action: ``Discrete(game.num_actions)``;
-the legal ones are given as ``info["action_mask"]`` (bool) and by :meth:`AtomicAfricaEnv.action_masks`
-(the convention of sb3-contrib's ``MaskablePPO``). The opponent's decisions are made inside
+Observation: ``game.observation(learner)`` (float32 Box with per-feature bounds, documented in
+``docs/observation.md``) in the learner's ``view``: ``"relative"`` (default: player 1's table turned
+by 180 degrees so both sides see their own deployment at the bottom, action ids mapped to match;
+:class:`~atomic_africa.game.side_view.SideView`) or ``"absolute"`` (the engine's frame). Action:
+``Discrete(game.num_actions)`` in the same view; the legal ones are given as ``info["action_mask"]``
+(bool) and by :meth:`AtomicAfricaEnv.action_masks` (the convention of sb3-contrib's ``MaskablePPO``). The opponent's decisions are made inside
 ``reset``/``step`` until it is the learner's turn again. Reward: 0 until the game ends, then +1 / -1
 / 0 for a win / loss / draw of the learner.
 
@@ -25,8 +28,9 @@ import gymnasium as gym  # noqa: E402
 import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
-from ..game import Game, GameSpec
+from ..game import Game, GameSpec, IllegalActionError
 from ..game.native_agents import agent_seed
+from ..game.side_view import SideView
 from ._common import ENV_ID, observation_box, text_render
 from ..agents import make_agent
 
@@ -55,11 +59,13 @@ class AtomicAfricaEnv(gym.Env):
         Reward of the step that ends the episode on an illegal action.
     render_mode : {None, "ansi"}
         ``"ansi"``: :meth:`render` returns a text picture.
+    view : {"relative", "absolute"}
+        The frame of the learner's observations, masks and actions (see the module notes).
 
     Raises
     ------
     ValueError
-        On an invalid ``player``, ``illegal_action``, ``render_mode`` or opponent name.
+        On an invalid ``player``, ``illegal_action``, ``render_mode``, ``view`` or opponent name.
     TypeError
         If ``opponent`` is neither a name nor an object with ``act``.
     """
@@ -67,7 +73,8 @@ class AtomicAfricaEnv(gym.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, scenario=None, opponent="random", player: int = 0, rules=None,
-                 illegal_action: str = "lose", illegal_reward: float = -1.0, render_mode=None):
+                 illegal_action: str = "lose", illegal_reward: float = -1.0, render_mode=None,
+                 view: str = "relative"):
         if isinstance(player, bool) or player not in (0, 1):
             raise ValueError(f"player: {player!r} is not a player; allowed 0, 1")
         if illegal_action not in ("lose", "raise"):
@@ -83,7 +90,8 @@ class AtomicAfricaEnv(gym.Env):
         self.player, self.opponent_spec = int(player), opponent
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.render_mode = render_mode
-        self.observation_space = observation_box(self.game_spec.observation_size)
+        self.view = SideView(self.game_spec, view)
+        self.observation_space = observation_box(self.game_spec)
         self.action_space = spaces.Discrete(self.game_spec.num_actions)
         self.game = None
         self.opponent = None
@@ -99,7 +107,10 @@ class AtomicAfricaEnv(gym.Env):
         """
         if self.game is None or self.game.is_over:
             return np.zeros(self.game_spec.num_actions, dtype=bool)
-        return self.game.action_mask()
+        return self.view.action_mask(self.game.action_mask(), self.player)
+
+    def _observation(self) -> np.ndarray:
+        return self.view.observation(self.game.observation(self.player), self.player)
 
     def _info(self, **extra) -> dict:
         info = {"action_mask": self.action_masks(), "game_seed": self.game.seed}
@@ -143,7 +154,7 @@ class AtomicAfricaEnv(gym.Env):
         else:
             self.opponent = self.opponent_spec
         self._opponent_moves()
-        return self.game.observation(self.player), self._info()
+        return self._observation(), self._info()
 
     def step(self, action):
         """Apply the learner's action, then the opponent's until the learner decides again.
@@ -171,15 +182,26 @@ class AtomicAfricaEnv(gym.Env):
         if self.game.is_over:
             raise RuntimeError("step() called on a finished episode; call reset()")
         a = int(action)
-        if not (0 <= a < self.game_spec.num_actions and self.game.action_mask()[a]):
+        if not (0 <= a < self.game_spec.num_actions and self.action_masks()[a]):
             if self.illegal_action == "raise":
-                self.game.apply(a)  # raises IllegalActionError with the reason
-            obs = self.game.observation(self.player)
-            return obs, self.illegal_reward, True, False, self._info(illegal_action=True)
-        self.game.apply(a)
+                self._raise_illegal(a)
+            return self._observation(), self.illegal_reward, True, False, self._info(illegal_action=True)
+        self.game.apply(self.view.action_to_engine(a, self.player))
         self._opponent_moves()
-        obs = self.game.observation(self.player)
-        return obs, self._reward(), self.game.is_over, False, self._info()
+        return self._observation(), self._reward(), self.game.is_over, False, self._info()
+
+    def _raise_illegal(self, a: int):
+        """The engine's IllegalActionError (with its reason) for the learner's action ``a``."""
+        if not 0 <= a < self.game_spec.num_actions:
+            self.game.apply(a)  # out of range: the engine names the allowed ids
+        e = self.view.action_to_engine(a, self.player)
+        if e == a:
+            self.game.apply(a)
+        try:
+            self.game.apply(e)
+        except IllegalActionError as err:
+            raise IllegalActionError(f"action {a} ({self.view.view} view of player {self.player}; "
+                                     f"engine action {e}): {err}") from None
 
     def render(self):
         """The text picture of the game (``render_mode="ansi"``), else ``None``."""

@@ -4,7 +4,8 @@ The batched twin of :class:`~atomic_africa.env.gymnasium_env.AtomicAfricaEnv`: `
 in each the learner plays side ``player`` against a built-in opponent whose decisions are made
 inside :meth:`~AtomicAfricaVectorEnv.reset` / :meth:`~AtomicAfricaVectorEnv.step` until it is the
 learner's turn again in every game. Per game the spaces, the observation (``observation(player)``,
-float32) and the reward (0 until the game ends, then +1 / -1 / 0 for a win / loss / draw of the
+float32, in the learner's ``view``: ``"relative"`` by default, or ``"absolute"``; actions and masks
+in the same view, :class:`~atomic_africa.game.side_view.SideView`) and the reward (0 until the game ends, then +1 / -1 / 0 for a win / loss / draw of the
 learner) are those of the single-agent environment.
 
 - Opponent: a built-in agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``)
@@ -15,7 +16,9 @@ learner) are those of the single-agent environment.
   a batched policy (e.g. a frozen network), called once per round of opponent decisions with the
   rows of the games where the opponent is to move only: ``envs`` (int64, (k,)) are those games'
   indices, ``observations`` (float32, (k, obs_size)) and ``action_masks`` (bool,
-  (k, num_actions)) their rows (seen by the opponent), and it returns k legal actions, one per row.
+  (k, num_actions)) their rows (seen by the opponent, in the opponent's own ``view`` of its side:
+  with ``"relative"`` it sees the table from its own deployment edge and answers in that frame, so one
+  network can play either side), and it returns k legal actions, one per row.
 - Autoreset: :attr:`gymnasium.vector.AutoresetMode.SAME_STEP` (``metadata["autoreset_mode"]``). A
   game that ends during a step is replaced by the env's next game in that same step: the returned
   observation is the new game's first learner observation, and, as for Gymnasium's own vector envs,
@@ -49,7 +52,9 @@ from gymnasium.vector.utils import batch_space  # noqa: E402
 from .._seeding import seed_sequence
 from ._common import observation_box
 from ..agents.native import agent_params
+from ..game import IllegalActionError
 from ..game.native_agents import AGENT_KINDS
+from ..game.side_view import SideView
 from ..game.vector import VectorGame
 
 __all__ = ["AtomicAfricaVectorEnv"]
@@ -78,6 +83,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
         Threads of the native engine (>= 1; results are the same for every value).
     render_mode : None
         No rendering (the text picture is per game: replay ``info["game_seed"]`` with a ``Game``).
+    view : {"relative", "absolute"}
+        The frame of observations, masks and actions of the learner and of a callable opponent.
 
     Attributes
     ----------
@@ -91,7 +98,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
     Raises
     ------
     ValueError
-        On an invalid ``num_envs``, ``player``, ``threads``, ``render_mode`` or opponent name.
+        On an invalid ``num_envs``, ``player``, ``threads``, ``render_mode``, ``view`` or opponent name.
     TypeError
         On a non-integer ``num_envs``/``threads`` or an opponent neither an agent name nor callable.
     """
@@ -99,7 +106,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, num_envs: int = 1, scenario=None, player: int = 0, rules=None,
-                 opponent="random", threads: int = 1, render_mode=None):
+                 opponent="random", threads: int = 1, render_mode=None, view: str = "relative"):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, numbers.Integral):
             raise TypeError(f"num_envs: expected a positive int, got {type(num_envs).__name__} {num_envs!r}")
         if num_envs < 1:
@@ -128,7 +135,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
         # the native opponent's code in every game, converted once
         self._opponent_kinds = (np.full(self.num_envs, AGENT_KINDS[opponent], dtype=np.int8)
                                 if isinstance(opponent, str) else None)
-        self.single_observation_space = observation_box(vg.observation_size)
+        self.view = SideView(vg.spec, view)
+        self.single_observation_space = observation_box(vg.spec)
         self.single_action_space = spaces.Discrete(vg.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -172,14 +180,18 @@ class AtomicAfricaVectorEnv(VectorEnv):
     def _callable_turns(self, need: np.ndarray):
         """The callable opponent decides in the games ``need`` (those where it is to move), one
         engine step; returns the step's outputs."""
-        vg = self.vector_game
+        vg, view = self.vector_game, self.view
         envs = np.flatnonzero(need)
-        acts = np.asarray(self.opponent(vg.observations(envs=envs), vg.action_masks(envs=envs), envs))
+        side = vg.current_player[envs]
+        acts = np.asarray(self.opponent(view.observation(vg.observations(envs=envs), side),
+                                        view.action_mask(vg.action_masks(envs=envs), side), envs))
         if acts.shape != envs.shape or acts.dtype.kind not in "iu":
             raise ValueError(f"opponent: returned {acts.dtype} array of shape {acts.shape}; expected "
                              f"integer actions of shape {envs.shape} (one per game it was given)")
         full = np.zeros(self.num_envs, dtype=np.int64)
-        full[envs] = acts
+        ok = (acts >= 0) & (acts < vg.num_actions)
+        # out-of-range ids go to the engine unmapped, which rejects them naming the allowed range
+        full[envs] = np.where(ok, view.action_to_engine(np.where(ok, acts, 0), side), acts)
         return vg.step(full, active=need, observe=False)
 
     def _advance(self, reward, term, info, strict_end: bool):
@@ -216,14 +228,14 @@ class AtomicAfricaVectorEnv(VectorEnv):
                 break
         if obs is None:
             obs = vg.observations(player=p)
-        return obs, reward, ended, final_obs, winners
+        return self.view.observation(obs, p), reward, ended, final_obs, winners
 
     def _collect_end(self, term, info, final_obs, winners):
         if not np.any(term):
             return
         fo = info["final_observation"]
         for i in np.flatnonzero(term):
-            final_obs[i] = np.array(fo[i][self.player], dtype=np.float32)
+            final_obs[i] = self.view.observation(fo[i][self.player], self.player)
             winners[i] = info["winner"][i]
 
     def _no_decision_message(self, envs) -> str:
@@ -234,7 +246,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
     def _info(self, ended=None, final_obs=None, winners=None, finished_seeds=None) -> dict:
         vg = self.vector_game
         n, ones = self.num_envs, self._ones
-        self._masks = vg.action_masks()       # a fresh array: shared with info, copied by action_masks()
+        self._masks = self.view.action_mask(vg.action_masks(), self.player)   # a fresh array: shared with
+        # info, copied by action_masks()
         self._seeds = vg.episode_seeds
         info = {"action_mask": self._masks, "_action_mask": ones.copy(),
                 "game_seed": self._seeds.copy(), "_game_seed": ones.copy(),
@@ -315,11 +328,31 @@ class AtomicAfricaVectorEnv(VectorEnv):
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
         finished_seeds = self._seeds
-        _, rew, term, _, info = self.vector_game.step(np.ascontiguousarray(a, dtype=np.int64), observe=False)
+        a = self._engine_actions(a)
+        _, rew, term, _, info = self.vector_game.step(a, observe=False)
         obs, reward, ended, final_obs, winners = self._advance(rew[:, self.player].astype(np.float64), term,
                                                                info, strict_end=False)
         truncated = np.zeros(self.num_envs, dtype=bool)
         return obs, reward, ended, truncated, self._info(ended, final_obs, winners, finished_seeds)
+
+    def _engine_actions(self, a: np.ndarray) -> np.ndarray:
+        """The learner's actions (in its view) as engine ids; IllegalActionError naming the first
+        out-of-range or illegal one (in the learner's view), nothing changed."""
+        n = self.vector_game.num_actions
+        a = np.ascontiguousarray(a, dtype=np.int64)
+        inside = (a >= 0) & (a < n)
+        legal = inside.copy()
+        legal[inside] = self._masks[np.flatnonzero(inside), a[inside]]
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            if not inside[i]:
+                raise IllegalActionError(f"actions[{i}]: action {a[i]} is out of range in env {i}; "
+                                         f"allowed 0..{n - 1}")
+            legal_ids = np.flatnonzero(self._masks[i])
+            shown = ", ".join(str(x) for x in legal_ids[:12]) + (" ..." if legal_ids.size > 12 else "")
+            raise IllegalActionError(f"actions[{i}]: action {a[i]} is not legal in env {i} "
+                                     f"({self.view.view} view of player {self.player}); legal: {shown}")
+        return self.view.action_to_engine(a, self.player)
 
     def close_extras(self, **kwargs):
         """Nothing to release."""

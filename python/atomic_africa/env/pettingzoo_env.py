@@ -3,7 +3,10 @@
 Agents ``"player_0"`` and ``"player_1"`` (game players 0 and 1). Each observation is a dict, as in
 PettingZoo's classic games: ``"observation"`` is ``game.observation(player)`` (float32, only what that
 player may see) and ``"action_mask"`` an int8 vector over the flat action space, 1 at the legal
-actions of the agent to move and all zeros for the other agent. Rewards are 0 until the game ends,
+actions of the agent to move and all zeros for the other agent; both, and the actions, in the
+agent's ``view`` (``"relative"``, the default: player 1's table turned by 180 degrees so each agent
+sees its own deployment at the bottom, action ids mapped to match,
+:class:`~atomic_africa.game.side_view.SideView`; or ``"absolute"``, the engine's frame). Rewards are 0 until the game ends,
 then +1 / -1 (win / loss) or 0 / 0 (draw). ``reset(seed=s)`` starts ``Game(scenario, s)``.
 
 Why AEC only: the game is turn-based with a data-dependent turn order (a player often decides
@@ -27,6 +30,7 @@ from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 
 from ..game import Game, GameSpec
+from ..game.side_view import SideView
 from ._common import AGENT_NAMES, EpisodeSeeds, observation_box, text_render
 
 __all__ = ["env", "raw_env", "AtomicAfricaAEC"]
@@ -40,7 +44,7 @@ def env(**kwargs):
     Parameters
     ----------
     **kwargs
-        Passed to :class:`AtomicAfricaAEC` (``scenario``, ``rules``, ``render_mode``).
+        Passed to :class:`AtomicAfricaAEC` (``scenario``, ``rules``, ``render_mode``, ``view``).
 
     Returns
     -------
@@ -64,26 +68,34 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         Rules data; the packaged defaults if omitted.
     render_mode : {None, "ansi", "human"}
         ``"ansi"``: :meth:`render` returns a text picture; ``"human"`` prints it.
+    view : {"relative", "absolute"}
+        The frame of each agent's observation, mask and actions (see the module notes).
+
+    Raises
+    ------
+    ValueError
+        On an invalid ``render_mode`` or ``view``.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "name": "atomic_africa_v0",
                 "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, scenario=None, rules=None, render_mode=None):
-        EzPickle.__init__(self, scenario, rules, render_mode)
+    def __init__(self, scenario=None, rules=None, render_mode=None, view: str = "relative"):
+        EzPickle.__init__(self, scenario, rules, render_mode, view)
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None, "
                              f"{', '.join(map(repr, self.metadata['render_modes']))}")
         self.render_mode = render_mode
         self.game_spec = GameSpec.build(scenario, rules)
+        self.view = SideView(self.game_spec, view)
         self._seeds = EpisodeSeeds()
         self.possible_agents = list(AGENT_NAMES)
         self.agents = self.possible_agents[:]
-        n, size = self.game_spec.num_actions, self.game_spec.observation_size
+        n = self.game_spec.num_actions
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {
-            a: spaces.Dict({"observation": observation_box(size),
+            a: spaces.Dict({"observation": observation_box(self.game_spec),
                             "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8)})
             for a in self.possible_agents}
         self.game = None
@@ -125,8 +137,8 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         p = self.possible_agents.index(agent)
         mask = np.zeros(self.game_spec.num_actions, dtype=np.int8)
         if not self.game.is_over and agent == self.agent_selection:
-            mask[self.game.action_mask()] = 1
-        return {"observation": self.game.observation(p), "action_mask": mask}
+            mask[self.view.action_mask(self.game.action_mask(), p)] = 1
+        return {"observation": self.view.observation(self.game.observation(p), p), "action_mask": mask}
 
     def step(self, action):
         """Apply ``action`` (int action id) of the selected agent; an illegal one raises
@@ -135,7 +147,10 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
             return self._was_dead_step(action)
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0
-        self.game.apply(int(action))  # IllegalActionError (a ValueError) leaves the game unchanged
+        a = int(action)
+        if 0 <= a < self.game_spec.num_actions:   # else the engine rejects it naming the allowed range
+            a = self.view.action_to_engine(a, self.possible_agents.index(agent))
+        self.game.apply(a)  # IllegalActionError (a ValueError) leaves the game unchanged
         if self.game.is_over:
             self._finish()
         else:

@@ -23,10 +23,28 @@ from __future__ import annotations
 
 from ..enums import Action, Posture
 
-__all__ = ["ActionSpace", "SEGMENTS"]
+__all__ = ["ActionSpace", "SEGMENTS", "SEGMENT_MEANINGS"]
 
 SEGMENTS = ("ASSIGN", "END_ORDERS", "SELECT", "DECLARE", "TARGET", "NO_TARGET", "ASSET", "MOVE",
             "STAY", "SPLIT", "END_SPLITS", "FEATURE")
+
+#: What each segment's ids mean (the table above; ``docs/observation.md`` is generated from it).
+SEGMENT_MEANINGS = {
+    "ASSIGN": "give card `c` to own unit slot `u` (id = base + c * C + u; orders, Reserve pick)",
+    "END_ORDERS": "finish assigning (the cards left are the Reserve)",
+    "SELECT": "activate / react with own unit slot `u`",
+    "DECLARE": "action x posture (id = base + action * postures + posture; posture is free only "
+               "with a Joker)",
+    "TARGET": "target unit by global slot (fire, Rally, Call for Fire point)",
+    "NO_TARGET": "no fire target (Basic, Sprint, Dig-in)",
+    "ASSET": "Call for Fire: the side's off-board asset `k`",
+    "MOVE": "Destination (and sprint displacement): clock direction `d` x fraction `f` of the "
+            "maximum move (id = base + d * fractions + f)",
+    "STAY": "Destination = Start",
+    "SPLIT": "Clean-up: split own unit slot `u`",
+    "END_SPLITS": "no more voluntary splits",
+    "FEATURE": "heavy-weapon target: terrain feature `f` (scenario order)",
+}
 
 
 class ActionSpace:

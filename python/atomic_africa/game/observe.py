@@ -12,10 +12,15 @@ from ..enums import Action
 from .schema import LIMIT
 from .state import NO_CARD, Stage
 
-__all__ = ["observe", "observation_size", "UNIT_FEATURES"]
+__all__ = ["observe", "observation_size", "UNIT_FEATURES", "SCALE"]
 
 #: Observation floats per unit slot (the native engine's UNIT_FEATURES, declared in :mod:`.schema`).
 UNIT_FEATURES = LIMIT.UNIT_FEATURES
+
+#: The divisors of the scaled counts (the native ``observe`` uses the same ones, ``SCALE_DIV`` in
+#: ``vgame.pyx``; the parity tests hold them equal). :mod:`.observation_spec` documents each feature
+#: and its bounds from these.
+SCALE = {"figures": 20, "markers": 5, "wounds": 5, "turn_markers": 2, "armor": 5, "die": 12, "cover": 2}
 
 
 def observation_size(game) -> int:
@@ -36,11 +41,11 @@ def _unit_features(game, u, visible_card: bool, out: np.ndarray):
     s, sc = game.s, game.scenario
     if not u.alive:
         return
-    f = [1.0, u.x / sc.width_cm, u.y / sc.height_cm, u.figures / 20, u.markers / 5, u.wounds / 5,
-         u.turn_markers / 2]
+    f = [1.0, u.x / sc.width_cm, u.y / sc.height_cm, u.figures / SCALE["figures"],
+         u.markers / SCALE["markers"], u.wounds / SCALE["wounds"], u.turn_markers / SCALE["turn_markers"]]
     kind = [0.0, 0.0, 0.0]
     kind[u.kind] = 1.0
-    f += kind + [u.armor / 5] + [d / 12 for d in u.dice]
+    f += kind + [u.armor / SCALE["armor"]] + [d / SCALE["die"] for d in u.dice]
     f += [float(u.hw_dispersed), float(u.hw_point), float(u.spotter), float(u.comms), float(u.commander)]
     has = u.card != NO_CARD
     known = has and (visible_card or u.revealed)
@@ -98,5 +103,5 @@ def observe(game, player: int) -> np.ndarray:
     pos += len(order) * UNIT_FEATURES
     # Each terrain feature's current cover (heavy weapons lower it, RULES.md section 4).
     for f, c in enumerate(s.feature_cover):
-        obs[pos + f] = c / 2
+        obs[pos + f] = c / SCALE["cover"]
     return obs
