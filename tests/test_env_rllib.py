@@ -34,17 +34,19 @@ def test_rllib_environment_check(monkeypatch):
     assert len(steps) == 1  # the check got as far as stepping (it stops early on a badly built env)
 
 
-def test_masked_self_play_equals_the_reference_env():
+@pytest.mark.parametrize("view", ["relative", "absolute"])
+def test_masked_self_play_equals_the_reference_env(view):
     # Three games of masked random actions; each step compared with the PettingZoo env replaying the
-    # same game (Game, the Python reference): who moves, what it sees and may do, and the end.
-    env = AtomicAfricaMultiAgentEnv({"scenario": SMALL, "seed": 4})
+    # same game (Game, the Python reference) in the same view: who moves, what it sees and may do,
+    # and the end.
+    env = AtomicAfricaMultiAgentEnv({"scenario": SMALL, "seed": 4, "view": view})
     rng = np.random.default_rng(1)
     obs, infos = env.reset(seed=9)
     for game in range(3):
         (agent, o), = obs.items()
         seed = infos[agent]["game_seed"]
         assert infos[agent]["game_index"] == game and seed == VectorGame.episode_seed(9, 0, game)
-        ref = AtomicAfricaAEC(scenario=SMALL)
+        ref = AtomicAfricaAEC(scenario=SMALL, view=view)
         ref.reset(seed=seed)
         acted = dict.fromkeys(AGENTS, 0)
         while True:
@@ -124,15 +126,26 @@ def test_illegal_actions_and_bad_input():
     obs, infos = env.reset()
     assert next(iter(infos.values()))["game_index"] == 1  # the abandoned game is not resumed
 
+    # "raise": refused in the agent's own view. For player_1 in the relative view, take an id that is
+    # illegal there but whose unmapped engine id is legal: it must raise all the same.
     strict = AtomicAfricaMultiAgentEnv(scenario=SMALL, seed=2, illegal_action="raise")
     obs, _ = strict.reset()
-    (agent, o), = obs.items()
-    with pytest.raises(IllegalActionError):
-        strict.step({agent: int(np.flatnonzero(o["action_mask"] == 0)[0])})
-    legal = int(np.flatnonzero(o["action_mask"])[0])
-    strict.step({agent: legal})  # nothing changed: the episode goes on
-    with pytest.raises(ValueError, match=r"env_config: unknown key\(s\) 'view'; allowed 'scenario', 'rules'"):
-        AtomicAfricaMultiAgentEnv({"view": "relative"})
+    rng = np.random.default_rng(3)
+    while True:
+        (agent, o), = obs.items()
+        tricky = np.flatnonzero((o["action_mask"] == 0) & strict.vector_game.action_masks()[0])
+        if agent == "player_1" and tricky.size:
+            break
+        obs = strict.step({agent: int(rng.choice(np.flatnonzero(o["action_mask"])))})[0]
+    before = strict.vector_game.observations(player=1)
+    with pytest.raises(IllegalActionError, match=rf"action {tricky[0]} is not legal \(relative view of player_1\)"):
+        strict.step({agent: int(tricky[0])})
+    np.testing.assert_array_equal(strict.vector_game.observations(player=1), before)  # nothing changed
+    strict.step({agent: int(np.flatnonzero(o["action_mask"])[0])})  # the episode goes on
+    with pytest.raises(ValueError, match=r"env_config: unknown key\(s\) 'shaping'; allowed 'scenario', 'rules'"):
+        AtomicAfricaMultiAgentEnv({"shaping": {}})
+    with pytest.raises(ValueError, match="view: 'side' is not a view; allowed 'relative', 'absolute'"):
+        AtomicAfricaMultiAgentEnv(view="side")
     with pytest.raises(ValueError, match="illegal_action: 'skip'; allowed 'lose', 'raise'"):
         AtomicAfricaMultiAgentEnv(illegal_action="skip")
     with pytest.raises(ValueError, match="seed: expected None or a non-negative int, got -1"):

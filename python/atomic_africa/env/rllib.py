@@ -9,7 +9,9 @@ API stack) over the native engine (:class:`~atomic_africa.game.VectorGame` holdi
 - Observation per agent: a Dict ``{"observations": Box, "action_mask": Box(0, 1, (num_actions,),
   float32)}``, as RLlib's action-masking example module (``ActionMaskingTorchRLModule``) expects:
   ``"observations"`` is ``game.observation(player)`` and ``"action_mask"`` 1.0 at the legal actions.
-  Action: ``Discrete(num_actions)``.
+  Action: ``Discrete(num_actions)``. Observations, masks and actions are in each agent's ``view``:
+  ``"relative"`` (the default: each side sees the table from its own deployment edge, so one policy
+  can play both) or ``"absolute"`` (:class:`~atomic_africa.game.side_view.SideView`).
 - Rewards: 0 to the agent that acted until the game ends; at the end both agents receive a final
   observation (their own view, mask all zero) and their return (+1 / -1, or 0 / 0 for a draw: the sum
   is 0), ``terminateds["__all__"]`` is True, and both infos carry ``winner`` (0, 1, -1 for a draw) and
@@ -43,6 +45,8 @@ import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402
 
+from ..game import IllegalActionError
+from ..game.side_view import SideView
 from ..game.vector import VectorGame
 from ._common import AGENT_NAMES, observation_box
 
@@ -50,7 +54,7 @@ __all__ = ["AtomicAfricaMultiAgentEnv", "CONFIG_KEYS"]
 
 #: The keys of an env_config (and the constructor's keywords), with their defaults.
 CONFIG_KEYS = {"scenario": None, "rules": None, "seed": None, "illegal_action": "lose",
-               "illegal_reward": -1.0, "threads": 1}
+               "illegal_reward": -1.0, "threads": 1, "view": "relative"}
 
 
 class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
@@ -62,7 +66,8 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         RLlib's env_config; keys of :data:`CONFIG_KEYS`:
         ``scenario`` (Scenario, path, dict or None: the packaged default), ``rules`` (Rules or None),
         ``seed`` (non-negative int or None), ``illegal_action`` (``"lose"`` or ``"raise"``),
-        ``illegal_reward`` (float), ``threads`` (threads of the native engine).
+        ``illegal_reward`` (float), ``threads`` (threads of the native engine), ``view``
+        (``"relative"`` or ``"absolute"``).
     **kwargs
         The same keys as keywords (they override ``config``).
 
@@ -91,15 +96,17 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         self.vector_game = VectorGame(opts["scenario"], 1, self._stream_seed(opts["seed"], config),
                                       rules=opts["rules"], threads=opts["threads"])
         vg = self.vector_game
+        self.view = SideView(vg.spec, opts["view"])
         self.agents = self.possible_agents = list(AGENT_NAMES)
         n = vg.num_actions
-        space = spaces.Dict({"observations": observation_box(vg.observation_size),
+        space = spaces.Dict({"observations": observation_box(vg.spec),
                              "action_mask": spaces.Box(0.0, 1.0, (n,), np.float32)})
         self.observation_spaces = {a: space for a in self.agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.agents}
         self._no_mask = np.zeros(n, dtype=np.float32)
         self._fresh = True      # the engine holds a game not yet played (at start and after a game's end)
         self._mover = None      # the agent to move; None outside an episode
+        self._mask = None       # its legal actions, in its view
 
     @staticmethod
     def _stream_seed(seed, config) -> int:
@@ -118,20 +125,31 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         return {"observations": observation, "action_mask": mask}
 
     def _turn(self, observation) -> dict:
-        """``{agent to move: its observation dict}``; ``observation`` is what that agent sees."""
+        """``{agent to move: its observation dict}``; ``observation``: the engine's, for that agent."""
         vg = self.vector_game
-        self._mover = self.agents[int(vg.current_player[0])]
-        mask = vg.action_masks()[0].astype(np.float32)
-        return {self._mover: self._obs(observation, mask)}
+        p = int(vg.current_player[0])
+        self._mover = self.agents[p]
+        self._mask = self.view.action_mask(vg.action_masks()[0], p)
+        return {self._mover: self._obs(self.view.observation(observation, p), self._mask.astype(np.float32))}
 
     def _end(self, views, returns, infos):
         """Both agents' final observations, rewards, terminateds, truncateds and infos."""
         self._mover = None
-        obs = {a: self._obs(views[i], self._no_mask.copy()) for i, a in enumerate(self.agents)}
+        obs = {a: self._obs(self.view.observation(views[i], i), self._no_mask.copy())
+               for i, a in enumerate(self.agents)}
         rewards = {a: float(returns[i]) for i, a in enumerate(self.agents)}
         terminateds = {**dict.fromkeys(self.agents, True), "__all__": True}
         truncateds = {**dict.fromkeys(self.agents, False), "__all__": False}
         return obs, rewards, terminateds, truncateds, infos
+
+    def _why(self, agent: str, a: int) -> str:
+        n = self.vector_game.num_actions
+        if not 0 <= a < n:
+            return f"action_dict[{agent!r}]: action {a} is out of range; allowed 0..{n - 1}"
+        legal = np.flatnonzero(self._mask)
+        shown = ", ".join(str(x) for x in legal[:12]) + (" ..." if legal.size > 12 else "")
+        return (f"action_dict[{agent!r}]: action {a} is not legal ({self.view.view} view of {agent}); "
+                f"legal: {shown}")
 
     # -- RLlib API ------------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
@@ -192,15 +210,16 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
             a = a.item()
         if isinstance(a, (bool, np.bool_)) or not isinstance(a, numbers.Integral):
             raise ValueError(f"action_dict[{agent!r}]: expected an int action id, got {type(a).__name__} {a!r}")
-        vg, a = self.vector_game, int(a)
-        legal = 0 <= a < vg.num_actions and bool(vg.action_masks()[0, a])
-        if not legal and self.illegal_action == "lose":
-            views = [vg.observations(player=p)[0] for p in (0, 1)]
+        vg, a, p = self.vector_game, int(a), self.agents.index(agent)
+        if not (0 <= a < vg.num_actions and self._mask[a]):
+            if self.illegal_action == "raise":
+                raise IllegalActionError(self._why(agent, a))
+            views = [vg.observations(player=q)[0] for q in (0, 1)]
             returns = [self.illegal_reward if x == agent else 0.0 for x in self.agents]
             infos = {x: {"game_seed": self._game_seed} for x in self.agents}
             infos[agent]["illegal_action"] = True
             return self._end(views, returns, infos)
-        obs, rewards, term, _, info = vg.step(np.array([a], dtype=np.int64))  # illegal: raises, no change
+        obs, rewards, term, _, info = vg.step(np.array([self.view.action_to_engine(a, p)], dtype=np.int64))
         if term[0]:
             self._fresh = True   # the engine has already started the next game
             winner = int(info["winner"][0])
