@@ -82,7 +82,8 @@ def test_maskable_ppo_learns_through_vec_monitor_and_evaluates():
 
 
 def test_seed_makes_reset_reproducible_and_is_used_once():
-    env = AtomicAfricaSB3VecEnv(num_envs=2, scenario=SMALL)
+    env = AtomicAfricaSB3VecEnv(num_envs=2, scenario=SMALL, threads=2)  # a keyword of the vector env
+    assert env.vector_env.threads == 2
     assert env.seed(5) == [VectorGame.episode_seed(5, i, 0) for i in range(2)]
     first = env.reset()
     infos = env.reset_infos
