@@ -77,7 +77,7 @@ def main(argv=None) -> int:
 
     ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     try:
-        algo = config.build_algo()
+        algo = (getattr(config, "build_algo", None) or config.build)()  # build_algo: newer RLlib's name
         start, steps = time.perf_counter(), 0
         for it in range(1, args.iterations + 1):
             t0 = time.perf_counter()
