@@ -75,9 +75,12 @@ def main(argv=None) -> int:
     except ImportError as exc:
         p.exit(2, f"{p.prog}: error: {exc}\n")
 
+    t_setup = time.perf_counter()
     ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     try:
         algo = (getattr(config, "build_algo", None) or config.build)()  # build_algo: newer RLlib's name
+        print(f"setup: {time.perf_counter() - t_setup:.1f} s (starting Ray, building the algorithm and its "
+              f"env runners)", flush=True)
         start, steps = time.perf_counter(), 0
         for it in range(1, args.iterations + 1):
             t0 = time.perf_counter()
