@@ -2,8 +2,6 @@
 position turned by 180 degrees (sides swapped), actions included; the envs use it by default."""
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
@@ -40,30 +38,29 @@ SYM = _symmetric()
 
 def _mirror(g: Game) -> Game:
     """The same position turned by 180 degrees with the sides swapped (player p becomes 1 - p)."""
-    d = json.loads(g.to_json())
-    C, s = g.C, d["state"]
+    m = g.clone()
+    m._los_key, m._feature_los = None, {}              # caches of the position (rebuilt on demand)
+    C, s = m.C, m.s
     swap = lambda uid: uid if uid < 0 else (uid + C) % (2 * C)            # noqa: E731
     flip = lambda p: p if p not in (0, 1) else 1 - p                       # noqa: E731
     units = [None] * (2 * C)
-    for u in s["units"]:
-        v = dict(u, uid=swap(u["uid"]), side=1 - u["side"])
-        if u["alive"]:
-            for k in ("x", "dest_x", "aim_x"):
-                v[k] = W - u[k]
-            for k in ("y", "dest_y", "aim_y"):
-                v[k] = H - u[k]
-            for k in ("target", "target2"):
-                v[k] = swap(u[k]) if u[k] < 2 * C else u[k]                  # >= 2C: a terrain feature
-        units[v["uid"]] = v
-    s["units"] = units
-    s["players"] = s["players"][::-1]
-    for k in ("act_uid", "react_uid", "decl_uid"):
-        s[k] = swap(s[k])
-    for k in ("current_player", "activating", "first_player", "next_activating", "winner"):
-        s[k] = flip(s[k])
-    s["pending"] = [swap(uid) for uid in s["pending"]]
-    d["initial_figures"] = d["initial_figures"][::-1]
-    return Game.from_json(json.dumps(d))
+    for u in s.units:
+        u.uid, u.side = swap(u.uid), 1 - u.side
+        if u.alive:
+            u.x, u.dest_x, u.aim_x = W - u.x, W - u.dest_x, W - u.aim_x
+            u.y, u.dest_y, u.aim_y = H - u.y, H - u.dest_y, H - u.aim_y
+            u.target = swap(u.target) if u.target < 2 * C else u.target      # >= 2C: a terrain feature
+            u.target2 = swap(u.target2)
+        units[u.uid] = u
+    s.units = units
+    s.players = s.players[::-1]
+    s.act_uid, s.react_uid, s.decl_uid = swap(s.act_uid), swap(s.react_uid), swap(s.decl_uid)
+    s.current_player, s.activating = flip(s.current_player), flip(s.activating)
+    s.first_player, s.next_activating, s.winner = flip(s.first_player), flip(s.next_activating), flip(s.winner)
+    s.pending = [swap(uid) for uid in s.pending]
+    m.initial_figures = m.initial_figures[::-1]
+    m.check_invariants()
+    return m
 
 
 def _random_positions(seeds=range(3)):
@@ -138,6 +135,13 @@ def test_action_maps_are_inverse_permutations_and_map_only_target_and_move():
     assert v.action_to_engine(sp.target(C + 1), 1) == sp.target(1)
     D = sp.directions
     assert v.action_to_engine(sp.move(0, 2), 1) == sp.move(D // 2, 2)   # 12 o'clock <-> 6 o'clock
+    # masks are permuted by the same map, per row
+    masks = np.random.default_rng(0).random((6, n)) < 0.3
+    players = np.array([0, 1, 1, 0, 1, 0])
+    expected = np.stack([m[v.to_engine[q]] for m, q in zip(masks, players)])
+    np.testing.assert_array_equal(v.action_mask(masks, players), expected)
+    np.testing.assert_array_equal(v.action_mask(masks, 1), masks[:, v.to_engine[1]])
+    np.testing.assert_array_equal(v.action_mask(masks[2], 1), masks[2][v.to_engine[1]])
     # a batch with mixed players
     a = np.array([sp.target(0), sp.target(0)])
     np.testing.assert_array_equal(v.action_to_engine(a, np.array([0, 1])), [sp.target(0), sp.target(C)])
@@ -191,37 +195,53 @@ def test_envs_default_to_the_relative_view_of_either_engine():
     assert aec.game.state_hash() == expected.state_hash()
 
 
-def test_vector_env_learner_and_callable_opponent_act_in_their_own_view():
-    """Learner player 1 and a callable opponent (player 0) both choose the highest legal id of their
-    view; the same game through the absolute view with the ids mapped by hand is identical."""
+def _highest(masks):
+    return masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+
+
+@pytest.mark.parametrize("learner", [0, 1])
+def test_vector_env_learner_and_callable_opponent_act_in_their_own_view(learner):
+    """Learner and callable opponent both choose the highest legal id of their own relative view;
+    the same games through the absolute view, with the views applied by hand, are identical (so
+    the callable really gets its own side's view and answers in it)."""
     spec = GameSpec.build(SYM)
     view = SideView(spec)
-    seen = []
+    opp = 1 - learner
+    got = []
 
-    def highest(observations, masks, envs):
-        seen.append((observations.copy(), masks.copy()))
-        return masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+    def rel_opponent(observations, masks, envs):
+        got.append((observations.copy(), masks.copy()))
+        return _highest(masks)
 
-    def highest_abs(observations, masks, envs):     # player 0: its relative view is the absolute one
-        return masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+    def abs_opponent(observations, masks, envs):        # the same policy, the view applied by hand
+        mine = view.action_mask(masks, opp)
+        want = got[len(expected)]
+        expected.append(True)
+        np.testing.assert_array_equal(want[0], view.observation(observations, opp))
+        np.testing.assert_array_equal(want[1], mine)
+        return view.action_to_engine(_highest(mine), opp)
 
-    rel = AtomicAfricaVectorEnv(2, SYM, player=1, opponent=highest)
-    ab = AtomicAfricaVectorEnv(2, SYM, player=1, opponent=highest_abs, view="absolute")
+    expected = []
+    rel = AtomicAfricaVectorEnv(2, SYM, player=learner, opponent=rel_opponent)
+    ab = AtomicAfricaVectorEnv(2, SYM, player=learner, opponent=abs_opponent, view="absolute")
     o1, i1 = rel.reset(seed=11)
     o2, i2 = ab.reset(seed=11)
+    ends = 0
     for _ in range(80):
-        np.testing.assert_array_equal(o1, view.observation(o2, 1))
-        np.testing.assert_array_equal(i1["action_mask"], view.action_mask(i2["action_mask"], 1))
-        a = i1["action_mask"].shape[1] - 1 - np.argmax(i1["action_mask"][:, ::-1], axis=1)
+        np.testing.assert_array_equal(o1, view.observation(o2, learner))
+        np.testing.assert_array_equal(i1["action_mask"], view.action_mask(i2["action_mask"], learner))
+        a = _highest(i1["action_mask"])
         o1, r1, t1, _, i1 = rel.step(a)
-        o2, r2, t2, _, i2 = ab.step(view.action_to_engine(a, np.ones(2, np.int64)))
+        o2, r2, t2, _, i2 = ab.step(view.action_to_engine(a, learner))
         np.testing.assert_array_equal(r1, r2)
         np.testing.assert_array_equal(t1, t2)
         for k in np.flatnonzero(t1):
-            np.testing.assert_array_equal(i1["final_obs"][k], view.observation(i2["final_obs"][k], 1))
-    assert seen
-    with pytest.raises(IllegalActionError, match=r"not legal in env 0 \(relative view of player 1\)"):
-        rel.step(np.array([int(np.flatnonzero(~i1["action_mask"][0])[0]), 0]))
+            np.testing.assert_array_equal(i1["final_obs"][k], view.observation(i2["final_obs"][k], learner))
+            ends += 1
+    assert len(got) == len(expected) > 10 and ends >= 1
+    bad = int(np.flatnonzero(~i1["action_mask"][0])[0])
+    with pytest.raises(IllegalActionError, match=rf"not legal in env 0 \(relative view of player {learner}\)"):
+        rel.step(np.array([bad, 0]))
 
 
 def g_stage(env):
@@ -235,7 +255,8 @@ def test_illegal_action_in_the_relative_view_names_both_ids():
     bad = env.game_spec.space.target(0)            # no target in the Orders phase; mapped to slot C
     assert g_stage(env) == "ORDERS" and not info["action_mask"][bad]
     engine = env.game_spec.space.target(env.game_spec.C)
-    with pytest.raises(IllegalActionError, match=f"action {bad} \\(relative view of player 1; engine action {engine}\\)"):
+    with pytest.raises(IllegalActionError,
+                       match=f"action {bad} \\(relative view of player 1; engine action {engine}\\)"):
         env.step(bad)
     assert env.game.state_hash() == before
     lose = AtomicAfricaEnv(SYM, player=1)

@@ -78,6 +78,13 @@ cdef uint64_t _agent_seed(uint64_t gs, int side) noexcept nogil:
     return <uint64_t>w[0] | (<uint64_t>w[1] << 32)
 
 
+# The learner's side in a game a Gymnasium env plays with player="random": spawn key 2 of the game
+# seed (keys 0 and 1 are the sides' agent streams), so the side is known wherever the game starts.
+cdef inline int _learner_side(uint64_t gs) noexcept nogil:
+    """SeedSequence(gs, spawn_key=(2,)).generate_state(1, uint64)[0] & 1 (native_agents.learner_side)."""
+    return <int>(_agent_seed(gs, 2) & 1)
+
+
 cdef class Engine:
     """Many games stepped together; state lives in the numpy arrays of `arrays` (batch first).
 
@@ -545,7 +552,8 @@ cdef class Engine:
     def opponent_turns(self, const int8_t[::1] kinds, const int8_t[::1] learner, const uint8_t[::1] active,
                        float[:, ::1] obs, float[:, ::1] rewards, uint8_t[::1] ended, int8_t[::1] winner,
                        float[:, :, ::1] final, int64_t[::1] decisions, int threads, bint observe_all=True):
-        """In each active env, native agent kinds[i] plays every decision until learner[i] is to move.
+        """In each active env, native agent kinds[i] plays every decision until learner[i] is to move
+        (learner[i] = -1: the side _learner_side draws from the game's seed, drawn again for a new game).
         A game that ends meanwhile sets ended[i], winner[i] and rewards[i] (Game.returns), is seen by
         both players in final[i], and the env goes on to its next episode with a decision (as restart)
         where the agent plays on. decisions[i] counts the agent's decisions; obs[i] is then the
@@ -555,10 +563,11 @@ cdef class Engine:
         cdef int64_t[::1] ep = self.arrays["episode"]
         cdef int8_t[::1] why = np.zeros(n, dtype=np.int8)
         cdef Game* g
-        cdef int a, cur
+        cdef int a, cur, side
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 g = &self.games[i]
+                side = learner[i] if learner[i] >= 0 else _learner_side(self.seed_w[i])
                 rewards[i, 0] = 0.0
                 rewards[i, 1] = 0.0
                 ended[i] = 0
@@ -567,7 +576,7 @@ cdef class Engine:
                 if g.ev != NULL:
                     g.ev.size = 0
                 if active[i]:
-                    while g.s[S_STAGE] != ST_OVER and g.s[S_CUR] != learner[i]:
+                    while g.s[S_STAGE] != ST_OVER and g.s[S_CUR] != side:
                         a = self._agent_move(i, kinds[i])
                         if a < 0:
                             why[i] = _OPP_NO_ACTION
@@ -586,6 +595,8 @@ cdef class Engine:
                             if not self._start_decided(i, &ep[0]):
                                 why[i] = _OPP_NO_DECISION
                                 break
+                            if learner[i] < 0:      # the new game's own side
+                                side = _learner_side(self.seed_w[i])
                 if observe_all:
                     cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
                     observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
@@ -594,6 +605,12 @@ cdef class Engine:
             if why[i]:
                 return i, why[i]
         return -1, 0
+
+    def learner_sides(self, int8_t[::1] out):
+        """out[i] = the side _learner_side draws from env i's game seed (player="random")."""
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            out[i] = <int8_t>_learner_side(self.seed_w[i])
 
     def events(self, int i):
         """Env i's event records since its last step/start (float64 array)."""

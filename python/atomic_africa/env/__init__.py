@@ -5,6 +5,8 @@
   as ``"AtomicAfrica-v0"`` [gymnasium].
 - :mod:`.gymnasium_vector`: :class:`AtomicAfricaVectorEnv`, its batched twin over the native
   ``VectorGame`` (``gymnasium.make_vec("AtomicAfrica-v0", num_envs=n)``) [gymnasium].
+- :mod:`.shaping`: :class:`RewardShaping`, the potential-based reward shaping both Gymnasium envs
+  offer (``shaping=``, off by default).
 - :mod:`.sb3`: :class:`AtomicAfricaSB3VecEnv`, the vector env as a stable-baselines3 ``VecEnv``
   (masks for sb3-contrib's ``MaskablePPO``) [sb3].
 - :mod:`.rllib`: :class:`AtomicAfricaMultiAgentEnv`, both sides as RLlib agents for self-play, masks
@@ -31,13 +33,14 @@ from ..selfplay import SelfPlayResult, play_games, wilson_interval
 __all__ = ["VectorGame", "AGENTS", "RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "make_agent",
            "play", "play_games", "SelfPlayResult", "wilson_interval", "AtomicAfricaEnv",
            "AtomicAfricaAEC", "pettingzoo_env", "gymnasium_env", "AtomicAfricaVectorEnv",
-           "gymnasium_vector", "AtomicAfricaSB3VecEnv", "AtomicAfricaMultiAgentEnv"]
+           "gymnasium_vector", "RewardShaping", "AtomicAfricaSB3VecEnv", "AtomicAfricaMultiAgentEnv"]
 
 _LAZY = {"AtomicAfricaEnv": ("gymnasium_env", "AtomicAfricaEnv"),
          "AtomicAfricaAEC": ("pettingzoo_env", "AtomicAfricaAEC"),
          "pettingzoo_env": ("pettingzoo_env", None), "gymnasium_env": ("gymnasium_env", None),
          "AtomicAfricaVectorEnv": ("gymnasium_vector", "AtomicAfricaVectorEnv"),
          "gymnasium_vector": ("gymnasium_vector", None),
+         "RewardShaping": ("shaping", "RewardShaping"),
          "AtomicAfricaSB3VecEnv": ("sb3", "AtomicAfricaSB3VecEnv"),
          "AtomicAfricaMultiAgentEnv": ("rllib", "AtomicAfricaMultiAgentEnv")}
 

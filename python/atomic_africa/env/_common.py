@@ -1,6 +1,8 @@
 """Pieces shared by the PettingZoo and Gymnasium adapters: spaces, episode seeds, text rendering."""
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from .._gymnasium import ENV_ID
@@ -8,7 +10,7 @@ from .._seeding import seed_sequence
 from ..game import Game
 from ..game.observation_spec import observation_bounds
 
-__all__ = ["ENV_ID", "EpisodeSeeds", "observation_box", "text_render", "AGENT_NAMES"]
+__all__ = ["ENV_ID", "EpisodeSeeds", "observation_box", "text_render", "AGENT_NAMES", "check_player"]
 
 AGENT_NAMES = ("player_0", "player_1")
 
@@ -57,3 +59,12 @@ def text_render(game: Game) -> str:
         r = game.result
         lines.append(f"  result: {'draw' if r.winner is None else 'player_%d wins' % r.winner} ({r.reason})")
     return "\n".join(lines)
+
+
+def check_player(player):
+    """The Gymnasium envs' ``player``: 0 or 1 (an int, not a bool) as an int, or ``"random"``."""
+    if isinstance(player, str) and player == "random":
+        return player
+    if isinstance(player, numbers.Integral) and not isinstance(player, (bool, np.bool_)) and player in (0, 1):
+        return int(player)
+    raise ValueError(f"player: {player!r} is not a player; allowed 0, 1, 'random'")

@@ -5,13 +5,18 @@ Observation: ``game.observation(learner)`` (float32 Box with per-feature bounds,
 by 180 degrees so both sides see their own deployment at the bottom, action ids mapped to match;
 :class:`~atomic_africa.game.side_view.SideView`) or ``"absolute"`` (the engine's frame). Action:
 ``Discrete(game.num_actions)`` in the same view; the legal ones are given as ``info["action_mask"]``
-(bool) and by :meth:`AtomicAfricaEnv.action_masks` (the convention of sb3-contrib's ``MaskablePPO``). The opponent's decisions are made inside
-``reset``/``step`` until it is the learner's turn again. Reward: 0 until the game ends, then +1 / -1
+(bool) and by :meth:`AtomicAfricaEnv.action_masks` (the convention of sb3-contrib's
+``MaskablePPO``). The opponent's decisions are made inside ``reset``/``step`` until it is the
+learner's turn again. Reward: 0 until the game ends, then +1 / -1
 / 0 for a win / loss / draw of the learner.
 
 An illegal action does not raise by default (``illegal_action="lose"``): the episode ends
 (``terminated``) with ``illegal_reward`` and ``info["illegal_action"] = True``, the game unchanged;
 ``illegal_action="raise"`` raises :class:`~atomic_africa.game.IllegalActionError` instead.
+
+Options (all off by default; module :mod:`.shaping` and the class notes): ``player="random"`` (the
+learner's side drawn per game from its seed), ``shaping=`` (potential-based reward shaping),
+``skip_forced=True`` (decisions with a single legal action played by the env).
 
 Seeds: ``reset(seed=s)`` plays ``Game(scenario, s)`` against the named opponent built with the seed
 ``VectorGame.agent_seed(s, opponent_side)`` (as the vector env's native opponent, so both play the
@@ -28,11 +33,12 @@ import gymnasium as gym  # noqa: E402
 import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
-from ..game import Game, GameSpec, IllegalActionError
-from ..game.native_agents import agent_seed
+from ..game import Game, GameSpec
+from ..game.native_agents import agent_seed, learner_side
 from ..game.side_view import SideView
-from ._common import ENV_ID, observation_box, text_render
+from ._common import ENV_ID, check_player, observation_box, text_render
 from ..agents import make_agent
+from .shaping import game_totals, potentials, shaping_config, start_figures
 
 __all__ = ["AtomicAfricaEnv", "ENV_ID"]
 
@@ -48,8 +54,10 @@ class AtomicAfricaEnv(gym.Env):
     opponent : str or agent
         A built-in agent name (``random``, ``greedy``, ``doctrine``, ``heuristic``) or an object with
         ``act(game) -> int``; a name is rebuilt each episode with a seed from the episode seed.
-    player : {0, 1}
-        The learner's side.
+    player : {0, 1, "random"}
+        The learner's side; ``"random"``: drawn for each game from its seed,
+        ``VectorGame.learner_side(game_seed)`` (as the vector env, so one policy learns both sides);
+        ``info["player"]`` and :attr:`player` give the current game's side.
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
     illegal_action : {"lose", "raise"}
@@ -61,22 +69,35 @@ class AtomicAfricaEnv(gym.Env):
         ``"ansi"``: :meth:`render` returns a text picture.
     view : {"relative", "absolute"}
         The frame of the learner's observations, masks and actions (see the module notes).
+    shaping : None, True, dict or RewardShaping
+        Potential-based reward shaping (:mod:`atomic_africa.env.shaping`): each step's reward gets
+        ``gamma * Phi(s') - Phi(s)`` added (``Phi`` = 0 once the game is over, also after an illegal
+        action). ``None`` (default): the game's reward only.
+    skip_forced : bool
+        ``True``: a learner decision with a single legal action is played by the env (the opponent
+        moving on as usual) until the learner has a choice or the game ends, in ``reset`` too; a
+        step's reward (and shaping terms) include those of its skipped decisions, and
+        ``info["skipped"]`` counts them.
 
     Raises
     ------
     ValueError
-        On an invalid ``player``, ``illegal_action``, ``render_mode``, ``view`` or opponent name.
+        On an invalid ``player``, ``illegal_action``, ``render_mode``, ``view``, ``shaping`` value
+        or opponent name.
     TypeError
-        If ``opponent`` is neither a name nor an object with ``act``.
+        If ``opponent`` is neither a name nor an object with ``act``, ``skip_forced`` is not a bool or
+        ``shaping`` not one of the accepted types.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, scenario=None, opponent="random", player: int = 0, rules=None,
                  illegal_action: str = "lose", illegal_reward: float = -1.0, render_mode=None,
-                 view: str = "relative"):
-        if isinstance(player, bool) or player not in (0, 1):
-            raise ValueError(f"player: {player!r} is not a player; allowed 0, 1")
+                 view: str = "relative", shaping=None, skip_forced: bool = False):
+        player = check_player(player)
+        if not isinstance(skip_forced, (bool, np.bool_)):
+            raise TypeError(f"skip_forced: expected a bool, got {type(skip_forced).__name__} {skip_forced!r}")
+        shaping = shaping_config(shaping)
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action: {illegal_action!r}; allowed 'lose', 'raise'")
         if render_mode not in (None, "ansi"):
@@ -87,7 +108,13 @@ class AtomicAfricaEnv(gym.Env):
             raise TypeError(f"opponent: expected an agent name or an object with act(game), "
                             f"got {type(opponent).__name__}")
         self.game_spec = GameSpec.build(scenario, rules)
-        self.player, self.opponent_spec = int(player), opponent
+        self.opponent_spec = opponent
+        # player="random": the side is drawn in reset; self.player is the current game's side
+        self.random_player = player == "random"
+        self.player = None if self.random_player else int(player)
+        self.shaping, self.skip_forced = shaping, bool(skip_forced)
+        self._start_figures = start_figures(self.game_spec) if shaping is not None else None
+        self._phi = 0.0         # Phi of the current state (0 without shaping), kept by reset and step
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.render_mode = render_mode
         self.view = SideView(self.game_spec, view)
@@ -113,7 +140,7 @@ class AtomicAfricaEnv(gym.Env):
         return self.view.observation(self.game.observation(self.player), self.player)
 
     def _info(self, **extra) -> dict:
-        info = {"action_mask": self.action_masks(), "game_seed": self.game.seed}
+        info = {"action_mask": self.action_masks(), "game_seed": self.game.seed, "player": self.player}
         if self.game.is_over:
             r = self.game.result
             info["winner"] = -1 if r.winner is None else r.winner
@@ -128,6 +155,41 @@ class AtomicAfricaEnv(gym.Env):
 
     def _reward(self) -> float:
         return float(self.game.returns()[self.player]) if self.game.is_over else 0.0
+
+    # -- options: shaping, skipping forced decisions -------------------------------------------
+    def _potential(self) -> float:
+        """Phi of the current state for the learner (0 when shaping is off or the game is over)."""
+        if self.shaping is None or self.game.is_over:
+            return 0.0
+        return float(potentials(game_totals(self.game), self._start_figures, self.player, self.shaping))
+
+    def _shaped(self, phi_before: float) -> float:
+        """The shaping term ``gamma * Phi(now) - phi_before`` of the transition just played;
+        ``self._phi`` becomes Phi(now), the next transition's ``phi_before``."""
+        if self.shaping is None:
+            return 0.0
+        self._phi = self._potential()
+        return self.shaping.gamma * self._phi - phi_before
+
+    def _skip_forced_decisions(self, reward: float) -> tuple:
+        """With ``skip_forced``: play the learner's single-legal-action decisions (and the opponent's
+        turns after them) until it has a choice or the game ends; returns (``reward`` plus theirs,
+        decisions played). Added term by term in the vector env's order: the same floats."""
+        skipped = 0
+        while self.skip_forced and not self.game.is_over:
+            legal = self.game.legal_actions()
+            if len(legal) != 1:
+                break
+            phi = self._phi
+            self.game.apply(legal[0])
+            self._opponent_moves()
+            reward += self._reward()
+            reward += self._shaped(phi)
+            skipped += 1
+        return reward, skipped
+
+    def _skip_info(self, skipped: int) -> dict:
+        return {"skipped": skipped} if self.skip_forced else {}
 
     # -- Gymnasium API --------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
@@ -149,12 +211,16 @@ class AtomicAfricaEnv(gym.Env):
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
         self.game = Game(self.game_spec, game_seed)
+        if self.random_player:
+            self.player = learner_side(game_seed)
         if isinstance(self.opponent_spec, str):
             self.opponent = make_agent(self.opponent_spec, agent_seed(game_seed, 1 - self.player))
         else:
             self.opponent = self.opponent_spec
         self._opponent_moves()
-        return self._observation(), self._info()
+        self._phi = self._potential()
+        _, skipped = self._skip_forced_decisions(0.0)    # before the first observation: nothing to reward
+        return self._observation(), self._info(**self._skip_info(skipped))
 
     def step(self, action):
         """Apply the learner's action, then the opponent's until the learner decides again.
@@ -167,8 +233,10 @@ class AtomicAfricaEnv(gym.Env):
         Returns
         -------
         (ndarray of float32, float, bool, bool, dict)
-            Observation, reward (+1/-1/0 at the end, ``illegal_reward`` for an illegal action),
-            terminated, truncated (always False) and info.
+            Observation, reward (+1/-1/0 at the end, ``illegal_reward`` for an illegal action; plus
+            the shaping terms with ``shaping``), terminated, truncated (always False) and info
+            (``action_mask``, ``game_seed``, ``player``, ``skipped`` with ``skip_forced``, and
+            ``winner``, ``reason`` at the end).
 
         Raises
         ------
@@ -184,24 +252,16 @@ class AtomicAfricaEnv(gym.Env):
         a = int(action)
         if not (0 <= a < self.game_spec.num_actions and self.action_masks()[a]):
             if self.illegal_action == "raise":
-                self._raise_illegal(a)
-            return self._observation(), self.illegal_reward, True, False, self._info(illegal_action=True)
-        self.game.apply(self.view.action_to_engine(a, self.player))
+                self.view.apply(self.game, a, self.player)   # raises IllegalActionError with the reason
+            reward = self.illegal_reward - self._phi   # the episode ends: Phi(terminal) = 0
+            return self._observation(), reward, True, False, self._info(illegal_action=True, **self._skip_info(0))
+        phi = self._phi
+        self.view.apply(self.game, a, self.player)
         self._opponent_moves()
-        return self._observation(), self._reward(), self.game.is_over, False, self._info()
-
-    def _raise_illegal(self, a: int):
-        """The engine's IllegalActionError (with its reason) for the learner's action ``a``."""
-        if not 0 <= a < self.game_spec.num_actions:
-            self.game.apply(a)  # out of range: the engine names the allowed ids
-        e = self.view.action_to_engine(a, self.player)
-        if e == a:
-            self.game.apply(a)
-        try:
-            self.game.apply(e)
-        except IllegalActionError as err:
-            raise IllegalActionError(f"action {a} ({self.view.view} view of player {self.player}; "
-                                     f"engine action {e}): {err}") from None
+        reward = self._reward()
+        reward += self._shaped(phi)
+        reward, skipped = self._skip_forced_decisions(reward)
+        return self._observation(), reward, self.game.is_over, False, self._info(**self._skip_info(skipped))
 
     def render(self):
         """The text picture of the game (``render_mode="ansi"``), else ``None``."""

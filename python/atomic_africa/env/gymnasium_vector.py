@@ -5,8 +5,9 @@ in each the learner plays side ``player`` against a built-in opponent whose deci
 inside :meth:`~AtomicAfricaVectorEnv.reset` / :meth:`~AtomicAfricaVectorEnv.step` until it is the
 learner's turn again in every game. Per game the spaces, the observation (``observation(player)``,
 float32, in the learner's ``view``: ``"relative"`` by default, or ``"absolute"``; actions and masks
-in the same view, :class:`~atomic_africa.game.side_view.SideView`) and the reward (0 until the game ends, then +1 / -1 / 0 for a win / loss / draw of the
-learner) are those of the single-agent environment.
+in the same view, :class:`~atomic_africa.game.side_view.SideView`) and the reward (0 until the game
+ends, then +1 / -1 / 0 for a win / loss / draw of the learner) are those of the single-agent
+environment.
 
 - Opponent: a built-in agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``)
   is played natively: one engine call (:meth:`VectorGame.opponent_turns`) plays all its decisions in
@@ -33,6 +34,13 @@ learner) are those of the single-agent environment.
   replayed alone; ``info["game_index"]`` is ``k``); ``reset()`` starts every env's next game. As in
   :class:`VectorGame`, a game over before its first decision is skipped (its ``k`` is not played).
   ``threads=k`` steps the games on ``k`` threads with the same results for every ``k``.
+- Options (all off by default, as in the single-agent env): ``player="random"`` (env ``i``'s learner
+  side drawn for each game from its seed, ``VectorGame.learner_side(game_seed)``: the single env's
+  side for the same game; ``info["player"]`` (int8, per env) is the current game's side,
+  ``info["final_info"]["player"]`` the finished game's); ``shaping=`` (potential-based reward shaping,
+  :mod:`atomic_africa.env.shaping`, computed for all envs at once from the native state); and
+  ``skip_forced=True`` (learner decisions with a single legal action played by the env in rounds
+  over all envs, ``info["skipped"]`` (int64, per env) counting them).
 - An illegal learner action raises :class:`~atomic_africa.game.IllegalActionError` naming the env and
   the action, and changes nothing (a batch cannot end one game early and keep the others).
 """
@@ -50,14 +58,42 @@ from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
 from .._seeding import seed_sequence
-from ._common import observation_box
+from ._common import check_player, observation_box
 from ..agents.native import agent_params
 from ..game import IllegalActionError
 from ..game.native_agents import AGENT_KINDS
 from ..game.side_view import SideView
 from ..game.vector import VectorGame
+from .shaping import potentials, shaping_config, start_figures
 
 __all__ = ["AtomicAfricaVectorEnv"]
+
+
+def _single_legal(masks):
+    """(first legal action, True where it is the only one) per row of ``masks`` (rows with a legal
+    action). Two forward argmax passes, the first action hidden for the second (and put back): a
+    fifth of the time of counting over the ~1,300 actions or of a reversed argmax."""
+    rows = np.arange(masks.shape[0])
+    first = masks.argmax(axis=1)
+    masks[rows, first] = False
+    only = ~masks[rows, masks.argmax(axis=1)]
+    masks[rows, first] = True
+    return first, only
+
+
+class _StepOutcome:
+    """What one reset/step gathers over its rounds, per env: the learner's reward, its games that
+    ended (final observation, winner, the learner's side) and the decisions skipped."""
+
+    __slots__ = ("reward", "ended", "final_obs", "winners", "final_players", "skipped")
+
+    def __init__(self, n: int):
+        self.reward = np.zeros(n, dtype=np.float64)
+        self.ended = np.zeros(n, dtype=bool)
+        self.final_obs = np.full(n, None, dtype=object)
+        self.winners = np.full(n, -2, dtype=np.int8)
+        self.final_players = np.zeros(n, dtype=np.int8)
+        self.skipped = np.zeros(n, dtype=np.int64)
 
 
 class AtomicAfricaVectorEnv(VectorEnv):
@@ -69,8 +105,9 @@ class AtomicAfricaVectorEnv(VectorEnv):
         Number of games stepped together (>= 1).
     scenario : Scenario, path, dict or None
         The scenario (the packaged default if ``None``).
-    player : {0, 1}
-        The learner's side in every game.
+    player : {0, 1, "random"}
+        The learner's side in every game; ``"random"``: drawn for each game from its seed (see the
+        module notes; :attr:`players` holds the current sides).
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
     opponent : str or callable
@@ -85,11 +122,17 @@ class AtomicAfricaVectorEnv(VectorEnv):
         No rendering (the text picture is per game: replay ``info["game_seed"]`` with a ``Game``).
     view : {"relative", "absolute"}
         The frame of observations, masks and actions of the learner and of a callable opponent.
+    shaping : None, True, dict or RewardShaping
+        Potential-based reward shaping, as in the single-agent env (the same rewards for the same game).
+    skip_forced : bool
+        Play the learner's single-legal-action decisions in the env, as in the single-agent env.
 
     Attributes
     ----------
     vector_game : VectorGame
         The engine holding the games (its events, clones, ...).
+    players : ndarray of int8, shape (num_envs,)
+        The learner's side in each env's current game (None before :meth:`reset`).
     single_observation_space, single_action_space : gymnasium.Space
         One game's spaces (those of :class:`~atomic_africa.env.gymnasium_env.AtomicAfricaEnv`).
     observation_space, action_space : gymnasium.Space
@@ -98,21 +141,26 @@ class AtomicAfricaVectorEnv(VectorEnv):
     Raises
     ------
     ValueError
-        On an invalid ``num_envs``, ``player``, ``threads``, ``render_mode``, ``view`` or opponent name.
+        On an invalid ``num_envs``, ``player``, ``threads``, ``render_mode``, ``view``, ``shaping``
+        or opponent name.
     TypeError
-        On a non-integer ``num_envs``/``threads`` or an opponent neither an agent name nor callable.
+        On a non-integer ``num_envs``/``threads``, an opponent neither an agent name nor callable, a
+        non-bool ``skip_forced`` or a ``shaping`` of another type.
     """
 
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, num_envs: int = 1, scenario=None, player: int = 0, rules=None,
-                 opponent="random", threads: int = 1, render_mode=None, view: str = "relative"):
+                 opponent="random", threads: int = 1, render_mode=None, view: str = "relative",
+                 shaping=None, skip_forced: bool = False):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, numbers.Integral):
             raise TypeError(f"num_envs: expected a positive int, got {type(num_envs).__name__} {num_envs!r}")
         if num_envs < 1:
             raise ValueError(f"num_envs: {num_envs} is out of range; allowed >= 1")
-        if isinstance(player, (bool, np.bool_)) or player not in (0, 1):
-            raise ValueError(f"player: {player!r} is not a player; allowed 0, 1")
+        player = check_player(player)
+        if not isinstance(skip_forced, (bool, np.bool_)):
+            raise TypeError(f"skip_forced: expected a bool, got {type(skip_forced).__name__} {skip_forced!r}")
+        shaping = shaping_config(shaping)
         allowed = ", ".join(repr(k) for k in AGENT_KINDS)
         if isinstance(opponent, str):
             if opponent.strip().lower() not in AGENT_KINDS:
@@ -124,7 +172,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
                             f"action_masks, envs) -> actions, got {type(opponent).__name__}")
         if render_mode is not None:
             raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None")
-        self.num_envs, self.player, self.opponent = int(num_envs), int(player), opponent
+        self.num_envs, self.opponent = int(num_envs), opponent
+        self.player = player        # 0, 1 or "random"
         self.render_mode = None
         # The engine's game seed until the first seeded reset comes from fresh entropy, as the
         # single-agent env's does.
@@ -143,6 +192,13 @@ class AtomicAfricaVectorEnv(VectorEnv):
         self._ones = np.ones(self.num_envs, dtype=bool)
         self._masks = None      # learner's masks after the last reset/step; None before reset
         self._seeds = None      # game seeds of the current games
+        # options: opponent_turns' learner argument, the sides of the current games, shaping, skipping
+        self._learner_arg = "random" if player == "random" else self.player
+        self.players = None
+        self.shaping, self.skip_forced = shaping, bool(skip_forced)
+        self._start_figures = start_figures(vg.spec) if shaping is not None else None
+        self._rows = np.arange(self.num_envs)
+        self._phi = None        # with shaping: Phi of every game's current state (set by reset)
 
     # -- properties -----------------------------------------------------------------------------
     @property
@@ -194,71 +250,132 @@ class AtomicAfricaVectorEnv(VectorEnv):
         full[envs] = np.where(ok, view.action_to_engine(np.where(ok, acts, 0), side), acts)
         return vg.step(full, active=need, observe=False)
 
-    def _advance(self, reward, term, info, strict_end: bool):
+    def _advance(self, out, info, strict_end: bool, active=None, observe: bool = True):
         """After the learner's step (or a reset): play the opponent until the learner is to move in
-        every game. ``term``: the games the learner's step ended; ``strict_end``: no game may end (a
-        reset's opening moves). Returns the learner's observations, rewards, ended, final obs, winners."""
-        p, n, vg = self.player, self.num_envs, self.vector_game
-        ended = np.array(term, dtype=bool)
-        final_obs = np.full(n, None, dtype=object)
-        winners = np.full(n, -2, dtype=np.int8)
-        self._collect_end(term, info, final_obs, winners)
-        if strict_end and ended.any():
-            raise RuntimeError(self._no_decision_message(ended))
-        obs = None
+        every (active) game, adding its rewards and ends to ``out``; ``strict_end``: no game may end
+        (a reset's opening moves). Returns the learner's observations (None with ``observe=False``)."""
+        vg = self.vector_game
         while True:
+            sides = self.players       # the sides of the games being played (a new game may change it)
             if isinstance(self.opponent, str):
                 try:
-                    obs, r, t, _, info = vg.opponent_turns(self._opponent_kinds, p)
+                    obs, r, t, _, info = vg.opponent_turns(self._opponent_kinds, self._learner_arg, active,
+                                                           observe=observe)
                 except RuntimeError as e:   # a second end in one env: the learner never decided
-                    raise RuntimeError(f"{e} (learner: player {p})") from None
+                    raise RuntimeError(f"{e} (learner: player {self.player})") from None
             else:
-                need = np.asarray(info["current_player"]) != p
+                need = np.asarray(info["current_player"]) != sides
                 if not need.any():
-                    break
+                    return vg.observations() if observe else None   # the learner is to move everywhere
                 _, r, t, _, info = self._callable_turns(need)
-            reward += r[:, p]
-            if t.any():
-                if strict_end or (ended & t).any():
-                    # the learner had no decision in a whole game: its episode would be empty
-                    raise RuntimeError(self._no_decision_message(t))
-                ended |= t
-                self._collect_end(t, info, final_obs, winners)
-            if obs is not None:
-                break
-        if obs is None:
-            obs = vg.observations(player=p)
-        return self.view.observation(obs, p), reward, ended, final_obs, winners
+            out.reward += r[self._rows, sides]
+            self._end(out, t, info, sides, strict_end)
+            if isinstance(self.opponent, str):
+                return obs
 
-    def _collect_end(self, term, info, final_obs, winners):
-        if not np.any(term):
+    def _learner_step(self, out, actions, active, strict_end: bool, observe: bool = True):
+        """The learner's ``actions`` in the games ``active`` (None: all), then :meth:`_advance`."""
+        sides = self.players
+        _, rew, term, _, info = self.vector_game.step(actions, active=active, observe=False)
+        out.reward += rew[self._rows, sides]
+        self._end(out, term, info, sides, strict_end)
+        return self._advance(out, info, strict_end, active, observe)
+
+    def _end(self, out, term, info, sides, strict_end: bool):
+        """The games ``term`` ended (their learner was ``sides``): keep their ends in ``out``; with
+        ``player="random"`` their new games' sides replace theirs in :attr:`players`."""
+        if not term.any():
             return
+        twice = term if strict_end else term & out.ended
+        if twice.any():
+            # the learner had no decision in a whole game: its episode would be empty
+            raise RuntimeError(self._no_decision_message(twice, sides))
+        out.ended |= term
         fo = info["final_observation"]
         for i in np.flatnonzero(term):
-            final_obs[i] = self.view.observation(fo[i][self.player], self.player)
-            winners[i] = info["winner"][i]
+            out.final_obs[i] = self.view.observation(np.array(fo[i][sides[i]], dtype=np.float32), sides[i])
+        out.winners[term] = info["winner"][term]
+        out.final_players[term] = sides[term]
+        if self.player == "random":
+            self.players = np.where(term, self.vector_game.learner_sides, sides)
 
-    def _no_decision_message(self, envs) -> str:
+    def _no_decision_message(self, envs, sides) -> str:
         idx = np.flatnonzero(envs).tolist()
-        return (f"env(s) {idx}: a game ended before player {self.player} had a decision; the learner "
+        who = ", ".join(f"player {int(sides[i])}" for i in idx) if self.player == "random" else f"player {self.player}"
+        return (f"env(s) {idx}: a game ended before {who} had a decision; the learner "
                 f"must decide at least once per game")
 
-    def _info(self, ended=None, final_obs=None, winners=None, finished_seeds=None) -> dict:
+    # -- options: shaping, skipping forced decisions (all envs at once) -------------------------
+    def _current_sides(self) -> np.ndarray:
+        if self.player == "random":
+            return self.vector_game.learner_sides
+        return np.full(self.num_envs, self.player, dtype=np.int8)
+
+    def _potentials(self):
+        """Phi of every game's current state for its learner (None when shaping is off)."""
+        if self.shaping is None:
+            return None
+        return potentials(self.vector_game.side_totals(), self._start_figures, self.players, self.shaping)
+
+    def _add_shaping(self, out, phi_before, acted, ended_before):
+        """Add ``gamma * Phi(now) - phi_before`` (Phi = 0 for a game that ended since) to the games
+        ``acted`` whose episode had not ended before (a new game's skipped opening decisions come
+        before its first observation, as in the single env's reset). ``self._phi`` becomes Phi(now):
+        the next round's ``phi_before``."""
+        if self.shaping is None:
+            return
+        phi = self._phi = self._potentials()
+        now_ended = out.ended & ~ended_before
+        term = np.where(now_ended, 0.0, self.shaping.gamma * phi) - phi_before
+        out.reward += np.where(acted & ~ended_before, term, 0.0)
+
+    def _skip_forced_rounds(self, out, obs, strict_end: bool):
+        """With ``skip_forced``: rounds over all envs in which every learner decision with a single
+        legal action is played (one batched step), until none is left. Returns (obs, masks)."""
+        vg = self.vector_game
+        masks = vg.action_masks()
+        if not self.skip_forced:
+            return obs, masks
+        first, forced = _single_legal(masks)
+        played = np.zeros_like(forced)
+        while forced.any():
+            phi = self._phi
+            ended_before = out.ended.copy()
+            self._learner_step(out, first, forced, strict_end, observe=False)
+            out.skipped += forced
+            self._add_shaping(out, phi, forced, ended_before)
+            played |= forced
+            # only the envs just played can have a forced decision now: their masks alone are new
+            envs = np.flatnonzero(forced)
+            masks[envs] = vg.action_masks(envs=envs)
+            first[envs], forced[envs] = _single_legal(masks[envs])
+        envs = np.flatnonzero(played)
+        if envs.size:      # the other envs' observations are unchanged
+            obs[envs] = vg.observations(envs=envs)
+        return obs, masks
+
+    def _info(self, masks, out=None, finished_seeds=None) -> dict:
         vg = self.vector_game
         n, ones = self.num_envs, self._ones
-        self._masks = self.view.action_mask(vg.action_masks(), self.player)   # a fresh array: shared with
-        # info, copied by action_masks()
+        self._masks = self.view.action_mask(masks, self.players)  # a fresh array: shared with info,
+        # copied by action_masks()
         self._seeds = vg.episode_seeds
         info = {"action_mask": self._masks, "_action_mask": ones.copy(),
                 "game_seed": self._seeds.copy(), "_game_seed": ones.copy(),
-                "game_index": np.asarray(vg.episodes, dtype=np.int64).copy(), "_game_index": ones.copy()}
+                "game_index": np.asarray(vg.episodes, dtype=np.int64).copy(), "_game_index": ones.copy(),
+                "player": self.players.copy(), "_player": ones.copy()}
+        if self.skip_forced:
+            info["skipped"], info["_skipped"] = out.skipped.copy(), ones.copy()
+        ended = None if out is None else out.ended
         if ended is not None and ended.any():
             zero_seeds = np.zeros(n, dtype=np.uint64)
             zero_seeds[ended] = finished_seeds[ended]
-            info["final_obs"], info["_final_obs"] = final_obs, ended.copy()
-            info["final_info"] = {"winner": np.where(ended, winners, 0).astype(np.int8),
+            info["final_obs"], info["_final_obs"] = out.final_obs, ended.copy()
+            info["final_info"] = {"winner": np.where(ended, out.winners, 0).astype(np.int8),
                                   "_winner": ended.copy(),
-                                  "game_seed": zero_seeds, "_game_seed": ended.copy()}
+                                  "game_seed": zero_seeds, "_game_seed": ended.copy(),
+                                  "player": np.where(ended, out.final_players, 0).astype(np.int8),
+                                  "_player": ended.copy()}
             info["_final_info"] = ended.copy()
         return info
 
@@ -280,7 +397,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         (ndarray of float32, dict)
             Observations (num_envs, obs_size) and info (``action_mask``, ``game_seed``,
             ``game_index`` (k: the env's game k since the last seeded reset; games over before any decision
-            are skipped), with their ``_`` masks).
+            are skipped), ``player``, ``skipped`` with ``skip_forced``, with their ``_`` masks).
 
         Raises
         ------
@@ -292,9 +409,13 @@ class AtomicAfricaVectorEnv(VectorEnv):
                              "replaced automatically when they end (same-step autoreset)")
         super().reset(seed=seed)
         _, info = self.vector_game.reset(seed=seed)
-        no_end = np.zeros(self.num_envs, dtype=bool)
-        obs, _, _, _, _ = self._advance(np.zeros(self.num_envs), no_end, info, strict_end=True)
-        return obs, self._info()
+        self.players = self._current_sides()
+        out = _StepOutcome(self.num_envs)
+        obs = self._advance(out, info, strict_end=True)
+        self._phi = self._potentials()
+        obs, masks = self._skip_forced_rounds(out, obs, strict_end=True)
+        obs = self.view.observation(obs, self.players)
+        return obs, self._info(masks, out)
 
     def step(self, actions):
         """Apply the learner's action in every game, then the opponent's until the learner decides
@@ -308,8 +429,9 @@ class AtomicAfricaVectorEnv(VectorEnv):
         Returns
         -------
         (ndarray of float32, ndarray of float64, ndarray of bool, ndarray of bool, dict)
-            Observations (num_envs, obs_size), rewards (+1 / -1 / 0 at the end of a game, else 0),
-            terminated, truncated (always False) and info (see the module notes).
+            Observations (num_envs, obs_size), rewards (+1 / -1 / 0 at the end of a game, else 0;
+            plus the shaping terms with ``shaping``), terminated, truncated (always False) and info
+            (see the module notes).
 
         Raises
         ------
@@ -328,31 +450,35 @@ class AtomicAfricaVectorEnv(VectorEnv):
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
         finished_seeds = self._seeds
-        a = self._engine_actions(a)
-        _, rew, term, _, info = self.vector_game.step(a, observe=False)
-        obs, reward, ended, final_obs, winners = self._advance(rew[:, self.player].astype(np.float64), term,
-                                                               info, strict_end=False)
-        truncated = np.zeros(self.num_envs, dtype=bool)
-        return obs, reward, ended, truncated, self._info(ended, final_obs, winners, finished_seeds)
-
-    def _engine_actions(self, a: np.ndarray) -> np.ndarray:
-        """The learner's actions (in its view) as engine ids; IllegalActionError naming the first
-        out-of-range or illegal one (in the learner's view), nothing changed."""
-        n = self.vector_game.num_actions
         a = np.ascontiguousarray(a, dtype=np.int64)
+        n = self.vector_game.num_actions
         inside = (a >= 0) & (a < n)
         legal = inside.copy()
         legal[inside] = self._masks[np.flatnonzero(inside), a[inside]]
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
-            if not inside[i]:
-                raise IllegalActionError(f"actions[{i}]: action {a[i]} is out of range in env {i}; "
-                                         f"allowed 0..{n - 1}")
-            legal_ids = np.flatnonzero(self._masks[i])
-            shown = ", ".join(str(x) for x in legal_ids[:12]) + (" ..." if legal_ids.size > 12 else "")
-            raise IllegalActionError(f"actions[{i}]: action {a[i]} is not legal in env {i} "
-                                     f"({self.view.view} view of player {self.player}); legal: {shown}")
-        return self.view.action_to_engine(a, self.player)
+        if not legal.all():     # checked in the learner's view, before any game changes
+            raise self._illegal(a, legal)
+        out = _StepOutcome(self.num_envs)
+        phi = self._phi
+        obs = self._learner_step(out, self.view.action_to_engine(a, self.players), None, strict_end=False)
+        self._add_shaping(out, phi, self._ones, np.zeros(self.num_envs, dtype=bool))
+        obs, masks = self._skip_forced_rounds(out, obs, strict_end=False)
+        obs = self.view.observation(obs, self.players)
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return obs, out.reward, out.ended.copy(), truncated, self._info(masks, out, finished_seeds)
+
+    def _illegal(self, a: np.ndarray, legal: np.ndarray) -> IllegalActionError:
+        """The error for the first out-of-range or illegal action of ``a`` (``legal``: which are legal
+        in the learner's view), named in that view."""
+        n = self.vector_game.num_actions
+        inside = (a >= 0) & (a < n)
+        i = int(np.flatnonzero(~legal)[0])
+        if not inside[i]:
+            return IllegalActionError(f"actions[{i}]: action {a[i]} is out of range in env {i}; "
+                                      f"allowed 0..{n - 1}")
+        ids = np.flatnonzero(self._masks[i])
+        shown = ", ".join(str(x) for x in ids[:12]) + (" ..." if ids.size > 12 else "")
+        return IllegalActionError(f"actions[{i}]: action {a[i]} is not legal in env {i} "
+                                  f"({self.view.view} view of player {self.players[i]}); legal: {shown}")
 
     def close_extras(self, **kwargs):
         """Nothing to release."""

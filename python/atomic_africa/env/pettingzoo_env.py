@@ -6,8 +6,8 @@ player may see) and ``"action_mask"`` an int8 vector over the flat action space,
 actions of the agent to move and all zeros for the other agent; both, and the actions, in the
 agent's ``view`` (``"relative"``, the default: player 1's table turned by 180 degrees so each agent
 sees its own deployment at the bottom, action ids mapped to match,
-:class:`~atomic_africa.game.side_view.SideView`; or ``"absolute"``, the engine's frame). Rewards are 0 until the game ends,
-then +1 / -1 (win / loss) or 0 / 0 (draw). ``reset(seed=s)`` starts ``Game(scenario, s)``.
+:class:`~atomic_africa.game.side_view.SideView`; or ``"absolute"``, the engine's frame). Rewards
+are 0 until the game ends, then +1 / -1 (win / loss) or 0 / 0 (draw). ``reset(seed=s)`` starts ``Game(scenario, s)``.
 
 Why AEC only: the game is turn-based with a data-dependent turn order (a player often decides
 several times in a row: orders, declaration, target, destination), so agents never act
@@ -44,7 +44,8 @@ def env(**kwargs):
     Parameters
     ----------
     **kwargs
-        Passed to :class:`AtomicAfricaAEC` (``scenario``, ``rules``, ``render_mode``, ``view``).
+        Passed to :class:`AtomicAfricaAEC` (``scenario``, ``rules``, ``render_mode``, ``view``,
+        ``skip_forced``).
 
     Returns
     -------
@@ -70,19 +71,30 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         ``"ansi"``: :meth:`render` returns a text picture; ``"human"`` prints it.
     view : {"relative", "absolute"}
         The frame of each agent's observation, mask and actions (see the module notes).
+    skip_forced : bool
+        ``True``: a decision with a single legal action (of either agent) is played by the env in
+        ``reset``/``step``, so the selected agent always has a choice (or the game is over);
+        ``infos[agent]["skipped"]`` counts each agent's decisions played so in the last call.
+        Off by default.
 
     Raises
     ------
     ValueError
         On an invalid ``render_mode`` or ``view``.
+    TypeError
+        On a non-bool ``skip_forced``.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "name": "atomic_africa_v0",
                 "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, scenario=None, rules=None, render_mode=None, view: str = "relative"):
-        EzPickle.__init__(self, scenario, rules, render_mode, view)
+    def __init__(self, scenario=None, rules=None, render_mode=None, view: str = "relative",
+                 skip_forced: bool = False):
+        EzPickle.__init__(self, scenario, rules, render_mode, view, skip_forced)
         super().__init__()
+        if not isinstance(skip_forced, (bool, np.bool_)):
+            raise TypeError(f"skip_forced: expected a bool, got {type(skip_forced).__name__} {skip_forced!r}")
+        self.skip_forced = bool(skip_forced)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None, "
                              f"{', '.join(map(repr, self.metadata['render_modes']))}")
@@ -125,6 +137,7 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         self.game = Game(self.game_spec, self._seeds.next(seed))
         self.agents = self.possible_agents[:]
         self._reset_dicts()
+        self._skip_forced()
         if self.game.is_over:
             self.agent_selection = self.possible_agents[0]
             self._finish()
@@ -147,16 +160,30 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
             return self._was_dead_step(action)
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0
-        a = int(action)
-        if 0 <= a < self.game_spec.num_actions:   # else the engine rejects it naming the allowed range
-            a = self.view.action_to_engine(a, self.possible_agents.index(agent))
-        self.game.apply(a)  # IllegalActionError (a ValueError) leaves the game unchanged
+        # IllegalActionError (a ValueError) leaves the game unchanged
+        self.view.apply(self.game, int(action), self.possible_agents.index(agent))
+        self._skip_forced()
         if self.game.is_over:
             self._finish()
         else:
             self.agent_selection = self.possible_agents[self.game.current_player]
         if self.render_mode == "human":
             self.render()
+
+    def _skip_forced(self):
+        """With ``skip_forced``: play every decision with a single legal action, counted per agent
+        in ``infos[agent]["skipped"]``."""
+        if not self.skip_forced:
+            return
+        counts = [0, 0]
+        while not self.game.is_over:
+            legal = self.game.legal_actions()
+            if len(legal) != 1:
+                break
+            counts[self.game.current_player] += 1
+            self.game.apply(legal[0])
+        for a, k in zip(self.possible_agents, counts):
+            self.infos[a] = {**self.infos.get(a, {}), "skipped": k}
 
     def _finish(self):
         """The game is over: every agent terminated, with its return and the result."""
@@ -165,7 +192,7 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         self.terminations = dict.fromkeys(self.agents, True)
         result = self.game.result
         for a in self.agents:
-            self.infos[a] = {"winner": -1 if result.winner is None else result.winner,
+            self.infos[a] = {**self.infos[a], "winner": -1 if result.winner is None else result.winner,
                              "reason": result.reason}
         self._accumulate_rewards()
 

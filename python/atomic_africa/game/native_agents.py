@@ -17,7 +17,7 @@ from aa_core.vgame import AGENT_KINDS as _KINDS
 
 from .. import _validate as v
 
-__all__ = ["AGENT_KINDS", "AGENT_PARAM_FIELDS", "agent_seed", "agent_kinds", "seed_array",
+__all__ = ["AGENT_KINDS", "AGENT_PARAM_FIELDS", "agent_seed", "learner_side", "agent_kinds", "seed_array",
            "check_agent_params", "NEEDS_PARAMS"]
 
 #: Native agent code by name (the kernel's ``AGENT_*``), as :data:`atomic_africa.agents.AGENTS` names them.
@@ -49,6 +49,25 @@ def agent_seed(game_seed: int, side: int) -> int:
     game_seed = v.as_int(game_seed, "game_seed", lo=0)
     side = v.as_int(side, "side", lo=0, hi=1)
     return int(np.random.SeedSequence(game_seed, spawn_key=(side,)).generate_state(1, np.uint64)[0])
+
+
+def learner_side(game_seed: int) -> int:
+    """The learner's side in the game of seed ``game_seed`` when a Gymnasium env plays with
+    ``player="random"`` (the single and the vector env draw the same side for the same game).
+
+    Parameters
+    ----------
+    game_seed : int
+        ``>= 0`` (a VectorGame's game seeds are below 2**64).
+
+    Returns
+    -------
+    int
+        ``SeedSequence(game_seed, spawn_key=(2,)).generate_state(1, uint64)[0] & 1`` (spawn keys 0
+        and 1 are the sides' agent streams, :func:`agent_seed`); the native kernel computes the same.
+    """
+    game_seed = v.as_int(game_seed, "game_seed", lo=0)
+    return int(np.random.SeedSequence(game_seed, spawn_key=(2,)).generate_state(1, np.uint64)[0] & 1)
 
 
 def _code(x, name: str) -> int:

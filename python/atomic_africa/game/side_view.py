@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .engine import IllegalActionError
 from .observation_spec import coordinate_features
 
 __all__ = ["SideView", "VIEWS"]
@@ -80,16 +81,21 @@ class SideView:
             perm[m:m + space.size["MOVE"]] = m + ((d + D // 2) % D) * space.n_fracs + f
         self.to_engine = np.stack([ident, perm])
         self.from_engine = np.argsort(self.to_engine, axis=1)
+        # the same map as slices, for masks: player 1's TARGET segment is its two halves (the sides)
+        # swapped, and so is its MOVE segment (directions d and d + D/2, fractions inside)
+        self._halves = ((space.base["TARGET"], spec.C),
+                        (space.base["MOVE"], space.directions // 2 * space.n_fracs))
         coords = coordinate_features(spec)
         self._coords, self._alive = coords["both"], coords["alive"]
         self._mirror = view == "relative"
 
     @staticmethod
-    def _players(player, rows: int):
-        p = np.asarray(player, dtype=np.int64)
+    def _flipped(player, rows: int) -> np.ndarray:
+        """Indices of the rows seen by player 1 (``player``: one int or one per row)."""
+        p = np.asarray(player)
         if p.ndim == 0:
-            return np.full(rows, int(p))
-        return p
+            return np.arange(rows) if int(p) == 1 else np.empty(0, dtype=np.intp)
+        return np.flatnonzero(p == 1)
 
     def observation(self, obs, player):
         """``obs`` (absolute, as the engine gives it to ``player``) in ``player``'s view.
@@ -109,13 +115,14 @@ class SideView:
         if not self._mirror:
             return out
         rows = out.reshape(-1, out.shape[-1])
-        flip = np.flatnonzero(self._players(player, rows.shape[0]) == 1)
+        flip = self._flipped(player, rows.shape[0])
         if flip.size:
-            sub = rows[flip]
-            c = sub[:, self._coords]
-            # only where the slot holds a unit: empty slots stay all-zero in every view
-            sub[:, self._coords] = np.where(sub[:, self._alive] == 1.0, np.float32(1.0) - c, c)
-            rows[flip] = sub
+            whole = flip.size == rows.shape[0]
+            sub = rows if whole else rows[flip]
+            # 1 - v times the slot's alive flag: an empty slot's features are all 0 and stay so
+            sub[:, self._coords] = (np.float32(1.0) - sub[:, self._coords]) * sub[:, self._alive]
+            if not whole:
+                rows[flip] = sub
         return out
 
     def action_mask(self, mask, player):
@@ -130,10 +137,21 @@ class SideView:
         -------
         ndarray of bool (a new array)
         """
-        m = np.asarray(mask)
-        if m.ndim == 1:
-            return m[self.to_engine[int(player)]]
-        return np.take_along_axis(m, self.to_engine[self._players(player, m.shape[0])], axis=1)
+        out = np.array(mask, copy=True)
+        if not self._mirror:
+            return out
+        rows = out.reshape(-1, out.shape[-1])
+        src = np.asarray(mask).reshape(rows.shape)
+        flip = self._flipped(player, rows.shape[0])
+        if flip.size:
+            whole = flip.size == rows.shape[0]
+            dst = rows if whole else rows[flip]
+            src = src if whole else src[flip]
+            for b, h in self._halves:
+                dst[:, b:b + h], dst[:, b + h:b + 2 * h] = src[:, b + h:b + 2 * h], src[:, b:b + h]
+            if not whole:
+                rows[flip] = dst
+        return out
 
     def action_to_engine(self, action, player):
         """The engine's id of ``player``'s ``action`` given in this view (same shape as ``action``).
@@ -143,7 +161,26 @@ class SideView:
         a = np.asarray(action, dtype=np.int64)
         if a.ndim == 0:
             return int(self.to_engine[int(player), a])
-        return self.to_engine[self._players(player, a.shape[0]), a]
+        return self.to_engine[np.broadcast_to(np.asarray(player, dtype=np.int64), a.shape), a]
+
+    def apply(self, game, action: int, player: int) -> None:
+        """``game.apply`` of ``player``'s ``action`` given in this view.
+
+        An out-of-range id goes to the engine unmapped (its error names the allowed range); an
+        illegal one raises the engine's :class:`~atomic_africa.game.IllegalActionError` (reason
+        included, game unchanged) naming the id in this view and the engine's id.
+        """
+        a = int(action)
+        if not 0 <= a < self.to_engine.shape[1]:
+            return game.apply(a)
+        e = int(self.to_engine[player, a])
+        if e == a:
+            return game.apply(a)
+        try:
+            game.apply(e)
+        except IllegalActionError as err:
+            raise IllegalActionError(f"action {a} ({self.view} view of player {player}; engine action "
+                                     f"{e}): {err}") from None
 
     def action_from_engine(self, action, player):
         """The id in this view of the engine's ``action`` of ``player`` (inverse of
@@ -151,4 +188,4 @@ class SideView:
         a = np.asarray(action, dtype=np.int64)
         if a.ndim == 0:
             return int(self.from_engine[int(player), a])
-        return self.from_engine[self._players(player, a.shape[0]), a]
+        return self.from_engine[np.broadcast_to(np.asarray(player, dtype=np.int64), a.shape), a]

@@ -22,20 +22,24 @@ from aa_core import vbatch as _k
 from .. import _validate as v
 from .engine import IllegalActionError
 from .native_agents import (AGENT_KINDS, NEEDS_PARAMS, agent_kinds, agent_seed, check_agent_params,
-                            seed_array)
+                            learner_side, seed_array)
 from .native_layout import decode_records, unit_templates
 from ..rules import Rules
 from .native_params import native_params
 from .scenario import Scenario
-from .schema import SCALAR_COLUMN
+from .schema import SCALAR_COLUMN, UNIT_FIELDS
 from .snapshot import check_arrays, check_top, env_bytes
 from .spec import GameSpec
 from .state import Stage
 
-__all__ = ["VectorGame", "AGENT_KINDS"]
+__all__ = ["VectorGame", "AGENT_KINDS", "SIDE_TOTALS"]
 
 # Columns of the kernel's scalars array.
 _S_TURN, _S_STAGE, _S_CUR = SCALAR_COLUMN["turn"], SCALAR_COLUMN["stage"], SCALAR_COLUMN["cur"]
+# side_totals' fields and their rows: (storage array, row) of alive and of each summed field
+_FIELD = {f.name: (f"unit_{f.storage}", f.row) for f in UNIT_FIELDS if f.storage != "py"}
+SIDE_TOTALS = ("figures", "wounds", "markers")
+_TOTAL_ROWS = [_FIELD[name][1] for name in SIDE_TOTALS]     # all three are unit_i32 rows
 # opponent_turns' stop codes -> why
 _OPP_WHY = {_k.OPP_NO_ACTION: "the native agent found no legal action in a running game",
             _k.OPP_SECOND_END: "a second game ended in this call: the learner had no decision in a whole game"}
@@ -234,6 +238,48 @@ class VectorGame:
             native random agent plays as ``RandomAgent(seed)``.
         """
         return agent_seed(game_seed, side)
+
+    @staticmethod
+    def learner_side(game_seed: int) -> int:
+        """The learner's side that ``opponent_turns(..., learner="random")`` gives the game of seed
+        ``game_seed`` (:func:`~atomic_africa.game.native_agents.learner_side`).
+
+        Parameters
+        ----------
+        game_seed : int
+            ``0 <= game_seed < 2**64``.
+
+        Returns
+        -------
+        int
+            ``SeedSequence(game_seed, spawn_key=(2,)).generate_state(1, uint64)[0] & 1``.
+        """
+        return learner_side(game_seed)
+
+    @property
+    def learner_sides(self) -> np.ndarray:
+        """(num_envs,) int8: :meth:`learner_side` of each env's current game seed (computed natively)."""
+        out = np.empty(self.num_envs, dtype=np.int8)
+        with self._lock:
+            self._engine.learner_sides(out)
+        return out
+
+    def side_totals(self) -> np.ndarray:
+        """Each side's live figures, wounds and suppression markers in every env.
+
+        Returns
+        -------
+        ndarray of int64, shape (num_envs, 2, 3)
+            ``[i, p]``: the sums over side ``p``'s live units of :data:`SIDE_TOTALS` (``figures``,
+            ``wounds``, ``markers``) in env ``i``'s game (``Game.figures(p)`` for the first).
+        """
+        a = self._engine.arrays
+        n, C = self.num_envs, self.spec.C
+        with self._lock:
+            alive = a[_FIELD["alive"][0]][:, _FIELD["alive"][1], :]
+            values = a["unit_i32"][:, _TOTAL_ROWS, :]          # (n, fields, 2 * C), a copy
+        values *= alive[:, None, :]
+        return values.reshape(n, len(SIDE_TOTALS), 2, C).sum(axis=3, dtype=np.int64).transpose(0, 2, 1)
 
     @property
     def agent_params(self):
@@ -672,8 +718,10 @@ class VectorGame:
             Agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``) or code
             (:data:`AGENT_KINDS`), one for all envs or one per env. It plays whichever side is not
             the learner, drawing from that side's agent stream.
-        learner : {0, 1} or array_like of int, shape (num_envs,)
-            The learner's side, one for all envs or one per env.
+        learner : {0, 1, "random"} or array_like of int, shape (num_envs,)
+            The learner's side, one for all envs or one per env; ``"random"``: in every env the side
+            :meth:`learner_side` draws from the game's seed (a game started during the call plays
+            on until its own drawn side is to move).
         active : array_like of bool, shape (num_envs,), optional
             Envs to play (default: all); the others do not change.
         observe : bool
@@ -727,6 +775,10 @@ class VectorGame:
         return (obs if observe else None), rewards, term.view(bool), np.zeros(n, dtype=bool), info
 
     def _learner(self, learner) -> np.ndarray:
+        if isinstance(learner, str):
+            if learner != "random":
+                raise ValueError(f"learner: {learner!r} is not a side; allowed 0, 1, 'random' or an array of 0/1")
+            return np.full(self.num_envs, -1, dtype=np.int8)    # the kernel's code for the drawn side
         if np.ndim(learner) == 0:
             p = v.as_int(learner, "learner", lo=0, hi=1)
             return np.full(self.num_envs, p, dtype=np.int8)
