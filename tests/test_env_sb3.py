@@ -29,16 +29,17 @@ def test_sb3_check_env_accepts_the_single_env():
 
 
 def test_rollout_matches_the_reference_env_game_by_game():
-    # A masked random learner for 120 steps in 3 games at once. Every game that ends is replayed in
-    # the single-agent env (Python reference engine, same opponent stream from the game seed): each
-    # observation and mask along the way, then the terminal observation, reward and winner.
-    env = AtomicAfricaSB3VecEnv(num_envs=3, scenario=SMALL, player=1, seed=11)
+    # A masked random learner for 120 steps in 3 games at once, its side drawn per game. Every game
+    # that ends is replayed in the single-agent env (Python reference engine, same side and opponent
+    # stream from the game seed): each observation and mask along the way, then the terminal
+    # observation, reward, winner and side.
+    env = AtomicAfricaSB3VecEnv(num_envs=3, scenario=SMALL, player="random", seed=11)
     rng = np.random.default_rng(0)
     obs = env.reset()
     games = [{"seed": info["game_seed"], "obs": [o], "masks": [m], "actions": []}
              for info, o, m in zip(env.reset_infos, obs, env.action_masks())]
     assert [g["seed"] for g in games] == env.seed(11)  # what seed() announces is what reset() plays
-    finished = 0
+    finished, sides = 0, set()
     for _ in range(120):
         masks = get_action_masks(env)
         np.testing.assert_array_equal(masks, env.vector_env.action_masks())
@@ -54,7 +55,7 @@ def test_rollout_matches_the_reference_env_game_by_game():
                 continue
             finished += 1
             assert infos[i]["final_info"]["game_seed"] == g["seed"] and infos[i]["TimeLimit.truncated"] is False
-            ref = AtomicAfricaEnv(scenario=SMALL, player=1)
+            ref = AtomicAfricaEnv(scenario=SMALL, player="random")
             o, info = ref.reset(seed=g["seed"])
             for k, a in enumerate(g["actions"]):
                 np.testing.assert_array_equal(g["obs"][k], o)
@@ -62,9 +63,11 @@ def test_rollout_matches_the_reference_env_game_by_game():
                 o, r, term, trunc, info = ref.step(a)
             assert term and not trunc
             np.testing.assert_array_equal(infos[i]["terminal_observation"], o)
-            assert rewards[i] == r and infos[i]["final_info"] == {"winner": info["winner"], "game_seed": g["seed"]}
+            assert rewards[i] == r
+            assert infos[i]["final_info"] == {"winner": info["winner"], "game_seed": g["seed"], "player": info["player"]}
+            sides.add(info["player"])
             games[i] = {"seed": infos[i]["game_seed"], "obs": [obs[i]], "masks": [new_masks[i]], "actions": []}
-    assert finished >= 6
+    assert finished >= 6 and sides == {0, 1}
 
 
 def test_maskable_ppo_learns_through_vec_monitor_and_evaluates():

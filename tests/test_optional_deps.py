@@ -160,9 +160,10 @@ def test_a_broken_package_keeps_its_own_error(tmp_path, monkeypatch):
 def test_extras_match_pyproject():
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert set(EXTRAS) <= set(extras)
-    # The unions: rl is every RL extra, test installs plot and rl (so CI tests everything).
+    # The unions: rl is gym, pettingzoo, ray and parquet; test installs plot, rl, sb3 and rllib (so CI tests
+    # everything).
     assert extras["rl"] == ["atomic-africa[gym,pettingzoo,ray,parquet]"]
-    assert "atomic-africa[plot,rl]" in extras["test"]
+    assert "atomic-africa[plot,rl,sb3,rllib]" in extras["test"]
 
 
 def test_import_atomic_africa_registers_the_gymnasium_id(tmp_path):
