@@ -12,7 +12,8 @@ native engine) in stable-baselines3's conventions, so that ``PPO``, sb3-contrib'
   (the vector env's same-step autoreset), which is what SB3 expects: the returned observation is the
   new game's, and the finished game's last observation is ``infos[i]["terminal_observation"]``, with
   ``infos[i]["TimeLimit.truncated"]`` (True where the game was truncated rather than terminated) and
-  ``infos[i]["final_info"]`` (``winner``: 0, 1, or -1 for a draw; ``game_seed`` of the finished game).
+  ``infos[i]["final_info"]`` (the vector env's ``final_info`` of that game: ``winner``, 0, 1 or -1 for
+  a draw; ``game_seed``; the learner's ``player``).
   Every other entry of the vector env's info (``game_seed`` and ``game_index`` of the game now being
   played, ...) is given per env where its ``_`` mask is set; the action masks are not copied there.
 - :meth:`~AtomicAfricaSB3VecEnv.action_masks` returns the learner's legal actions, shape
