@@ -1,15 +1,17 @@
 """A short RLlib PPO self-play run on a local Ray: one masked policy plays both sides.
 
-Needs the ``rllib`` extra and PyTorch (``pip install 'atomic-africa[rllib]'``). Run::
+Needs the ``rllib`` extra and PyTorch (``pip install 'atomic-africa[rllib]' torch``). Run::
 
     python examples/rllib_ppo.py --iterations 3
 
 Both sides of :class:`~atomic_africa.env.rllib.AtomicAfricaMultiAgentEnv` (``"player_0"``,
-``"player_1"``) map to one policy, ``"shared"``, an ``ActionMaskingTorchRLModule`` from RLlib's
-examples (it reads the ``"action_mask"`` part of the observation and never samples an illegal action).
+``"player_1"``, each in its side-relative view) map to one policy, ``"shared"``, an
+``ActionMaskingTorchRLModule`` from RLlib's examples (it reads the ``"action_mask"`` part of the
+observation and never samples an illegal action); ``--per-side`` trains one policy per side instead.
 Each iteration prints the env steps sampled (both agents' decisions), the throughput (sampling and
-learning) and the mean episode return per side over RLlib's window of recent episodes; ``--per-side`` trains one policy per side instead. A few iterations are a
-smoke run of the pipeline, not a training run: see ``examples/`` for the sb3 baseline.
+learning) and the mean episode return per side over RLlib's window of recent episodes. A few
+iterations are a smoke run of the pipeline, not a training run: ``examples/train_selfplay.py`` is
+the sb3 baseline.
 """
 from __future__ import annotations
 
