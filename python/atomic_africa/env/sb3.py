@@ -46,18 +46,24 @@ __all__ = ["AtomicAfricaSB3VecEnv"]
 _NOT_PER_ENV = ("action_mask", "final_obs")
 
 
-def _has(info: dict, key: str, i: int) -> bool:
-    """Whether env ``i`` has ``info[key]`` (Gymnasium's mask ``info["_" + key]``; no mask: every env)."""
-    mask = info.get("_" + key)
-    return mask is None or bool(mask[i])
-
-
-def _per_env(values, i: int):
-    """Env ``i``'s entry of an info value: an array's item, or a nested info dict's entries as a dict."""
-    if isinstance(values, dict):
-        return {k: _per_env(v, i) for k, v in values.items() if not k.startswith("_") and _has(values, k, i)}
-    v = values[i]
-    return v.item() if isinstance(v, np.generic) else v
+def _spread(info: dict, infos: list) -> None:
+    """Add each entry of a Gymnasium vector info (arrays, or nested info dicts, with the bool masks
+    ``info["_" + key]``; no mask: every env) to the per-env dicts ``infos`` where its mask is set."""
+    for key, values in info.items():
+        if key.startswith("_") or key in _NOT_PER_ENV:
+            continue
+        mask = info.get("_" + key)
+        envs = range(len(infos)) if mask is None else np.flatnonzero(mask).tolist()
+        if isinstance(values, dict):
+            nested = [{} for _ in infos]
+            _spread(values, nested)
+            for i in envs:
+                infos[i][key] = nested[i]
+        else:
+            # one conversion to Python values per key, not one per env
+            items = values.tolist() if isinstance(values, np.ndarray) and values.dtype != object else values
+            for i in envs:
+                infos[i][key] = items[i]
 
 
 class AtomicAfricaSB3VecEnv(VecEnv):
@@ -227,11 +233,7 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         """The vector env's info dict (arrays, each key ``k`` with its mask ``_k``) as SB3's list of
         per-env dicts; the masks go in the keys' presence. Action masks are left to :meth:`action_masks`."""
         infos = [{} for _ in range(self.num_envs)]
-        keys = [k for k in info if not k.startswith("_") and k not in _NOT_PER_ENV]
-        for i, env_info in enumerate(infos):
-            for key in keys:
-                if _has(info, key, i):
-                    env_info[key] = _per_env(info[key], i)
+        _spread(info, infos)
         for i in np.flatnonzero(dones):
             infos[i]["terminal_observation"] = info["final_obs"][i]
             infos[i]["TimeLimit.truncated"] = bool(truncated[i])
