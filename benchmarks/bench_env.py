@@ -11,7 +11,7 @@ Every entry plays the same games (game seed ``k``, actions drawn uniformly among
 - ``gymnasium``: ``env.step()`` for both sides (the learner samples the mask, the opponent is a random
   agent; steps counted are all the game's decisions).
 
-Medians of one run on the shared 2-core machine (default scenario, 10 games = 4,314 decisions):
+Medians of one run on the shared 2-core machine (meeting_engagement, 10 games = 4,314 decisions):
 
 =====================  ==============  ===========  ======================================
 entry                  decisions/s     games/s      vs ``game_mask``
@@ -34,10 +34,11 @@ from _scale import scaled
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
 from atomic_africa.env.pettingzoo_env import env as pz_env
 from atomic_africa.env.pettingzoo_env import raw_env as pz_raw_env
-from atomic_africa.game import Game, default_scenario
+from atomic_africa.game import Game, load_scenario
 
 GAMES = scaled(10, minimum=1)
-SCENARIO = default_scenario()
+# The battle the README's figures were measured on (the default scenario until issue 14).
+SCENARIO = load_scenario("meeting_engagement")
 
 
 def _choose(rng, mask):

@@ -8,21 +8,23 @@ import pytest
 from _scale import scaled
 
 from atomic_africa.agents import HeuristicAgent, RandomAgent
-from atomic_africa.game import Game, default_scenario
+from atomic_africa.game import Game, load_scenario
 from atomic_africa.game.los import TerrainArrays, los_blocked
 from atomic_africa.reference import geometry as ref
 
 GAMES = scaled(20, minimum=1)
 SEGMENTS = scaled(200_000)
 SEGMENTS_REF = scaled(2_000)
-TERRAIN = TerrainArrays.from_scenario(default_scenario())
+# The battle the README's figures were measured on (the default scenario until issue 14).
+SCENARIO = load_scenario("meeting_engagement")
+TERRAIN = TerrainArrays.from_scenario(SCENARIO)
 
 
 def play_games(n, agents=("random", "random"), seed0=0):
     kinds = {"random": RandomAgent, "heuristic": HeuristicAgent}
     steps = 0
     for seed in range(seed0, seed0 + n):
-        g = Game(None, seed)
+        g = Game(SCENARIO, seed)
         ag = [kinds[agents[0]](seed), kinds[agents[1]](seed + 1)]
         while not g.is_over:
             g.apply(ag[g.current_player].act(g))

@@ -42,9 +42,10 @@ from _scale import scaled
 
 from atomic_africa.env import VectorGame
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
-from atomic_africa.game import GameSpec, default_scenario
+from atomic_africa.game import GameSpec, load_scenario
 
-SCENARIO = default_scenario()
+# The battle the README's figures were measured on (the default scenario until issue 14).
+SCENARIO = load_scenario("meeting_engagement")
 NUM_ENVS = scaled(1024, minimum=2)   # a batch size RL users run; 256 envs: see the README
 VECTOR_GAMES = scaled(4096, minimum=2)   # 4 games per env; unfinished games count against games/s
 

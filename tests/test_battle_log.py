@@ -196,8 +196,9 @@ def test_feature_fire_reason_works_out_the_wounds_and_the_cover_left():
 
 
 def test_feature_shots_and_the_hand_are_told_with_their_numbers():
-    # Seed 4, always the last legal action (aiming at a terrain feature comes last).
-    game = Game(None, 4)
+    # meeting_engagement (its heavy weapons may aim at armoured features), seed 4, always the last
+    # legal action (aiming at a terrain feature comes last).
+    game = Game("meeting_engagement", 4)
     log = Narrator(game, verbose=True)
     lines, shown, orders = [], 0, []
     for _ in range(200):

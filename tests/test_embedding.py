@@ -77,8 +77,8 @@ def test_embedded_game_loop_matches_python_game(my_sim):
     from atomic_africa.game import Game
 
     vg = VectorGame(None, num_envs=2, seed=3)
-    made = my_sim.play_lowest_legal(vg, 1, 200)
-    assert made == 200
+    made = my_sim.play_lowest_legal(vg, 1, 150)   # mid-game: the lowest-legal game lasts 191 decisions
+    assert made == 150
     g = Game(None, int(vg.episode_seeds[1]))
     for _ in range(made):
         g.apply(g.legal_actions()[0])

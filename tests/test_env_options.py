@@ -91,8 +91,11 @@ def test_vector_env_equals_single_env_with_options(opponent, shaping, skip):
     same learner actions give the same sides, observations, rewards (bit for bit), ends and skip counts."""
     n, seed = 4, 21
     vec_opp = _highest_batched if opponent == "callable" else opponent
+    # A callable answers in its own side's view, the single env's agent object in the engine's: in
+    # the absolute view both "highest legal id" opponents are the same player.
+    view = "absolute" if opponent == "callable" else "relative"
     env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player="random", opponent=vec_opp,
-                                shaping=shaping, skip_forced=skip, threads=2)
+                                shaping=shaping, skip_forced=skip, threads=2, view=view)
     traj = _run_vector(env, seed, steps=35)
     assert sum(t.sum() for t in traj["term"]) >= n
     # the cases that matter happened: a new game with the other side started inside a step, skips,
@@ -103,7 +106,7 @@ def test_vector_env_equals_single_env_with_options(opponent, shaping, skip):
     assert (shaping is None) == all(not r[~t].any() for r, t in zip(traj["rew"], traj["term"]))
     sides_seen = set()
     for i in range(n):
-        single = AtomicAfricaEnv(scenario=SMALL, player="random", shaping=shaping, skip_forced=skip,
+        single = AtomicAfricaEnv(scenario=SMALL, player="random", shaping=shaping, skip_forced=skip, view=view,
                                  opponent=Highest() if opponent == "callable" else opponent)
         k = 0
         o, info = single.reset(seed=VectorGame.episode_seed(seed, i, k))
@@ -204,8 +207,9 @@ def test_potential_formula_and_vector_totals():
 def test_skip_counts_the_single_legal_learner_decisions():
     """Replaying a skip_forced run without skipping: between the learner's chosen actions exactly
     info["skipped"] decisions have one legal action, and the games end alike."""
-    skip_env = AtomicAfricaEnv(scenario=SMALL, skip_forced=True, player="random")
-    plain = AtomicAfricaEnv(scenario=SMALL, player="random")
+    # the absolute view: actions and observations compared with the engine's own
+    skip_env = AtomicAfricaEnv(scenario=SMALL, skip_forced=True, player="random", view="absolute")
+    plain = AtomicAfricaEnv(scenario=SMALL, player="random", view="absolute")
     rng = np.random.default_rng(1)
     total = 0
 
@@ -274,7 +278,7 @@ def test_pettingzoo_skip_forced_passes_the_api_test_and_counts_each_agents_force
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(raw_env(scenario=SMALL, skip_forced=True), num_cycles=300)
-    e = raw_env(scenario=SMALL, skip_forced=True)
+    e = raw_env(scenario=SMALL, skip_forced=True, view="absolute")   # actions replayed in a Game
     rng = np.random.default_rng(4)
     total = 0
     for seed in range(3):

@@ -5,7 +5,7 @@ import pytest
 from PIL import Image
 
 from atomic_africa.cli import main
-from atomic_africa.game import Game
+from atomic_africa.game import Game, default_scenario
 from atomic_africa.game.render import game_at, load_replay
 
 
@@ -13,7 +13,7 @@ def test_battle_prints_turns_and_result_and_writes_a_replayable_log(tmp_path, ca
     log = tmp_path / "b.jsonl"
     assert main(["battle", "--seed", "3", "--log", str(log)]) == 0
     out = capsys.readouterr().out
-    assert "Turn 1 of 6" in out and "Result:" in out and "End of turn 1:" in out
+    assert f"Turn 1 of {default_scenario().turns}" in out and "Result:" in out and "End of turn 1:" in out
     lines = [json.loads(x) for x in log.read_text().splitlines()]
     assert lines[0]["type"] == "header" and lines[-1]["type"] == "footer"
     scenario, rules, seed, actions = load_replay(log)
@@ -64,7 +64,7 @@ def test_render_gif_animates_a_replay(tmp_path):
 
 def test_render_picks_one_game_of_a_replays_file(tmp_path, capsys):
     from atomic_africa.cli import main
-    from atomic_africa.game import Game
+    from atomic_africa.game import Game, default_scenario
     from atomic_africa.game.render import load_replay
     games = []
     for seed in (1, 2):

@@ -1,5 +1,7 @@
 """Golden traces: fixed seeds played by the built-in agents must reproduce the stored trace exactly.
 
+The traces pin the rules, so they play a fixed battle: the packaged scenario ``meeting_engagement``
+(the default battle when they were recorded), not whatever the default scenario is.
 Regenerate (after an intended rules change) with ``AA_REGEN_GOLDEN=1 pytest tests/test_game_golden.py``.
 """
 import hashlib
@@ -13,6 +15,7 @@ from atomic_africa.agents import HeuristicAgent, RandomAgent
 from atomic_africa.game import Game
 
 GOLDEN = Path(__file__).parent / "golden"
+SCENARIO = "meeting_engagement"
 CASES = [(0, "random", "random"), (1, "random", "heuristic"), (2, "heuristic", "random"),
          (7, "heuristic", "heuristic")]
 
@@ -23,7 +26,7 @@ def digest(obj) -> str:
 
 def trace(seed, a, b):
     agents = [{"random": RandomAgent, "heuristic": HeuristicAgent}[n](seed + i) for i, n in enumerate((a, b))]
-    g = Game(None, seed)
+    g = Game(SCENARIO, seed)
     while not g.is_over:
         g.apply(agents[g.current_player].act(g))
     return {
@@ -48,5 +51,5 @@ def test_golden_trace(seed, a, b):
     assert (got["n_events"], got["events_sha256"], got["state_sha256"]) == \
         (want["n_events"], want["events_sha256"], want["state_sha256"])
     # The stored actions replay to the same final state.
-    g = Game.replay(None, seed, want["actions"])
+    g = Game.replay(SCENARIO, seed, want["actions"])
     assert digest(g.s.to_dict()) == want["state_sha256"]

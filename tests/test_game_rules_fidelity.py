@@ -189,12 +189,16 @@ def test_rules_s1_scenario_attached_flag_is_validated_and_named():
     assert aa.game.Scenario.from_dict(sc.to_dict()) == sc
 
 
-def test_rules_s1_packaged_scenario_marks_its_attached_units():
-    g = Game(None, 0)
-    attached = [{u.name for u in side.units if u.attached} for side in g.scenario.sides]
-    assert attached == [{"MG team", "Armoured car"}, {"Scouts", "RPG team", "Technical"}]
+@pytest.mark.parametrize("scenario,attached,hands", [
     # Blue: HQ + 3 squads, Regular; Red: command + 3 rifle squads, Green.
-    assert [g.hand_size(p) for p in range(2)] == [5, 4]
+    ("meeting_engagement", [{"MG team", "Armoured car"}, {"Scouts", "RPG team", "Technical"}], [5, 4]),
+    # Each patrol: HQ + 2 sections, Regular.
+    (None, [{"MG team"}, {"MG team"}], [4, 4]),
+])
+def test_rules_s1_packaged_scenario_marks_its_attached_units(scenario, attached, hands):
+    g = Game(scenario, 0)
+    assert [{u.name for u in side.units if u.attached} for side in g.scenario.sides] == attached
+    assert [g.hand_size(p) for p in range(2)] == hands
 
 
 # ---------------------------------------------------------------- point 4: the confused draw

@@ -9,13 +9,13 @@ import pytest
 from PIL import Image
 
 from atomic_africa.cli import main
-from atomic_africa.game import Game, Scenario
+from atomic_africa.game import Game, Scenario, load_scenario
 from atomic_africa.game import render
 from atomic_africa.game.replay import caption, frames, game_at, load_replay, phase_lines
 
 
-def _played(seed=4, n=90):
-    g = Game(None, seed)
+def _played(seed=4, n=90, scenario=None):
+    g = Game(scenario, seed)
     for _ in range(n):
         g.apply(g.legal_actions()[-1])
     return g
@@ -46,8 +46,9 @@ def test_legend_explains_every_symbol():
 
 
 def _crowded_game():
-    """All units of both sides packed into a 42 x 28 cm corner, several with markers and wounds."""
-    d = Game(None, 0).scenario.to_dict()
+    """All 13 units of meeting_engagement's sides packed into a 42 x 28 cm corner, several with
+    markers and wounds."""
+    d = load_scenario("meeting_engagement").to_dict()
     units = [u for side in d["sides"] for u in side["units"]]
     for k, u in enumerate(units):
         u["position"] = [8.0 + 7.0 * (k % 5), 8.0 + 8.0 * (k // 5)]
@@ -120,7 +121,7 @@ print("ok")
 
 
 def test_gif_frames_are_captioned_blitted_like_draw_and_show_progress(tmp_path, capsys):
-    g = _played(seed=4, n=200)
+    g = _played(seed=4, n=200, scenario="meeting_engagement")   # a heavy weapon knocks a feature's cover down
     js = tmp_path / "g.json"
     js.write_text(g.to_json())
     gif = tmp_path / "g.gif"

@@ -38,8 +38,9 @@ def _dist(rows):
 
 
 def test_every_shot_carries_its_exact_odds():
-    # Greedy against doctrine, seed 0: plain fire, Mass Fire, Split Fire, Heavy Weapon and fire support.
-    g = _game(0)
+    # Greedy against doctrine, meeting_engagement, seed 0: plain fire, Mass Fire, Split Fire, Heavy
+    # Weapon and fire support.
+    g = _game(0, scenario="meeting_engagement")
     data = replay_data(*_replay(g))
     shots = [s for f in data["frames"] for s in f["shots"]]
     kinds = {(s["action"], s["source"] < 0) for s in shots}
@@ -68,9 +69,9 @@ def test_every_shot_carries_its_exact_odds():
 
 
 def _feature_game():
-    """Seed 4, always the last legal action (aiming at a terrain feature comes last): heavy weapons
-    fire at the default scenario's armoured features and knock a cover down."""
-    g = Game(None, 4)
+    """meeting_engagement, seed 4, always the last legal action (aiming at a terrain feature comes
+    last): heavy weapons fire at the scenario's armoured features and knock a cover down."""
+    g = Game("meeting_engagement", 4)
     for _ in range(200):
         g.apply(g.legal_actions()[-1])
     return g
@@ -198,7 +199,8 @@ def test_replay_page_in_headless_chromium(tmp_path):
         b.open(page.as_uri())
         assert b.eval("window.replay.frame") == 0 and b.eval("window.replay.count") == n
         first = _frame_svg(b)
-        assert b.eval("document.querySelectorAll('#frame g.unit').length") == 13
+        assert b.eval("document.querySelectorAll('#frame g.unit').length") == \
+            sum(len(side.units) for side in g.scenario.sides)
         # Dragging the slider to the middle of the game draws another state.
         mid = n // 2
         b.eval(f"(() => {{ const s = document.getElementById('slider'); s.value = {mid}; "

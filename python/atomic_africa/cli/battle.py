@@ -24,8 +24,9 @@ def register(sub):
         ),
     )
     p.add_argument("--seed", type=seed_arg, default=0, help="game seed (default %(default)s)")
-    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
-                   help="scenario TOML (default: packaged; start from 'atomic-africa scenario --template')")
+    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE|NAME",
+                   help="scenario TOML file or packaged scenario name (default, meeting_engagement, "
+                        "template; default: default); start from 'atomic-africa scenario --template'")
     p.add_argument("--agents", default=DEFAULT_AGENTS, metavar="A,B",
                    help=f"agents for Blue,Red from {sorted(AGENTS)} (default %(default)s)")
     p.add_argument("--log", type=output_file, default=None, metavar="FILE.jsonl",

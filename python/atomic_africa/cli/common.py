@@ -115,9 +115,11 @@ def output_file(path: str) -> str:
 
 
 def scenario_arg(path: str):
-    """A scenario file, read and validated (its errors name the option, not a traceback)."""
-    from ..game.scenario import load_scenario
-    existing_file(path)
+    """A scenario file or packaged scenario name, read and validated (its errors name the option,
+    not a traceback)."""
+    from ..game.scenario import load_scenario, packaged_name
+    if packaged_name(path) is None:
+        existing_file(path)
     try:
         return load_scenario(path)
     except (OSError, ValueError, TypeError, MemoryError, RecursionError) as exc:

@@ -50,8 +50,9 @@ def register(sub):
                    help="engine of the matches between built-in agents: native, or python (the "
                         "reference; the same games, slower); outside policies always play natively "
                         "(default %(default)s)")
-    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
-                   help="scenario TOML (default: packaged)")
+    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE|NAME",
+                   help="scenario TOML file or packaged scenario name (default, meeting_engagement, "
+                        "template; default: default)")
     p.add_argument("--quiet", action="store_true", help="no line per finished match on stderr")
     p.set_defaults(run=run)
     return p

@@ -51,8 +51,9 @@ def register(sub):
                         "80 for --gif)")
     p.add_argument("--every", choices=("phase", "action"), default="phase", help="--gif / --html frame per phase or per action")
     p.add_argument("--seed", type=seed_arg, default=0, help="seed when no REPLAY is given (default %(default)s)")
-    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
-                   help="scenario when no REPLAY is given")
+    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE|NAME",
+                   help="scenario when no REPLAY is given: a TOML file or a packaged scenario's name "
+                        "(default, meeting_engagement, template)")
     p.add_argument("--agents", default=DEFAULT_AGENTS, metavar="A,B",
                    help="agents when no REPLAY is given (default %(default)s)")
     p.set_defaults(run=run)

@@ -38,8 +38,9 @@ def register(sub):
     p.add_argument("--replays", type=output_file, default=None, metavar="FILE.jsonl",
                    help="every game as one Game.to_json() document per line (atomic-africa render); "
                         "a native game's is rebuilt by the Python engine, about 0.2 s a game")
-    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE",
-                   help="scenario TOML (default: packaged; start from 'atomic-africa scenario --template')")
+    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE|NAME",
+                   help="scenario TOML file or packaged scenario name (default, meeting_engagement, "
+                        "template; default: default); start from 'atomic-africa scenario --template'")
     p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE,
                    help="native: the batch engine and native agents; python: the reference engine "
                         "(same results, slower) (default %(default)s)")

@@ -9,13 +9,13 @@ from .cards import Deck
 from .engine import Game, GameResult, IllegalActionError
 from .los import TerrainArrays, cover_at, los_blocked
 from .rng import RandomSource, ScriptedSource
-from .scenario import Scenario, ScenarioError, default_scenario, load_scenario
+from .scenario import Scenario, ScenarioError, default_scenario, load_scenario, packaged_scenarios
 from .spec import GameSpec
 from .state import Stage
 from .vector import VectorGame
 
 __all__ = [
     "Game", "GameSpec", "VectorGame", "GameResult", "IllegalActionError", "Scenario", "ScenarioError", "default_scenario",
-    "load_scenario", "RandomSource", "ScriptedSource", "ActionSpace", "Deck", "Stage",
+    "load_scenario", "packaged_scenarios", "RandomSource", "ScriptedSource", "ActionSpace", "Deck", "Stage",
     "TerrainArrays", "los_blocked", "cover_at",
 ]

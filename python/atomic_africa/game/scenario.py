@@ -6,6 +6,7 @@ Every malformed value raises :class:`ScenarioError` naming the field (in the wor
 """
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -17,7 +18,8 @@ from ..enums import Cover, UnitKind
 from .schema import LIMIT
 
 __all__ = ["Scenario", "ScenarioError", "Terrain", "UnitSpec", "SideSpec", "FireSupport",
-           "load_scenario", "default_scenario", "EXPERIENCE_LEVELS", "TARGET_TYPES"]
+           "load_scenario", "default_scenario", "packaged_scenarios", "packaged_name",
+           "EXPERIENCE_LEVELS", "TARGET_TYPES"]
 
 EXPERIENCE_LEVELS = ("green", "regular", "veteran", "elite")
 #: Heavy-weapon target types: infantry and light infantry are dispersed, vehicles and terrain features
@@ -321,14 +323,63 @@ def _unit(path, u, w, h):
     )
 
 
+#: Where the packaged scenarios live inside the package: ``<name>.toml`` is the scenario ``<name>``.
+_PACKAGED_DIR = "data/scenarios"
+
+
+def packaged_scenarios() -> tuple:
+    """Names of the scenarios packaged with atomic_africa (``data/scenarios/<name>.toml``).
+
+    Returns
+    -------
+    tuple of str
+        Sorted names, ``"default"`` among them; each loads with :func:`load_scenario`.
+    """
+    folder = resources.files("atomic_africa").joinpath(_PACKAGED_DIR)
+    return tuple(sorted(f.name[:-len(".toml")] for f in folder.iterdir() if f.name.endswith(".toml")))
+
+
+def packaged_name(scenario) -> str | None:
+    """The packaged scenario name ``scenario`` stands for, or ``None`` if it is a path.
+
+    A string names a packaged scenario when it is not an existing path, holds no path separator and
+    does not end in ``.toml`` (so ``"meeting_engagement"`` is a name, ``"./x"`` and ``"x.toml"`` are
+    paths). Whether the name exists is not checked here (:func:`load_scenario` does).
+
+    Parameters
+    ----------
+    scenario : object
+
+    Returns
+    -------
+    str or None
+    """
+    if not isinstance(scenario, str) or not scenario or os.path.exists(scenario):
+        return None
+    seps = {"/", os.sep} | ({os.altsep} if os.altsep else set())
+    if any(c in scenario for c in seps) or scenario.lower().endswith(".toml"):
+        return None
+    return scenario
+
+
+def _load_packaged(name: str) -> Scenario:
+    names = packaged_scenarios()
+    if name not in names:
+        raise ScenarioError(f"scenario: no packaged scenario named {name!r}; available: {', '.join(names)} "
+                            f"(or give the path of a scenario TOML file)")
+    text = resources.files("atomic_africa").joinpath(f"{_PACKAGED_DIR}/{name}.toml").read_text("utf-8")
+    return Scenario.from_dict(tomllib.loads(text))
+
+
 def load_scenario(scenario) -> Scenario:
     """A :class:`Scenario` from any accepted form.
 
     Parameters
     ----------
     scenario : Scenario, str, PathLike, dict or None
-        A Scenario (returned as is), a path to a TOML file, a dict in the TOML layout, or ``None``
-        for the packaged default.
+        A Scenario (returned as is), the name of a packaged scenario (:func:`packaged_scenarios`, e.g.
+        ``"meeting_engagement"``; see :func:`packaged_name` for when a string is a name), a path to a
+        TOML file, a dict in the TOML layout, or ``None`` for the packaged default.
 
     Returns
     -------
@@ -337,7 +388,8 @@ def load_scenario(scenario) -> Scenario:
     Raises
     ------
     ScenarioError
-        If the file or dict is malformed (the message names the field) or the file is not valid TOML.
+        If the file or dict is malformed (the message names the field), the file is not valid TOML,
+        or no packaged scenario has the name (the message lists the names).
     OSError
         If the file cannot be read.
     TypeError
@@ -349,18 +401,20 @@ def load_scenario(scenario) -> Scenario:
         return scenario
     if isinstance(scenario, dict):
         return Scenario.from_dict(scenario)
+    name = packaged_name(scenario)
+    if name is not None:
+        return _load_packaged(name)
     if isinstance(scenario, (str, PathLike)):
         return Scenario.from_toml(scenario)
-    raise TypeError(f"scenario: expected a Scenario, a TOML path, a dict or None, "
+    raise TypeError(f"scenario: expected a Scenario, a packaged scenario name, a TOML path, a dict or None, "
                     f"got {type(scenario).__name__}")
 
 
 def default_scenario() -> Scenario:
-    """The packaged default scenario (``data/scenarios/default.toml``).
+    """The packaged default scenario (``data/scenarios/default.toml``): a balanced battle.
 
     Returns
     -------
     Scenario
     """
-    text = resources.files("atomic_africa").joinpath("data/scenarios/default.toml").read_text("utf-8")
-    return Scenario.from_dict(tomllib.loads(text))
+    return _load_packaged("default")
