@@ -64,7 +64,8 @@ def test_rollout_matches_the_reference_env_game_by_game():
             assert term and not trunc
             np.testing.assert_array_equal(infos[i]["terminal_observation"], o)
             assert rewards[i] == r
-            assert infos[i]["final_info"] == {"winner": info["winner"], "game_seed": g["seed"], "player": info["player"]}
+            assert infos[i]["final_info"] == {"winner": info["winner"], "game_seed": g["seed"],
+                                              "player": info["player"]}
             sides.add(info["player"])
             games[i] = {"seed": infos[i]["game_seed"], "obs": [obs[i]], "masks": [new_masks[i]], "actions": []}
     assert finished >= 6 and sides == {0, 1}

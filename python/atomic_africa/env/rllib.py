@@ -31,8 +31,8 @@ API stack) over the native engine (:class:`~atomic_africa.game.VectorGame` holdi
 Why the native engine rather than :class:`~atomic_africa.game.Game`: its rules and observations are
 the same (checked against the Python reference in the test suite), and a masked random self-play loop
 runs about 3.3 times as many steps/s on it as on the PettingZoo env over ``Game`` (11,000 against
-3,400 on the default battle), which is the point of a distributed trainer; one ``VectorGame`` per env keeps RLlib's own vectorisation
-(``num_envs_per_env_runner``) and its per-copy seeding unchanged.
+3,400 on the default battle), which is the point of a distributed trainer; one ``VectorGame`` per
+env keeps RLlib's own vectorisation (``num_envs_per_env_runner``) and its per-copy seeding unchanged.
 """
 from __future__ import annotations
 
