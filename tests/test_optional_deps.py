@@ -17,7 +17,8 @@ import pytest
 from atomic_africa._optional import EXTRAS, MissingExtraError, require
 
 ROOT = Path(__file__).resolve().parents[1]
-OPTIONAL = ("matplotlib", "PIL", "tqdm", "gymnasium", "pettingzoo", "ray", "pyarrow")
+OPTIONAL = ("matplotlib", "PIL", "tqdm", "gymnasium", "pettingzoo", "ray", "pyarrow", "stable_baselines3",
+            "sb3_contrib", "torch")
 
 # In the child: block `blocked` (top-level names and their submodules) before any other import.
 BLOCKER = textwrap.dedent("""
@@ -46,6 +47,8 @@ API_CASES = {
     "gymnasium_env": "import atomic_africa.env.gymnasium_env",
     "pettingzoo_env": "from atomic_africa.env import pettingzoo_env",
     "AtomicAfricaAEC": "from atomic_africa.env import AtomicAfricaAEC",
+    "AtomicAfricaSB3VecEnv": "from atomic_africa.env import AtomicAfricaSB3VecEnv",
+    "AtomicAfricaMultiAgentEnv": "from atomic_africa.env.rllib import AtomicAfricaMultiAgentEnv",
     "save_png": "from atomic_africa.game.render import save_png; from atomic_africa import Game; "
                 "save_png(Game(seed=0), 'x.png')",
 }
@@ -80,7 +83,8 @@ EXPECTED_CLI = [("render", "matplotlib", "render", "plot"),
                 ("selfplay --out parquet", "pyarrow", "Parquet results; a .csv file needs nothing", "parquet")]
 EXPECTED_API = [("AtomicAfricaEnv", "gymnasium", "gym"), ("AtomicAfricaVectorEnv", "gymnasium", "gym"),
                 ("gymnasium_env", "gymnasium", "gym"), ("pettingzoo_env", "pettingzoo", "pettingzoo"),
-                ("AtomicAfricaAEC", "pettingzoo", "pettingzoo"), ("save_png", "matplotlib", "plot")]
+                ("AtomicAfricaAEC", "pettingzoo", "pettingzoo"), ("save_png", "matplotlib", "plot"),
+                ("AtomicAfricaSB3VecEnv", "stable-baselines3", "sb3"), ("AtomicAfricaMultiAgentEnv", "ray", "rllib")]
 
 
 def _child(code: str, blocked, cwd) -> subprocess.CompletedProcess:
@@ -156,9 +160,10 @@ def test_a_broken_package_keeps_its_own_error(tmp_path, monkeypatch):
 def test_extras_match_pyproject():
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert set(EXTRAS) <= set(extras)
-    # The unions: rl is every RL extra, test installs plot and rl (so CI tests everything).
+    # The unions: rl is gym, pettingzoo, ray and parquet; test installs plot, rl, sb3 and rllib (so CI tests
+    # everything).
     assert extras["rl"] == ["atomic-africa[gym,pettingzoo,ray,parquet]"]
-    assert "atomic-africa[plot,rl]" in extras["test"]
+    assert "atomic-africa[plot,rl,sb3,rllib]" in extras["test"]
 
 
 def test_import_atomic_africa_registers_the_gymnasium_id(tmp_path):

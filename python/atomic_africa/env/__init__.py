@@ -1,4 +1,4 @@
-"""Reinforcement-learning adapters over the game: PettingZoo and Gymnasium.
+"""Reinforcement-learning adapters over the game: PettingZoo, Gymnasium, stable-baselines3 and RLlib.
 
 - :mod:`.pettingzoo_env`: the PettingZoo AEC environment (``env()``, ``raw_env``) [pettingzoo].
 - :mod:`.gymnasium_env`: :class:`AtomicAfricaEnv`, one side against a built-in opponent, registered
@@ -7,6 +7,10 @@
   ``VectorGame`` (``gymnasium.make_vec("AtomicAfrica-v0", num_envs=n)``) [gymnasium].
 - :mod:`.shaping`: :class:`RewardShaping`, the potential-based reward shaping both Gymnasium envs
   offer (``shaping=``, off by default).
+- :mod:`.sb3`: :class:`AtomicAfricaSB3VecEnv`, the vector env as a stable-baselines3 ``VecEnv``
+  (masks for sb3-contrib's ``MaskablePPO``) [sb3].
+- :mod:`.rllib`: :class:`AtomicAfricaMultiAgentEnv`, both sides as RLlib agents for self-play, masks
+  in the observation as RLlib's action-masking module expects [rllib].
 
 Re-exported here for compatibility: :class:`~atomic_africa.game.VectorGame` (the native engine, in
 :mod:`atomic_africa.game.vector`), the built-in agents (:mod:`atomic_africa.agents`) and the
@@ -14,7 +18,8 @@ self-play job (:mod:`atomic_africa.selfplay`).
 
 The adapters import their optional dependencies only when used; a missing one raises
 :class:`~atomic_africa.MissingExtraError` (an ImportError) naming the extra that installs it
-(``pip install 'atomic-africa[gym]'``, ``[pettingzoo]``, ``[ray]``, ``[parquet]``; ``[rl]``: all four).
+(``pip install 'atomic-africa[gym]'``, ``[pettingzoo]``, ``[ray]``, ``[parquet]``, ``[sb3]``, ``[rllib]``;
+``[rl]``: the first four).
 """
 from __future__ import annotations
 
@@ -28,14 +33,16 @@ from ..selfplay import SelfPlayResult, play_games, wilson_interval
 __all__ = ["VectorGame", "AGENTS", "RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "make_agent",
            "play", "play_games", "SelfPlayResult", "wilson_interval", "AtomicAfricaEnv",
            "AtomicAfricaAEC", "pettingzoo_env", "gymnasium_env", "AtomicAfricaVectorEnv",
-           "gymnasium_vector", "RewardShaping"]
+           "gymnasium_vector", "RewardShaping", "AtomicAfricaSB3VecEnv", "AtomicAfricaMultiAgentEnv"]
 
 _LAZY = {"AtomicAfricaEnv": ("gymnasium_env", "AtomicAfricaEnv"),
          "AtomicAfricaAEC": ("pettingzoo_env", "AtomicAfricaAEC"),
          "pettingzoo_env": ("pettingzoo_env", None), "gymnasium_env": ("gymnasium_env", None),
          "AtomicAfricaVectorEnv": ("gymnasium_vector", "AtomicAfricaVectorEnv"),
          "gymnasium_vector": ("gymnasium_vector", None),
-         "RewardShaping": ("shaping", "RewardShaping")}
+         "RewardShaping": ("shaping", "RewardShaping"),
+         "AtomicAfricaSB3VecEnv": ("sb3", "AtomicAfricaSB3VecEnv"),
+         "AtomicAfricaMultiAgentEnv": ("rllib", "AtomicAfricaMultiAgentEnv")}
 
 
 def __getattr__(name):

@@ -1,0 +1,312 @@
+"""A stable-baselines3 ``VecEnv`` over the native vector environment.
+
+:class:`AtomicAfricaSB3VecEnv` presents :class:`~atomic_africa.env.gymnasium_vector.AtomicAfricaVectorEnv`
+(``num_envs`` games of a learner against a built-in or callable opponent, stepped together by the
+native engine) in stable-baselines3's conventions, so that ``PPO``, sb3-contrib's ``MaskablePPO``,
+``VecMonitor``, ``VecNormalize`` and ``evaluate_policy`` take it as it is:
+
+- ``reset()`` returns the observations only (their infos are kept in ``reset_infos``); a seed is
+  given beforehand with :meth:`~AtomicAfricaSB3VecEnv.seed` and used by the next ``reset()``.
+- ``step_wait()`` returns ``(observations, rewards, dones, infos)``: ``dones`` is ``terminated |
+  truncated``, ``infos`` a list of one dict per game. Games that end are replaced in the same step
+  (the vector env's same-step autoreset), which is what SB3 expects: the returned observation is the
+  new game's, and the finished game's last observation is ``infos[i]["terminal_observation"]``, with
+  ``infos[i]["TimeLimit.truncated"]`` (True where the game was truncated rather than terminated) and
+  ``infos[i]["final_info"]`` (the vector env's ``final_info`` of that game: ``winner``, 0, 1 or -1 for
+  a draw; ``game_seed``; the learner's ``player``).
+  Every other entry of the vector env's info (``game_seed`` and ``game_index`` of the game now being
+  played, ...) is given per env where its ``_`` mask is set; the action masks are not copied there.
+- :meth:`~AtomicAfricaSB3VecEnv.action_masks` returns the learner's legal actions, shape
+  (num_envs, num_actions), and ``env_method("action_masks")`` one row per game: the way sb3-contrib's
+  ``get_action_masks`` and ``is_masking_supported`` find them on a ``VecEnv``.
+
+The games share one batched environment, so ``get_attr`` returns the vector env's attribute once per
+requested game, ``set_attr`` sets it for all games only (a per-game value is refused), ``env_method``
+calls only the per-game methods (:attr:`AtomicAfricaSB3VecEnv.PER_GAME_METHODS`), and
+``env_is_wrapped`` is False everywhere (no per-game Gymnasium wrappers exist).
+"""
+from __future__ import annotations
+
+from .._optional import require
+
+require("stable_baselines3", "sb3", "AtomicAfricaSB3VecEnv")  # before the imports below: one line naming the extra
+
+import numbers  # noqa: E402
+
+import numpy as np  # noqa: E402
+from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
+
+from .gymnasium_vector import AtomicAfricaVectorEnv
+from ..game.vector import VectorGame
+
+__all__ = ["AtomicAfricaSB3VecEnv"]
+
+# Info keys not copied per env: the masks are action_masks()'s, the final observation becomes SB3's
+# terminal_observation.
+_NOT_PER_ENV = ("action_mask", "final_obs")
+
+
+def _spread(info: dict, infos: list) -> None:
+    """Add each entry of a Gymnasium vector info (arrays, or nested info dicts, with the bool masks
+    ``info["_" + key]``; no mask: every env) to the per-env dicts ``infos`` where its mask is set."""
+    for key, values in info.items():
+        if key.startswith("_") or key in _NOT_PER_ENV:
+            continue
+        mask = info.get("_" + key)
+        envs = range(len(infos)) if mask is None else np.flatnonzero(mask).tolist()
+        if isinstance(values, dict):
+            nested = [{} for _ in infos]
+            _spread(values, nested)
+            for i in envs:
+                infos[i][key] = nested[i]
+        else:
+            # one conversion to Python values per key, not one per env
+            items = values.tolist() if isinstance(values, np.ndarray) and values.dtype != object else values
+            for i in envs:
+                infos[i][key] = items[i]
+
+
+class AtomicAfricaSB3VecEnv(VecEnv):
+    """``num_envs`` games of the learner against ``opponent``, as a stable-baselines3 ``VecEnv``.
+
+    Parameters
+    ----------
+    num_envs : int
+        Number of games stepped together (>= 1).
+    scenario : Scenario, path, dict or None
+        The scenario (the packaged default if ``None``).
+    opponent : str or callable
+        A built-in agent name or a batched callable (see
+        :class:`~atomic_africa.env.gymnasium_vector.AtomicAfricaVectorEnv`).
+    player : int or str
+        The learner's side, as the vector env takes it.
+    rules : Rules, optional
+        Rules data; the packaged defaults if omitted.
+    seed : int, optional
+        Seed of the first ``reset()`` (as :meth:`seed` would set it); without it the first games come
+        from fresh entropy.
+    **env_kwargs
+        Passed to :class:`~atomic_africa.env.gymnasium_vector.AtomicAfricaVectorEnv` unchanged
+        (``threads``, ...).
+
+    Attributes
+    ----------
+    vector_env : AtomicAfricaVectorEnv
+        The native vector environment underneath.
+    observation_space, action_space : gymnasium.Space
+        One game's spaces (SB3's convention for a ``VecEnv``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        As the vector env raises them, naming the argument; on an invalid ``seed``.
+    """
+
+    #: The methods ``env_method`` calls per game: their result has one row per game.
+    PER_GAME_METHODS = ("action_masks",)
+
+    def __init__(self, num_envs: int = 1, scenario=None, opponent="random", player=0, rules=None,
+                 seed=None, **env_kwargs):
+        venv = AtomicAfricaVectorEnv(num_envs=num_envs, scenario=scenario, opponent=opponent, player=player,
+                                     rules=rules, **env_kwargs)
+        self._wrap(venv, seed)
+
+    @classmethod
+    def from_vector_env(cls, vector_env: AtomicAfricaVectorEnv, seed=None) -> "AtomicAfricaSB3VecEnv":
+        """Present an existing vector env to SB3 (it is used, not copied: do not step it directly).
+
+        Parameters
+        ----------
+        vector_env : AtomicAfricaVectorEnv
+            The environment (not wrapped by Gymnasium's vector wrappers: their infos differ).
+        seed : int, optional
+            Seed of the first ``reset()``.
+
+        Returns
+        -------
+        AtomicAfricaSB3VecEnv
+
+        Raises
+        ------
+        TypeError
+            If ``vector_env`` is not an :class:`AtomicAfricaVectorEnv`.
+        """
+        if not isinstance(vector_env, AtomicAfricaVectorEnv):
+            raise TypeError(f"vector_env: expected an AtomicAfricaVectorEnv, got {type(vector_env).__name__}")
+        self = cls.__new__(cls)
+        self._wrap(vector_env, seed)
+        return self
+
+    def _wrap(self, venv: AtomicAfricaVectorEnv, seed) -> None:
+        seed = self._check_seed(seed)
+        self.vector_env = venv
+        self._actions = None
+        super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
+        self._next_seed = seed
+
+    @staticmethod
+    def _check_seed(seed):
+        if seed is None:
+            return None
+        if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral) or seed < 0:
+            raise ValueError(f"seed: expected None or a non-negative int, got {seed!r}")
+        return int(seed)
+
+    # -- stepping -------------------------------------------------------------------------------
+    def seed(self, seed=None) -> list:
+        """Seed the next ``reset()``: game ``k`` of env ``i`` is then
+        ``Game(scenario, VectorGame.episode_seed(seed, i, k))``.
+
+        Parameters
+        ----------
+        seed : int, optional
+            Non-negative; ``None`` leaves the next ``reset()`` unseeded (it starts every env's next
+            game; no global random state is drawn from).
+
+        Returns
+        -------
+        list
+            The game seed of each env's first game after the next ``reset()`` (``None`` each
+            without a seed).
+        """
+        seed = self._check_seed(seed)
+        self._next_seed = seed
+        if seed is None:
+            return [None] * self.num_envs
+        return [VectorGame.episode_seed(seed, i, 0) for i in range(self.num_envs)]
+
+    def set_options(self, options=None) -> None:
+        """Reset options are not supported (the vector env takes none); ``None`` or ``{}`` is accepted.
+
+        Raises
+        ------
+        ValueError
+            On any non-empty options.
+        """
+        if options is None or options == {} or (isinstance(options, list) and not any(options)):
+            return
+        raise ValueError(f"options: {options!r} is not supported; the native vector env takes no reset options")
+
+    def reset(self) -> np.ndarray:
+        """Start a game in every env (seeded by the last :meth:`seed`, if any, which is then used up).
+
+        Returns
+        -------
+        ndarray of float32, shape (num_envs, obs_size)
+            The learner's observations; ``reset_infos`` holds one info dict per env.
+        """
+        obs, info = self.vector_env.reset(seed=self._next_seed)
+        self._next_seed = None
+        self._actions = None
+        self.reset_infos = self._infos(info, np.zeros(self.num_envs, dtype=bool), None)
+        return obs
+
+    def step_async(self, actions) -> None:
+        """Keep the actions (one per env) for :meth:`step_wait`."""
+        self._actions = actions
+
+    def step_wait(self):
+        """Step every game with the actions given to :meth:`step_async`.
+
+        Returns
+        -------
+        (ndarray of float32, ndarray of float32, ndarray of bool, list of dict)
+            Observations (num_envs, obs_size) (a finished game's replacement), rewards, dones
+            (terminated or truncated) and one info dict per env (see the module notes).
+
+        Raises
+        ------
+        RuntimeError
+            Without a pending :meth:`step_async`, or before :meth:`reset`.
+        ValueError, TypeError, IllegalActionError
+            As :meth:`AtomicAfricaVectorEnv.step` raises them (nothing changes).
+        """
+        if self._actions is None:
+            raise RuntimeError("step_wait() called without step_async(actions)")
+        actions, self._actions = self._actions, None
+        obs, reward, terminated, truncated, info = self.vector_env.step(actions)
+        dones = np.logical_or(terminated, truncated)
+        infos = self._infos(info, dones, truncated & ~terminated)
+        return obs, np.asarray(reward, dtype=np.float32), dones, infos
+
+    def _infos(self, info: dict, dones: np.ndarray, truncated) -> list:
+        """The vector env's info dict (arrays, each key ``k`` with its mask ``_k``) as SB3's list of
+        per-env dicts; the masks go in the keys' presence. Action masks are left to :meth:`action_masks`."""
+        infos = [{} for _ in range(self.num_envs)]
+        _spread(info, infos)
+        for i in np.flatnonzero(dones):
+            infos[i]["terminal_observation"] = info["final_obs"][i]
+            infos[i]["TimeLimit.truncated"] = bool(truncated[i])
+        return infos
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions in every game.
+
+        Returns
+        -------
+        ndarray of bool, shape (num_envs, num_actions)
+            All False before :meth:`reset`.
+        """
+        return self.vector_env.action_masks()
+
+    def close(self) -> None:
+        """Close the vector env."""
+        self.vector_env.close()
+
+    # -- the per-env interface of a VecEnv, over one batched env --------------------------------
+    def _indices(self, indices) -> list:
+        idx = list(self._get_indices(indices))
+        for i in idx:
+            if isinstance(i, (bool, np.bool_)) or not isinstance(i, numbers.Integral) \
+                    or not 0 <= i < self.num_envs:
+                raise IndexError(f"indices: {i!r} is not an env index; allowed 0..{self.num_envs - 1}")
+        return [int(i) for i in idx]
+
+    def get_attr(self, attr_name: str, indices=None) -> list:
+        """The vector env's attribute ``attr_name`` (shared by every game), once per requested env.
+
+        Raises
+        ------
+        AttributeError
+            If the vector env has no such attribute (so ``has_attr`` is False).
+        """
+        value = getattr(self.vector_env, attr_name)
+        return [value] * len(self._indices(indices))
+
+    def set_attr(self, attr_name: str, value, indices=None) -> None:
+        """Set the vector env's attribute ``attr_name`` for every game.
+
+        Raises
+        ------
+        ValueError
+            If ``indices`` is not every env (the games share one environment).
+        """
+        idx = self._indices(indices)
+        if sorted(set(idx)) != list(range(self.num_envs)):
+            raise ValueError(f"indices: {indices!r}; the games share one batched environment, so "
+                             f"{attr_name!r} can only be set for all of them (indices=None)")
+        setattr(self.vector_env, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list:
+        """Call the per-game method ``method_name`` (:attr:`PER_GAME_METHODS`): one result per env.
+
+        Raises
+        ------
+        ValueError
+            For any other method (call it on :attr:`vector_env`, which holds every game).
+        """
+        if method_name not in self.PER_GAME_METHODS:
+            raise ValueError(f"method_name: {method_name!r} is not a per-game method; allowed "
+                             f"{', '.join(map(repr, self.PER_GAME_METHODS))} (other methods act on "
+                             f"all games at once: call them on .vector_env)")
+        rows = getattr(self.vector_env, method_name)(*method_args, **method_kwargs)
+        return [rows[i] for i in self._indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list:
+        """False for every env: the games are rows of one native env, never wrapped one by one."""
+        return [False] * len(self._indices(indices))
+
+    def get_images(self):
+        """Not available: the games have no pictures (replay ``info["game_seed"]`` with a ``Game``)."""
+        raise NotImplementedError("get_images: the games are not rendered; replay info['game_seed'] "
+                                  "with atomic_africa.Game for a text picture")
