@@ -6,8 +6,10 @@ Run it from this directory (the working directory is searched first)::
 
 A policy is any callable ``policy(observations, action_masks) -> actions``: ``observations`` is a
 float32 array (k, observation_size), each row the observation of the player to move in one of the k
-games where this policy is to move (``VectorGame.observations()``); ``action_masks`` is a bool array
-(k, num_actions) of the legal actions there; it returns k integer action ids, each legal in its row.
+games where this policy is to move, in the side-relative view the environments use by default
+(``atomic_africa.game.side_view.SideView``: player 1 sees the table turned, own slots first);
+``action_masks`` is a bool array (k, num_actions) of the legal actions there, in the same view; it
+returns k integer action ids in that view, each legal in its row.
 
 Here the "network" is a small two-layer perceptron with random weights (fixed seed, no global random
 state) whose scores are masked to the legal actions. A trained network plugs in the same way, e.g. with PyTorch::

@@ -16,6 +16,7 @@ import pytest
 from atomic_africa.cli import main
 from atomic_africa.agents import make_agent
 from atomic_africa.game import Game, GameSpec, VectorGame
+from atomic_africa.game.side_view import SideView
 from atomic_africa.game.testing import mini_scenario, unit
 from atomic_africa.league import (bradley_terry, match_seed, outcome_matrices, pair_table, parse_entrants,
                                   play_league, resolve_policy)
@@ -203,13 +204,19 @@ def test_outside_policy_games_equal_the_python_engine(builtin):
     recs = play_external((a, p), 4, seed=3, scenario=_small())
     spec = GameSpec.build(_small())
     assert [r["game"] for r in recs] == list(range(4)) and [r["a_side"] for r in recs] == [0, 1, 0, 1]
+    view = SideView(spec)       # the policy sees and answers in the side-relative view
+
+    def lowest_in_view(g):
+        mover = g.current_player
+        return int(view.action_to_engine(int(np.flatnonzero(view.action_mask(g.action_mask(), mover))[0]), mover))
+
     for r in recs:
         g = Game(spec, r["seed"])
         side = r["a_side"]
         agent = None if builtin is None else make_agent(builtin, VectorGame.agent_seed(r["seed"], side))
         while not g.is_over:
             mover = g.current_player
-            g.apply(agent.act(g) if agent is not None and mover == side else min(g.legal_actions()))
+            g.apply(agent.act(g) if agent is not None and mover == side else lowest_in_view(g))
         winner = -1 if g.result.winner is None else g.result.winner
         assert (r["winner"], r["reason"], r["turns"], r["decisions"], r["figures_0"], r["figures_1"]) == \
             (winner, g.result.reason, g.s.turn, len(g.history), *g.result.figures)

@@ -4,7 +4,10 @@ Games are played in chunks of :data:`CHUNK` envs; chunk ``c`` of a match with se
 VectorGame seeded ``SeedSequence(S, spawn_key=(c,))``'s first word, and its env ``j`` is the match's
 game ``c * CHUNK + j``: it plays exactly one game (its first episode with a decision), so each game
 depends only on ``S`` and its index. Each step calls the policy once with the rows of the games where
-its side is to move; a built-in side is played by the engine's native agent
+its side is to move, in the side-relative view (:class:`~atomic_africa.game.side_view.SideView`, the
+environments' default: player 1 sees the table turned, own slots first), so a policy trained in the
+environments plays either side in the frame it learned; its actions are mapped back to the engine's
+ids. A built-in side is played by the engine's native agent
 (:meth:`VectorGame.agent_actions`, the Python agent's twin), which draws only from its env's agent
 stream.
 """
@@ -14,6 +17,7 @@ import numpy as np
 
 from ..agents.native import agent_params
 from ..game import VectorGame
+from ..game.side_view import SideView
 from ..selfplay.games import game_record, sides_of
 from .entrants import Entrant, check_actions
 
@@ -27,14 +31,17 @@ def _chunk_seed(seed: int, chunk: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(chunk,)).generate_state(1, np.uint64)[0])
 
 
-def _policy_actions(entrant: Entrant, obs, masks, rows) -> tuple:
-    """(env indices, their checked actions) of the policy's rows."""
+def _policy_actions(entrant: Entrant, view: SideView, obs, masks, cur, rows) -> tuple:
+    """(env indices, their checked engine actions) of the policy's rows; the policy sees and answers
+    in ``view`` of the side to move (``cur``)."""
     idx = np.flatnonzero(rows)
+    side = cur[idx]
+    seen = view.action_mask(masks[idx], side)    # fresh arrays: the policy may write into them
     try:
-        answer = entrant.policy(obs[idx], masks[idx])   # copies: the policy may write into them
+        answer = entrant.policy(view.observation(obs[idx], side), seen.copy())
     except Exception as exc:
         raise ValueError(f"policy {entrant.name!r} raised {type(exc).__name__}: {exc}") from exc
-    return idx, check_actions(answer, masks[idx], entrant.name)
+    return idx, view.action_to_engine(check_actions(answer, seen, entrant.name), side)
 
 
 def play_external(entrants, n_games: int, seed: int, *, scenario=None, rules=None,
@@ -75,6 +82,7 @@ def _play_chunk(entrants, games, vg_seed, scenario, rules, alternate) -> list:
     m = len(games)
     vg = VectorGame(scenario, m, vg_seed, rules=rules, record_events=True)
     vg.agent_params = agent_params()            # the Python agents' defaults
+    view = SideView(vg.spec)                    # what an outside policy sees: the relative view
     a_side = np.array([g % 2 if alternate else 0 for g in games], dtype=np.int8)
     side_of = (a_side, 1 - a_side)              # side of A, side of B in each env
     seeds = vg.episode_seeds
@@ -93,7 +101,7 @@ def _play_chunk(entrants, games, vg_seed, scenario, rules, alternate) -> list:
             if entrant.builtin:
                 actions[rows] = vg.agent_actions(entrant.name, active=rows)[rows]
             else:
-                idx, chosen = _policy_actions(entrant, obs, masks, rows)
+                idx, chosen = _policy_actions(entrant, view, obs, masks, cur, rows)
                 actions[idx] = chosen
         obs, _, term, _, _ = vg.step(actions, active=~done)
         decisions[~done] += 1
