@@ -23,6 +23,7 @@ from atomic_africa.league import (bradley_terry, match_seed, outcome_matrices, p
 from atomic_africa.league.entrants import Entrant, check_actions
 from atomic_africa.league.external import CHUNK, play_external
 from atomic_africa.league.ratings import ELO_PER_NAT, Z95
+from terminal import as_from_a_terminal
 from atomic_africa.selfplay import COLUMNS, read_results, wilson_interval
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -346,7 +347,7 @@ def test_ctrl_c_stops_the_command_in_one_line(tmp_path):
                              "random,marking_policy:act", "--games", "100000", "--quiet"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
-                            preexec_fn=_as_from_a_terminal)
+                            preexec_fn=as_from_a_terminal)
     try:
         deadline = time.monotonic() + 120
         while not (tmp_path / "playing").exists() and time.monotonic() < deadline and proc.poll() is None:
@@ -359,13 +360,6 @@ def test_ctrl_c_stops_the_command_in_one_line(tmp_path):
             proc.kill()
             proc.communicate()
     assert proc.returncode == 130 and err.strip() == "atomic-africa league: interrupted"
-
-
-def _as_from_a_terminal():
-    # Ctrl-C at a terminal reaches a program whose SIGINT is neither ignored nor blocked; a child
-    # inherits both from the test process, whose runner (xdist, execnet) this test does not control.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def must_not_play(observations, action_masks):
