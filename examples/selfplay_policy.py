@@ -31,6 +31,13 @@ def action_logits(sb3_policy, observations: np.ndarray) -> np.ndarray:
         return sb3_policy.action_net(sb3_policy.mlp_extractor.forward_actor(features)).numpy()
 
 
+def masked_argmax(sb3_policy, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+    """The legal action of highest logit in each row (the policy's deterministic choice)."""
+    scores = action_logits(sb3_policy, observations)
+    scores[~np.asarray(action_masks, dtype=bool)] = -np.inf
+    return scores.argmax(axis=1)
+
+
 class SelfPlayPolicy:
     """A ``MaskablePPO`` checkpoint as a league policy: masked argmax of its logits.
 
@@ -59,9 +66,7 @@ class SelfPlayPolicy:
         return self._policy
 
     def __call__(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        scores = action_logits(self.load(), observations)
-        scores[~np.asarray(action_masks, dtype=bool)] = -np.inf
-        return scores.argmax(axis=1)
+        return masked_argmax(self.load(), observations, action_masks)
 
 
 policy = SelfPlayPolicy(os.environ.get("ATOMIC_AFRICA_SELFPLAY_CHECKPOINT", CHECKPOINT))

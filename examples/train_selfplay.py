@@ -15,10 +15,15 @@ It writes into ``--out`` (each file under a temporary name, renamed into place):
 
 - ``selfplay_maskableppo.zip``: the final checkpoint (``MaskablePPO.load`` reads it; the Adam
   moments are dropped, which keeps it small: it is for playing, not for resuming training);
-- ``curve.csv`` / ``curve.png``: the learning curve, one row per rollout: timesteps, wall seconds,
-  games, and the rolling score (win 1, draw 1/2, loss 0) over the last ``--window`` games against
-  each opponent kind and on each side;
-- ``summary.json``: the settings, throughput, final rolling scores with 95 % intervals, the pool.
+- ``curve.csv``: the training games, one row per rollout: timesteps, wall seconds, games, and the
+  rolling score (win 1, draw 1/2, loss 0) of the sampled policy over the last ``--window`` games
+  against each opponent kind and on each side;
+- ``eval.csv``: every ``--eval-every`` steps and at the end, the deterministic policy (masked
+  argmax, as the league plays it) in ``--eval-games`` games against each built-in agent, sides
+  alternating, played by the league's own match code: wins, draws, losses and score per side;
+- ``curve.png``: both curves;
+- ``summary.json``: the settings, throughput, final rolling scores with 95 % intervals, the final
+  evaluation, the pool.
 
 Same ``--seed``, same run: the env games and opponents draw from streams derived from the seed, the
 opponent choice and the frozen snapshots' sampling from a numpy generator seeded from it, and torch's
@@ -43,7 +48,7 @@ from collections import deque
 
 import numpy as np
 
-from selfplay_policy import action_logits   # this directory is on the path (the script's own)
+from selfplay_policy import action_logits, masked_argmax   # this directory is on the path (the script's own)
 
 CHECKPOINT = "selfplay_maskableppo.zip"
 BUILTINS = ("random", "heuristic", "greedy", "doctrine")
@@ -324,20 +329,20 @@ class Curve:
         return r
 
 
-def write_curve(rows, out_dir: str) -> None:
-    from atomic_africa._atomic_write import replaced_atomically
-    path = os.path.join(out_dir, "curve.csv")
-    with replaced_atomically(path) as tmp, open(tmp, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=_curve_columns())
-        w.writeheader()
-        w.writerows(rows)
-
-
-def plot_curve(rows, out_dir: str) -> None:
+def plot_curve(rows, eval_rows, out_dir: str) -> None:
+    """curve.png: the training games' rolling scores and (right) the evaluations' scores."""
     from matplotlib.figure import Figure
     from atomic_africa._atomic_write import save_figure
-    fig = Figure(figsize=(8, 4.5))
-    ax = fig.add_subplot()
+    fig = Figure(figsize=(12, 4.5), layout="constrained")
+    ax, ax2 = fig.subplots(1, 2, sharey=True)
+    for name in BUILTINS:
+        pts = [(r["timesteps"], r["score"]) for r in eval_rows if r["opponent"] == name and r["side"] == "both"]
+        if pts:
+            ax2.plot(*zip(*pts), "o-", label=f"vs {name}")
+    ax2.set_xlabel("learner steps")
+    ax2.set_title("evaluation: argmax policy, league matches")
+    ax2.grid(alpha=0.3)
+    ax2.legend(loc="upper left", fontsize=8)
     t = [r["timesteps"] for r in rows]
     for key, label, style in ([(f"score_{c}", f"vs {c}", "-") for c in CATEGORIES]
                               + [(f"score_side{s}", f"as player {s}", ":") for s in SIDES]):
@@ -349,8 +354,40 @@ def plot_curve(rows, out_dir: str) -> None:
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", fontsize=8, ncol=2)
-    ax.set_title("MaskablePPO self-play league: training games")
+    ax.set_title("training games (sampled policy)")
     save_figure(fig, os.path.join(out_dir, "curve.png"), dpi=100)
+
+
+# -- evaluation: the deterministic policy in the league's own matches ----------------------------
+EVAL_COLUMNS = ("timesteps", "wall_seconds", "opponent", "side", "games", "wins", "draws", "losses", "score")
+
+
+def evaluate(sb3_policy, games: int, seed: int, scenario=None) -> list:
+    """Rows of :data:`EVAL_COLUMNS` (without the first two): the policy's masked argmax against each
+    built-in agent, ``games`` games each, sides alternating, played by the league's match code
+    (:func:`atomic_africa.league.external.play_external`), so the figures are those ``atomic-africa
+    league`` measures, on the same games at every evaluation."""
+    from atomic_africa.league.entrants import Entrant
+    from atomic_africa.league.external import play_external
+    learner = Entrant("learner", lambda obs, masks: masked_argmax(sb3_policy, obs, masks))
+    rows = []
+    for name in BUILTINS:
+        records = play_external((learner, Entrant(name)), games, seed, scenario=scenario)
+        for side in ("0", "1", "both"):
+            rs = [r for r in records if side == "both" or r["a_side"] == int(side)]
+            w = sum(r["a_score"] == 1 for r in rs)
+            d = sum(r["a_score"] == 0 for r in rs)
+            rows.append({"opponent": name, "side": side, "games": len(rs), "wins": w, "draws": d,
+                         "losses": len(rs) - w - d, "score": round((w + d / 2) / len(rs), 4) if rs else ""})
+    return rows
+
+
+def write_table(rows, columns, path: str) -> None:
+    from atomic_africa._atomic_write import replaced_atomically
+    with replaced_atomically(path) as tmp, open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(columns))
+        w.writeheader()
+        w.writerows(rows)
 
 
 def _league_callback_class():
@@ -359,13 +396,20 @@ def _league_callback_class():
     class LeagueCallback(BaseCallback):
         """Each rollout: the curve row, a snapshot into the pool when due; stops on the time limit."""
 
-        def __init__(self, env, pool, curve, out_dir, snapshot_every, time_limit):
+        def __init__(self, env, pool, curve, args):
             super().__init__()
-            self.env, self.pool, self.curve, self.out_dir = env, pool, curve, out_dir
-            self.snapshot_every, self.time_limit = snapshot_every, time_limit
-            self.next_snapshot = snapshot_every
+            self.env, self.pool, self.curve, self.args = env, pool, curve, args
+            self.time_limit = args.time_limit * 60
+            self.next_snapshot, self.next_eval = args.snapshot_every, args.eval_every
+            self.eval_rows = []
             self.start = time.perf_counter()
             self.stopped_early = False
+
+        def evaluate(self) -> None:
+            wall = round(time.perf_counter() - self.start, 2)
+            for r in evaluate(self.model.policy, self.args.eval_games, self.args.seed, self.args.scenario):
+                self.eval_rows.append({"timesteps": self.num_timesteps, "wall_seconds": wall, **r})
+            write_table(self.eval_rows, EVAL_COLUMNS, os.path.join(self.args.out, "eval.csv"))
 
         def _on_step(self) -> bool:
             if self.time_limit and time.perf_counter() - self.start > self.time_limit:
@@ -377,11 +421,13 @@ def _league_callback_class():
             self.curve.add(self.pool, self.env.finished)
             self.env.finished.clear()
             self.curve.row(self.num_timesteps, time.perf_counter() - self.start)
-            if self.out_dir:
-                write_curve(self.curve.rows, self.out_dir)
-            if self.snapshot_every and self.num_timesteps >= self.next_snapshot:
+            write_table(self.curve.rows, _curve_columns(), os.path.join(self.args.out, "curve.csv"))
+            if self.args.snapshot_every and self.num_timesteps >= self.next_snapshot:
                 self.pool.add_snapshot(FrozenPolicy(self.model.policy, self.pool.rng), f"self@{self.num_timesteps}")
-                self.next_snapshot += self.snapshot_every
+                self.next_snapshot += self.args.snapshot_every
+            if self.args.eval_every and self.num_timesteps >= self.next_eval:
+                self.evaluate()
+                self.next_eval += self.args.eval_every
 
     return LeagueCallback
 
@@ -417,6 +463,17 @@ def _versions() -> dict:
             "numpy": np.__version__}
 
 
+def env_options(args) -> dict:
+    """The vector env's keywords: ``--env-kwargs``, and the trainer options when asked for (off by
+    default, so the baseline runs on any env; the shaping's discount is the learner's)."""
+    options = json.loads(args.env_kwargs)
+    if args.shaping:
+        options["shaping"] = {"scale": args.shaping, "gamma": args.gamma}
+    if args.skip_forced:
+        options["skip_forced"] = True
+    return options
+
+
 def train(args) -> dict:
     """Train as ``args`` says (see :func:`parse_args`); returns the summary (also written to --out)."""
     import torch
@@ -428,11 +485,10 @@ def train(args) -> dict:
     rng = np.random.default_rng(np.random.SeedSequence(args.seed, spawn_key=(1000,)))
     pool = OpponentPool(rng, self_share=args.self_share, pool_size=args.pool_size)
     env, sides = make_league_env(args.num_envs, pool, args.seed, args.sides, args.scenario,
-                                 **json.loads(args.env_kwargs))
+                                 **env_options(args))
     model = build_model(env, args)
     curve = Curve(args.window)
-    callback = _league_callback_class()(env, pool, curve, args.out, args.snapshot_every,
-                                        args.time_limit * 60)
+    callback = _league_callback_class()(env, pool, curve, args)
     start = time.perf_counter()
     model.learn(total_timesteps=args.timesteps, callback=callback)
     wall = time.perf_counter() - start
@@ -440,8 +496,10 @@ def train(args) -> dict:
         curve.add(pool, env.finished)
         env.finished.clear()
         curve.row(model.num_timesteps, wall)
-    write_curve(curve.rows, args.out)
-    plot_curve(curve.rows, args.out)
+    write_table(curve.rows, _curve_columns(), os.path.join(args.out, "curve.csv"))
+    if args.eval_games and not (callback.eval_rows and callback.eval_rows[-1]["timesteps"] == model.num_timesteps):
+        callback.evaluate()                 # the final policy's figures
+    plot_curve(curve.rows, callback.eval_rows, args.out)
     ckpt = os.path.join(args.out, CHECKPOINT)
     save_checkpoint(model, ckpt)
     with open(ckpt, "rb") as f:
@@ -461,6 +519,7 @@ def train(args) -> dict:
         "learner_steps_per_second": round(model.num_timesteps / wall, 1),
         "games": curve.games, "stopped_by_time_limit": callback.stopped_early,
         "final_rolling": final, "pool": pool.names,
+        "final_evaluation": [r for r in callback.eval_rows if r["timesteps"] == model.num_timesteps],
         "parameters": int(sum(p.numel() for p in model.policy.parameters())),
         "checkpoint": {"file": CHECKPOINT, "bytes": os.path.getsize(ckpt), "sha256": digest},
         "versions": _versions()}
@@ -498,9 +557,15 @@ def parse_args(argv=None):
     p.add_argument("--pool-size", type=int, default=6, help="newest snapshots in the pool")
     p.add_argument("--self-share", type=float, default=0.5, help="share of games against snapshots")
     p.add_argument("--window", type=int, default=200, help="games in each rolling score")
+    p.add_argument("--eval-every", type=int, default=100_000, help="steps between evaluations (0: final only)")
+    p.add_argument("--eval-games", type=int, default=64,
+                   help="games against each built-in agent per evaluation, sides alternating (0: none)")
     p.add_argument("--time-limit", type=float, default=0, help="minutes (0: none); the rollout in progress is dropped")
     p.add_argument("--scenario", default=None, help="scenario file (default: the packaged default)")
-    p.add_argument("--env-kwargs", default="{}", help="JSON keywords for AtomicAfricaVectorEnv")
+    p.add_argument("--shaping", type=float, default=0.0,
+                   help="scale of the env's potential-based reward shaping, with the discount --gamma (0: off)")
+    p.add_argument("--skip-forced", action="store_true", help="the env plays decisions with one legal action")
+    p.add_argument("--env-kwargs", default="{}", help="more JSON keywords for AtomicAfricaVectorEnv")
     return p.parse_args(argv)
 
 

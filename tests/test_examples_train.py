@@ -33,16 +33,20 @@ def _small():
                          [unit(60.0, 90.0), unit(120.0, 90.0, kind="vehicle", armor=3)], turns=2)
 
 
-@pytest.fixture(scope="module")
-def trained(examples, tmp_path_factory):
-    """A 512-step run on a small scenario: 4 rollouts, a snapshot after each of the first three."""
-    train_selfplay, _ = examples
-    out = tmp_path_factory.mktemp("selfplay")
+def _tiny_run(train_selfplay, out):
+    """A 512-step run on a small scenario: 4 rollouts, a snapshot after each, 2 evaluations."""
     args = train_selfplay.parse_args(["--out", str(out), "--timesteps", "512", "--num-envs", "8",
                                       "--n-steps", "16", "--batch-size", "64", "--n-epochs", "1",
-                                      "--snapshot-every", "128", "--window", "50"])
+                                      "--snapshot-every", "128", "--window", "50",
+                                      "--eval-every", "256", "--eval-games", "4"])
     args.scenario = _small()
-    return out, train_selfplay.train(args)
+    return train_selfplay.train(args)
+
+
+@pytest.fixture(scope="module")
+def trained(examples, tmp_path_factory):
+    out = tmp_path_factory.mktemp("selfplay")
+    return out, _tiny_run(examples[0], out)
 
 
 class _FirstLegal:
@@ -125,9 +129,36 @@ def test_a_tiny_run_writes_a_loadable_checkpoint_curve_and_summary(trained):
     games_by_kind = sum(int(rows[-1][f"games_{c}"]) for c in ("random", "heuristic", "greedy", "doctrine", "self"))
     assert 0 < games_by_kind <= summary["games"]
     assert summary["pool"][4:] == ["self@128", "self@256", "self@384", "self@512"]
+    with open(out / "eval.csv") as f:
+        evals = list(csv.DictReader(f))
+    # at 256 and 512 steps: 4 opponents x (side 0, side 1, both)
+    assert [int(r["timesteps"]) for r in evals] == [256] * 12 + [512] * 12
+    for r in evals:
+        assert int(r["games"]) == (4 if r["side"] == "both" else 2)
+        assert int(r["wins"]) + int(r["draws"]) + int(r["losses"]) == int(r["games"])
+    assert summary["final_evaluation"] == [{k: (int(v) if k in ("timesteps", "games", "wins", "draws", "losses")
+                                                else float(v) if k in ("score", "wall_seconds") else v)
+                                            for k, v in r.items()} for r in evals[12:]]
     assert json.loads((out / "summary.json").read_text()) == summary
     assert (out / "curve.png").stat().st_size > 0
     assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.slow
+def test_the_same_seed_trains_the_same_policy(examples, trained, tmp_path):
+    import torch
+    from sb3_contrib import MaskablePPO
+    out, summary = trained
+    again = _tiny_run(examples[0], tmp_path)
+    def curve(d):                  # all but the wall-clock column
+        with open(d / "curve.csv") as f:
+            return [{k: v for k, v in r.items() if k != "wall_seconds"} for r in csv.DictReader(f)]
+
+    assert curve(tmp_path) == curve(out) and len(curve(out)) == 4
+    assert [r["score"] for r in again["final_evaluation"]] == [r["score"] for r in summary["final_evaluation"]]
+    a = MaskablePPO.load(out / "selfplay_maskableppo.zip", device="cpu").policy.state_dict()
+    b = MaskablePPO.load(tmp_path / "selfplay_maskableppo.zip", device="cpu").policy.state_dict()
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
 
 @pytest.mark.slow
