@@ -131,15 +131,21 @@ class OpponentPool:
 class LeagueOpponent:
     """The vector env's callable opponent: each game gets a pool entry when the opponent first moves
     in it; built-in entries are answered natively in one engine call for all their games, each
-    snapshot with one forward pass over its games."""
+    snapshot with one forward pass over its games.
+
+    The env gives the callable observations and masks in the opponent's own view of the table and
+    maps its answers back (``view``, the env's ``SideView``): the snapshots play in that view as the
+    learner does, the native agents' engine ids are mapped into it.
+    """
 
     def __init__(self, pool: OpponentPool):
         self.pool = pool
-        self.vector_game = None
+        self.vector_game = self.view = None
 
-    def bind(self, vector_game) -> None:
+    def bind(self, vector_game, view=None) -> None:
+        """Play in ``vector_game``'s games; ``view``: the env's ``SideView`` (None: engine ids)."""
         n = vector_game.num_envs
-        self.vector_game = vector_game
+        self.vector_game, self.view = vector_game, view
         # the entry of each env's current and previous game (a step can end one game and start the next)
         self.cur_ep = np.full(n, -1, dtype=np.int64)
         self.cur_entry = np.full(n, -1, dtype=np.int64)
@@ -168,7 +174,10 @@ class LeagueOpponent:
             active = np.zeros(vg.num_envs, dtype=bool)
             active[envs[native]] = True
             self.native_kind[envs[native]] = kinds[native]
-            actions[native] = vg.agent_actions(self.native_kind, active=active)[envs[native]]
+            chosen = vg.agent_actions(self.native_kind, active=active)[envs[native]]
+            if self.view is not None:
+                chosen = self.view.action_from_engine(chosen, vg.current_player[envs[native]])
+            actions[native] = chosen
         for s in np.unique(entry[~native]):
             rows = entry == s
             actions[rows] = self.pool.snapshots[s].act(observations[rows], action_masks[rows])
@@ -183,6 +192,12 @@ def _vector_game(venv):
         if vg is not None:
             return vg
     raise AttributeError(f"{type(venv).__name__}: cannot find the VectorGame behind the sb3 env")
+
+
+def _side_view(venv):
+    """The vector env's ``SideView`` (the frame of the callable opponent's actions), if it has one."""
+    view = getattr(getattr(venv, "vector_env", venv), "view", None)
+    return view if hasattr(view, "action_from_engine") else None
 
 
 def _winner(info: dict) -> int:
@@ -273,7 +288,7 @@ def make_league_env(num_envs: int, pool: OpponentPool, seed: int, sides: str = "
         opp = LeagueOpponent(pool)
         venv = AtomicAfricaSB3VecEnv(num_envs=n, scenario=scenario, opponent=opp, player=player,
                                      seed=_part_seed(seed, k), **env_kwargs)
-        opp.bind(_vector_game(venv))
+        opp.bind(_vector_game(venv), _side_view(venv))
         return venv, opp
 
     if sides not in ("auto", "random", "split"):

@@ -66,6 +66,11 @@ def test_the_league_opponent_plays_each_env_with_its_drawn_entry(examples):
     vg = VectorGame(None, n, 7)
     vg.agent_params = agent_params()
     vg.reset(seed=7)
+    some = np.arange(n) % 4 == 0                         # on to a state with either side to move
+    for _ in range(40):
+        if 4 <= (vg.current_player[::2] == 1).sum() <= n // 2 - 4:
+            break
+        vg.step(vg.random_actions(active=some), active=some)
     pool = train_selfplay.OpponentPool(np.random.default_rng(0))
     player = _FirstLegal()
     pool.add_snapshot(player, "self@100")
@@ -94,6 +99,27 @@ def test_the_league_opponent_plays_each_env_with_its_drawn_entry(examples):
     opp(obs, masks, envs)
     np.testing.assert_array_equal(opp.cur_entry[envs], entry)
     assert player.calls == [int(snap.sum())] * 2
+    # in an env with a view, the native agents' engine ids are given in the opponent's view
+    opp.bind(vg, _Reversed(vg.num_actions))
+    opp.cur_ep[envs], opp.cur_entry[envs] = vg.episodes[envs], entry
+    expected = {code: vg.clone().agent_actions(kind) for kind, code in AGENT_KINDS.items()}
+    mapped = opp(obs, masks, envs)
+    side = vg.current_player[envs]
+    for e in range(4):
+        rows = entry == e
+        want = expected[pool.native_kind[e]][envs[rows]]
+        np.testing.assert_array_equal(mapped[rows], np.where(side[rows] == 1, vg.num_actions - 1 - want, want))
+    assert (side == 1).any() and (side == 0).any()
+
+
+class _Reversed:
+    """A view in which player 1's action ids are reversed (player 0's are the engine's)."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def action_from_engine(self, action, player):
+        return np.where(np.asarray(player) == 1, self.n - 1 - np.asarray(action), action)
 
 
 def test_the_pool_draws_more_often_the_opponents_beaten_half_the_time(examples):
