@@ -7,7 +7,9 @@ is searched first for ``module:callable``)::
     atomic-africa league --agents random,heuristic,greedy,doctrine,selfplay_policy:policy --games 400
 
 ``policy(observations, action_masks) -> actions`` plays the masked argmax of the network's action
-logits (deterministic) for each row: the observation of the player to move, as the league passes it.
+logits (deterministic) for each row: the observation of the player to move and its legal actions,
+in the frame the network was trained in (the envs' view, side-relative by default), which is the
+frame the league must hand to an outside policy.
 The checkpoint is ``checkpoints/selfplay_maskableppo.zip`` beside this file, read on the first call
 (the environment variable ``ATOMIC_AFRICA_SELFPLAY_CHECKPOINT`` names another one);
 :class:`SelfPlayPolicy` loads any ``MaskablePPO`` checkpoint, e.g. one of ``train_selfplay.py --out``.

@@ -1,11 +1,13 @@
 """A reproducible self-play baseline: sb3-contrib ``MaskablePPO`` on the native vector env.
 
-One policy learns both sides (``player="random"``: a side drawn per game) against a league of
-opponents: the four built-in agents (random, heuristic, greedy, doctrine, played natively by the
-engine) and frozen snapshots of the learner itself, taken every ``--snapshot-every`` steps. Each game
-draws its opponent when it starts, by prioritised fictitious self-play: an opponent the learner
-scores badly against is drawn more often. The whole run is one process on ``--torch-threads``
-threads (2 CPU cores are enough: the defaults take ~25 minutes).
+One policy learns both sides against a league of opponents: the four built-in agents (random,
+heuristic, greedy, doctrine, played natively by the engine) and frozen snapshots of the learner
+itself, taken every ``--snapshot-every`` steps. Each game draws its opponent when the opponent first
+moves in it, by prioritised fictitious self-play (the opponents the learner beats about half the
+time most often, see :class:`OpponentPool`). The learner's side: ``--sides random`` draws it per
+game (the env's ``player="random"``), ``--sides split`` plays half the envs on each side (for an env
+without ``player="random"``), ``auto`` (default) takes ``random`` when the env has it. The whole run
+is one process, the network on ``--torch-threads`` threads, the games on one.
 
 Run it from the repository root::
 
