@@ -21,7 +21,8 @@ import os
 
 import numpy as np
 
-CHECKPOINT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoints", "selfplay_maskableppo.zip")
+CHECKPOINT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoints",
+                          "selfplay_maskableppo.zip")
 
 
 def action_logits(sb3_policy, observations: np.ndarray) -> np.ndarray:
@@ -59,8 +60,8 @@ class SelfPlayPolicy:
         """The checkpoint's sb3 policy (loaded once)."""
         if self._policy is None:
             if not os.path.isfile(self.path):
-                raise FileNotFoundError(f"checkpoint {self.path!r} not found: train one with "
-                                        f"examples/train_selfplay.py, or set ATOMIC_AFRICA_SELFPLAY_CHECKPOINT")
+                raise FileNotFoundError(f"checkpoint {self.path!r} not found: train one with examples/"
+                                        f"train_selfplay.py, or set ATOMIC_AFRICA_SELFPLAY_CHECKPOINT")
             import torch
             from sb3_contrib import MaskablePPO
             torch.set_num_threads(self.threads)

@@ -70,7 +70,8 @@ class FrozenPolicy:
         self.rng = rng
 
     def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        scores = action_logits(self.policy, observations) + self.rng.gumbel(size=action_masks.shape).astype(np.float32)
+        noise = self.rng.gumbel(size=action_masks.shape).astype(np.float32)
+        scores = action_logits(self.policy, observations) + noise
         scores[~action_masks] = -np.inf
         return scores.argmax(axis=1)
 
@@ -353,7 +354,8 @@ def plot_curve(rows, eval_rows, out_dir: str) -> None:
     fig = Figure(figsize=(12, 4.5), layout="constrained")
     ax, ax2 = fig.subplots(1, 2, sharey=True)
     for name in BUILTINS:
-        pts = [(r["timesteps"], r["score"]) for r in eval_rows if r["opponent"] == name and r["side"] == "both"]
+        pts = [(r["timesteps"], r["score"]) for r in eval_rows
+               if r["opponent"] == name and r["side"] == "both"]
         if pts:
             ax2.plot(*zip(*pts), "o-", label=f"vs {name}")
     ax2.set_xlabel("learner steps")
@@ -440,7 +442,8 @@ def _league_callback_class():
             self.curve.row(self.num_timesteps, time.perf_counter() - self.start)
             write_table(self.curve.rows, _curve_columns(), os.path.join(self.args.out, "curve.csv"))
             if self.args.snapshot_every and self.num_timesteps >= self.next_snapshot:
-                self.pool.add_snapshot(FrozenPolicy(self.model.policy, self.pool.rng), f"self@{self.num_timesteps}")
+                snapshot = FrozenPolicy(self.model.policy, self.pool.rng)
+                self.pool.add_snapshot(snapshot, f"self@{self.num_timesteps}")
                 self.next_snapshot += self.args.snapshot_every
             if self.args.eval_every and self.num_timesteps >= self.next_eval:
                 self.evaluate()
@@ -514,7 +517,8 @@ def train(args) -> dict:
         env.finished.clear()
         curve.row(model.num_timesteps, wall)
     write_table(curve.rows, _curve_columns(), os.path.join(args.out, "curve.csv"))
-    if args.eval_games and not (callback.eval_rows and callback.eval_rows[-1]["timesteps"] == model.num_timesteps):
+    evaluated = callback.eval_rows and callback.eval_rows[-1]["timesteps"] == model.num_timesteps
+    if args.eval_games and not evaluated:
         callback.evaluate()                 # the final policy's figures
     plot_curve(curve.rows, callback.eval_rows, args.out)
     ckpt = os.path.join(args.out, CHECKPOINT)
@@ -570,17 +574,20 @@ def parse_args(argv=None):
     p.add_argument("--torch-threads", type=int, default=1)
     p.add_argument("--sides", choices=("auto", "random", "split"), default="auto",
                    help="learner side: drawn per game ('random') or half the envs each ('split')")
-    p.add_argument("--snapshot-every", type=int, default=250_000, help="steps between pool snapshots (0: none)")
+    p.add_argument("--snapshot-every", type=int, default=250_000,
+                   help="steps between pool snapshots (0: none)")
     p.add_argument("--pool-size", type=int, default=6, help="newest snapshots in the pool")
     p.add_argument("--self-share", type=float, default=0.5, help="share of games against snapshots")
     p.add_argument("--window", type=int, default=200, help="games in each rolling score")
-    p.add_argument("--eval-every", type=int, default=100_000, help="steps between evaluations (0: final only)")
+    p.add_argument("--eval-every", type=int, default=100_000,
+                   help="steps between evaluations (0: final only)")
     p.add_argument("--eval-games", type=int, default=64,
                    help="games against each built-in agent per evaluation, sides alternating (0: none)")
-    p.add_argument("--time-limit", type=float, default=0, help="minutes (0: none); the rollout in progress is dropped")
+    p.add_argument("--time-limit", type=float, default=0,
+                   help="minutes (0: none); the rollout in progress is dropped")
     p.add_argument("--scenario", default=None, help="scenario file (default: the packaged default)")
     p.add_argument("--shaping", type=float, default=0.0,
-                   help="scale of the env's potential-based reward shaping, with the discount --gamma (0: off)")
+                   help="scale of the env's potential-based reward shaping, discount --gamma (0: off)")
     p.add_argument("--skip-forced", action="store_true", help="the env plays decisions with one legal action")
     p.add_argument("--env-kwargs", default="{}", help="more JSON keywords for AtomicAfricaVectorEnv")
     return p.parse_args(argv)
@@ -595,7 +602,8 @@ def main(argv=None) -> int:
         return 130
     fin = summary["final_rolling"]
     print(f"{summary['timesteps']} steps in {summary['wall_seconds']} s "
-          f"({summary['learner_steps_per_second']} steps/s), {summary['games']} games, sides: {summary['sides_mode']}")
+          f"({summary['learner_steps_per_second']} steps/s), {summary['games']} games, "
+          f"sides: {summary['sides_mode']}")
     print("rolling score: " + ", ".join(f"{k} {v['score']:.3f} ({v['games']})" for k, v in fin.items()
                                         if v["score"] is not None))
     print(f"checkpoint: {os.path.join(args.out, CHECKPOINT)} ({summary['checkpoint']['bytes']} bytes)")

@@ -3,7 +3,6 @@ drew (fast: no torch), and (slow: torch's import and first use take seconds) a t
 writes a loadable checkpoint and its curve, and the league wrapper plays legal actions from it."""
 import csv
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -108,7 +107,8 @@ def test_the_league_opponent_plays_each_env_with_its_drawn_entry(examples):
     for e in range(4):
         rows = entry == e
         want = expected[pool.native_kind[e]][envs[rows]]
-        np.testing.assert_array_equal(mapped[rows], np.where(side[rows] == 1, vg.num_actions - 1 - want, want))
+        np.testing.assert_array_equal(mapped[rows],
+                                      np.where(side[rows] == 1, vg.num_actions - 1 - want, want))
     assert (side == 1).any() and (side == 0).any()
 
 
@@ -152,7 +152,8 @@ def test_a_tiny_run_writes_a_loadable_checkpoint_curve_and_summary(trained):
         rows = list(csv.DictReader(f))
     assert [int(r["timesteps"]) for r in rows] == [128, 256, 384, 512]
     assert int(rows[-1]["games"]) == summary["games"] > 0
-    games_by_kind = sum(int(rows[-1][f"games_{c}"]) for c in ("random", "heuristic", "greedy", "doctrine", "self"))
+    games_by_kind = sum(int(rows[-1][f"games_{c}"])
+                        for c in ("random", "heuristic", "greedy", "doctrine", "self"))
     assert 0 < games_by_kind <= summary["games"]
     assert summary["pool"][4:] == ["self@128", "self@256", "self@384", "self@512"]
     with open(out / "eval.csv") as f:
@@ -162,9 +163,10 @@ def test_a_tiny_run_writes_a_loadable_checkpoint_curve_and_summary(trained):
     for r in evals:
         assert int(r["games"]) == (4 if r["side"] == "both" else 2)
         assert int(r["wins"]) + int(r["draws"]) + int(r["losses"]) == int(r["games"])
-    assert summary["final_evaluation"] == [{k: (int(v) if k in ("timesteps", "games", "wins", "draws", "losses")
-                                                else float(v) if k in ("score", "wall_seconds") else v)
-                                            for k, v in r.items()} for r in evals[12:]]
+    ints, floats = ("timesteps", "games", "wins", "draws", "losses"), ("score", "wall_seconds")
+    typed = [{k: int(v) if k in ints else float(v) if k in floats else v for k, v in r.items()}
+             for r in evals[12:]]
+    assert summary["final_evaluation"] == typed
     assert json.loads((out / "summary.json").read_text()) == summary
     assert (out / "curve.png").stat().st_size > 0
     assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
@@ -181,7 +183,8 @@ def test_the_same_seed_trains_the_same_policy(examples, trained, tmp_path):
             return [{k: v for k, v in r.items() if k != "wall_seconds"} for r in csv.DictReader(f)]
 
     assert curve(tmp_path) == curve(out) and len(curve(out)) == 4
-    assert [r["score"] for r in again["final_evaluation"]] == [r["score"] for r in summary["final_evaluation"]]
+    scores = [[r["score"] for r in s["final_evaluation"]] for s in (again, summary)]
+    assert scores[0] == scores[1]
     a = MaskablePPO.load(out / "selfplay_maskableppo.zip", device="cpu").policy.state_dict()
     b = MaskablePPO.load(tmp_path / "selfplay_maskableppo.zip", device="cpu").policy.state_dict()
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
