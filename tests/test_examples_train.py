@@ -37,7 +37,7 @@ def _tiny_run(train_selfplay, out):
     args = train_selfplay.parse_args(["--out", str(out), "--timesteps", "512", "--num-envs", "8",
                                       "--n-steps", "16", "--batch-size", "64", "--n-epochs", "1",
                                       "--snapshot-every", "128", "--window", "50",
-                                      "--eval-every", "256", "--eval-games", "4"])
+                                      "--eval-every", "256", "--eval-games", "4", "--shaping", "0"])
     args.scenario = _small()
     return train_selfplay.train(args)
 
@@ -73,7 +73,7 @@ def test_the_league_opponent_plays_each_env_with_its_drawn_entry(examples):
     pool = train_selfplay.OpponentPool(np.random.default_rng(0))
     player = _FirstLegal()
     pool.add_snapshot(player, "self@100")
-    assert pool.probabilities()[4] == pytest.approx(0.5)     # self_share before any result
+    assert pool.probabilities()[4] == pytest.approx(0.3)     # self_share, its only snapshot
     opp = train_selfplay.LeagueOpponent(pool)
     opp.bind(vg)
 
@@ -201,6 +201,17 @@ def test_the_league_wrapper_plays_legal_actions_from_the_checkpoint(examples, tr
     assert actions.shape == (16,) and masks[np.arange(16), actions].all()
     records = play_external((Entrant("selfplay", policy), Entrant("random")), 4, seed=1, scenario=_small())
     assert len(records) == 4
+
+
+def test_the_trainer_options_reach_the_env(examples):
+    train_selfplay, _ = examples
+    args = train_selfplay.parse_args(["--out", "x"])
+    assert train_selfplay.env_options(args) == {"shaping": {"scale": 1.0, "gamma": args.gamma}}
+    args = train_selfplay.parse_args(["--out", "x", "--shaping", "0", "--skip-forced", "--gamma", "0.99",
+                                      "--env-kwargs", '{"threads": 2}'])
+    assert train_selfplay.env_options(args) == {"skip_forced": True, "threads": 2}
+    args = train_selfplay.parse_args(["--out", "x", "--shaping", "0.5", "--gamma", "0.99"])
+    assert train_selfplay.env_options(args) == {"shaping": {"scale": 0.5, "gamma": 0.99}}
 
 
 def test_a_missing_checkpoint_is_named(examples, tmp_path):
