@@ -8,10 +8,11 @@ time most often, see :class:`OpponentPool`). The learner's side: ``--sides rando
 game (the env's ``player="random"``), ``--sides split`` plays half the envs on each side (for an env
 without ``player="random"``), ``auto`` (default) takes ``random`` when the env has it. The reward is
 the game's +1 / -1 / 0 plus the env's potential-based shaping (``--shaping`` scale, discount
-``--gamma``; 0 turns it off). The defaults are those of the trial runs: 2 M learner decisions, about
-24 minutes at the ~1,400 decisions/s measured on a quiet 2-core machine (the network's updates are
-the cost; the native games alone run at ~50,000 decisions/s); the whole run is one process, the
-network on ``--torch-threads`` threads, the games on one.
+``--gamma``; 0 turns it off). The defaults are those of the trial runs: 3.5 M learner decisions, about
+22 minutes at the ~2,700 decisions/s measured on the default battle on a quiet 2-core machine (the
+network's updates are the cost: the vector env with this league of opponents alone steps ~40,000
+decisions/s); the whole run is one process, the network on ``--torch-threads`` threads, the games on
+one.
 
 Run it from the repository root::
 
@@ -562,7 +563,7 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--out", required=True, help="output directory")
-    p.add_argument("--timesteps", type=int, default=2_000_000, help="learner decisions to train on")
+    p.add_argument("--timesteps", type=int, default=3_500_000, help="learner decisions to train on")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--n-steps", type=int, default=128, help="rollout length per env")
