@@ -66,6 +66,33 @@ def _stop_processes(ex: ProcessPoolExecutor) -> None:
     manager = getattr(ex, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(1.0)
+        if manager.is_alive():
+            _complete_cut_message(ex, manager)
+            manager.join(1.0)
+
+
+def _complete_cut_message(ex: ProcessPoolExecutor, manager: threading.Thread) -> None:
+    # A worker terminated while writing its result leaves a message cut short in the result pipe.
+    # The manager thread waits for the rest forever (this process holds the pipe's write end too, so
+    # no end of file comes), and Python's exit hook joins that thread: the process would never end.
+    # Zeros complete the message, which then fails to unpickle: the manager takes the pool as
+    # broken and ends. The write end is duplicated so that no other file can get its number.
+    writer = getattr(getattr(ex, "_result_queue", None), "_writer", None)
+    if writer is None or writer.closed:
+        return
+    fd = os.dup(writer.fileno())
+
+    def feed():
+        zeros = bytes(4096)
+        try:
+            while manager.is_alive():
+                os.write(fd, zeros)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+    threading.Thread(target=feed, name="complete-cut-message", daemon=True).start()
 
 
 def _processes(job, ranges, workers):
