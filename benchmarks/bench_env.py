@@ -58,7 +58,8 @@ def game_loop(n, observe=False):
 
 
 def pettingzoo_loop(n, wrapped=False):
-    e = pz_env(scenario=SCENARIO) if wrapped else pz_raw_env(scenario=SCENARIO)
+    # the absolute view: the same masks, so the same draws and games as game_loop
+    e = pz_env(scenario=SCENARIO, view="absolute") if wrapped else pz_raw_env(scenario=SCENARIO, view="absolute")
     steps = 0
     for k in range(n):
         e.reset(seed=k)
@@ -85,7 +86,7 @@ class _MaskedRandom:
 
 def gymnasium_loop(n):
     opp = _MaskedRandom()
-    e = AtomicAfricaEnv(scenario=SCENARIO, opponent=opp)
+    e = AtomicAfricaEnv(scenario=SCENARIO, opponent=opp, view="absolute")   # game_loop's games
     steps = 0
     for k in range(n):
         opp.rng = rng = np.random.default_rng(k)   # one stream, drawn in decision order

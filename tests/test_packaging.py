@@ -35,9 +35,16 @@ SUBSET = ["tests/test_kernels_vs_reference.py", "tests/test_pcg.py", "tests/test
           "-m", "not slow"]
 
 
+def _child_env() -> dict:
+    # Without the caller's PYTHONPATH: a relative one (a developer's `PYTHONPATH=python:src`) would
+    # point into the unpacked sdist and import its uncompiled sources instead of the installed wheel.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return {**env, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+
+
 def _run(cmd, cwd=None, timeout=900):
     proc = subprocess.run([str(c) for c in cmd], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+                          timeout=timeout, env=_child_env())
     assert proc.returncode == 0, f"{cmd}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     return proc.stdout
 
