@@ -13,6 +13,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
+from env_trajectories import assert_same_trajectory, masked_choice, run_trajectory
 from atomic_africa.env import ENV_ID, VectorGame
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
@@ -26,39 +27,6 @@ def _small():
 
 
 SMALL = _small()
-
-
-def _masked_choice(rng, masks):
-    return np.array([rng.choice(np.flatnonzero(m)) for m in masks], dtype=np.int64)
-
-
-def _run(env, seed, steps, rng_seed=0):
-    """Masked random learner for ``steps`` steps; every output kept."""
-    rng = np.random.default_rng(rng_seed)
-    obs, info = env.reset(seed=seed)
-    traj = {"obs0": obs, "info0": info, "actions": [], "obs": [], "rew": [], "term": [], "trunc": [],
-            "info": []}
-    for _ in range(steps):
-        a = _masked_choice(rng, info["action_mask"])
-        obs, rew, term, trunc, info = env.step(a)
-        for k, v in zip(("actions", "obs", "rew", "term", "trunc", "info"), (a, obs, rew, term, trunc, info)):
-            traj[k].append(v)
-    return traj
-
-
-def _assert_same_traj(t1, t2):
-    np.testing.assert_array_equal(t1["obs0"], t2["obs0"])
-    for k in ("actions", "obs", "rew", "term"):
-        for a, b in zip(t1[k], t2[k], strict=True):
-            np.testing.assert_array_equal(a, b)
-    for i1, i2 in zip(t1["info"], t2["info"], strict=True):
-        np.testing.assert_array_equal(i1["game_seed"], i2["game_seed"])
-        assert ("final_obs" in i1) == ("final_obs" in i2)
-        if "final_obs" in i1:
-            for f1, f2 in zip(i1["final_obs"], i2["final_obs"]):
-                assert (f1 is None) == (f2 is None)
-                if f1 is not None:
-                    np.testing.assert_array_equal(f1, f2)
 
 
 def test_spaces_dtypes_and_metadata():
@@ -129,7 +97,7 @@ def test_native_opponent_trajectories_equal_the_single_agent_env(player, threads
     stream comes from each game's seed in both)."""
     n, seed = 4, 11
     env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player=player, threads=threads, opponent=opponent)
-    traj = _run(env, seed, steps=40)
+    traj = run_trajectory(env, seed, steps=40)
     assert sum(t.sum() for t in traj["term"]) >= n   # games ended (and were replaced) on the way
     _assert_equals_single_env(traj, seed, n, player, lambda: opponent)
 
@@ -157,7 +125,7 @@ def test_batched_callable_opponent_gets_only_its_rows_and_equals_the_single_agen
     n, seed = 4, 5
     # absolute view: the callable's choices are compared with an agent acting on the engine's ids
     env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player=player, opponent=highest, view="absolute")
-    traj = _run(env, seed, steps=40, rng_seed=2)
+    traj = run_trajectory(env, seed, steps=40, rng_seed=2)
     assert calls and min(calls) < n          # some rounds had the opponent to move in some games only
     assert sum(t.sum() for t in traj["term"]) >= 1
     _assert_equals_single_env(traj, seed, n, player, Highest, view="absolute")
@@ -165,17 +133,17 @@ def test_batched_callable_opponent_gets_only_its_rows_and_equals_the_single_agen
 
 def test_seeded_reset_is_reproducible():
     env = AtomicAfricaVectorEnv(num_envs=4, scenario=SMALL)
-    t1 = _run(env, 21, steps=50)
-    t2 = _run(env, 21, steps=50)                         # same instance, re-seeded
-    t3 = _run(AtomicAfricaVectorEnv(num_envs=4, scenario=SMALL), 21, steps=50)   # another instance
-    _assert_same_traj(t1, t2)
-    _assert_same_traj(t1, t3)
-    t4 = _run(env, 22, steps=50)
+    t1 = run_trajectory(env, 21, steps=50)
+    t2 = run_trajectory(env, 21, steps=50)                         # same instance, re-seeded
+    t3 = run_trajectory(AtomicAfricaVectorEnv(num_envs=4, scenario=SMALL), 21, steps=50)   # another instance
+    assert_same_trajectory(t1, t2)
+    assert_same_trajectory(t1, t3)
+    t4 = run_trajectory(env, 22, steps=50)
     assert not np.array_equal(t1["obs0"], t4["obs0"])
     np.testing.assert_array_equal(t1["info0"]["game_seed"],
                                   [VectorGame.episode_seed(21, i, 0) for i in range(4)])
     # the same seed in 1 thread and 2 threads: the same trajectories
-    _assert_same_traj(t1, _run(AtomicAfricaVectorEnv(num_envs=4, scenario=SMALL, threads=2), 21, 50))
+    assert_same_trajectory(t1, run_trajectory(AtomicAfricaVectorEnv(num_envs=4, scenario=SMALL, threads=2), 21, 50))
 
 
 def test_unseeded_reset_starts_every_envs_next_game():
@@ -183,7 +151,7 @@ def test_unseeded_reset_starts_every_envs_next_game():
     _, info = env.reset(seed=8)
     rng = np.random.default_rng(1)
     for _ in range(30):
-        _, _, _, _, info = env.step(_masked_choice(rng, info["action_mask"]))
+        _, _, _, _, info = env.step(masked_choice(rng, info["action_mask"]))
     episodes = info["game_index"].copy()
     _, info = env.reset()
     np.testing.assert_array_equal(info["game_index"], episodes + 1)
@@ -201,7 +169,7 @@ def test_same_step_autoreset_and_reward_sign():
     outcomes = set()
     for _ in range(80):
         seeds_before = info["game_seed"].copy()
-        obs, rew, term, trunc, info = env.step(_masked_choice(rng, info["action_mask"]))
+        obs, rew, term, trunc, info = env.step(masked_choice(rng, info["action_mask"]))
         np.testing.assert_array_equal(rew[~term], 0.0)   # rewards only at the end of a game
         if not term.any():
             assert not {"final_obs", "_final_obs", "final_info", "_final_info"} & info.keys()
@@ -242,7 +210,7 @@ def test_record_episode_statistics_wrapper_counts_same_step_episodes():
     # the step after an end starts the count afresh without counting itself, one short per later episode.
     one_short = tuple(int(x) for x in gym.__version__.split(".")[:2]) < (1, 4)
     for _ in range(60):
-        _, rew, term, _, info = env.step(_masked_choice(rng, info["action_mask"]))
+        _, rew, term, _, info = env.step(masked_choice(rng, info["action_mask"]))
         lengths += 1
         if term.any():
             ends += term.sum()
@@ -283,7 +251,7 @@ def test_final_info_follows_gymnasium_sync_vector_env_layout():
         _, info = e.reset(seed=3)
         rng = np.random.default_rng(0)
         while True:
-            _, _, term, _, info = e.step(_masked_choice(rng, info["action_mask"]))
+            _, _, term, _, info = e.step(masked_choice(rng, info["action_mask"]))
             if term.any():
                 infos.append(info)
                 break
@@ -303,7 +271,7 @@ def test_illegal_action_raises_and_changes_nothing():
     obs, info = env.reset(seed=4)
     twin.reset(seed=4)
     masks = info["action_mask"]
-    good = _masked_choice(np.random.default_rng(0), masks)
+    good = masked_choice(np.random.default_rng(0), masks)
     bad = good.copy()
     bad[1] = int(np.flatnonzero(~masks[1])[0])
     with pytest.raises(IllegalActionError, match=str(bad[1])):

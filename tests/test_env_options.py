@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from env_trajectories import assert_same_trajectory, run_trajectory
 from atomic_africa.env import VectorGame
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
@@ -34,30 +35,6 @@ class Highest:
 
 def _highest_batched(observations, masks, envs):
     return masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
-
-
-def _run_vector(env, seed, steps, rng_seed=0):
-    rng = np.random.default_rng(rng_seed)
-    obs, info = env.reset(seed=seed)
-    traj = {"obs0": obs, "info0": info, "actions": [], "obs": [], "rew": [], "term": [], "info": []}
-    for _ in range(steps):
-        a = np.array([_choice(rng, m) for m in info["action_mask"]], dtype=np.int64)
-        obs, rew, term, _, info = env.step(a)
-        for k, x in zip(("actions", "obs", "rew", "term", "info"), (a, obs, rew, term, info)):
-            traj[k].append(x)
-    return traj
-
-
-def _same(t1, t2):
-    np.testing.assert_array_equal(t1["obs0"], t2["obs0"])
-    for k in ("actions", "obs", "rew", "term"):
-        for a, b in zip(t1[k], t2[k], strict=True):
-            np.testing.assert_array_equal(a, b)
-    for i1, i2 in zip(t1["info"], t2["info"], strict=True):
-        assert i1.keys() == i2.keys()
-        for key in ("game_seed", "player", "skipped"):
-            if key in i1:
-                np.testing.assert_array_equal(i1[key], i2[key])
 
 
 def test_learner_side_is_the_documented_function_native_and_python():
@@ -96,7 +73,7 @@ def test_vector_env_equals_single_env_with_options(opponent, shaping, skip):
     view = "absolute" if opponent == "callable" else "relative"
     env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player="random", opponent=vec_opp,
                                 shaping=shaping, skip_forced=skip, threads=2, view=view)
-    traj = _run_vector(env, seed, steps=35)
+    traj = run_trajectory(env, seed, steps=35)
     assert sum(t.sum() for t in traj["term"]) >= n
     # the cases that matter happened: a new game with the other side started inside a step, skips,
     # shaping terms between the ends
@@ -135,13 +112,17 @@ def test_vector_env_equals_single_env_with_options(opponent, shaping, skip):
     assert sides_seen == {0, 1}
 
 
+OPTION_KEYS = ("game_seed", "player", "skipped")
+
+
 def test_options_are_deterministic_and_off_by_default():
     kw = dict(num_envs=3, scenario=SMALL, player="random", shaping=SHAPING, skip_forced=True)
-    _same(_run_vector(AtomicAfricaVectorEnv(**kw), 5, 25), _run_vector(AtomicAfricaVectorEnv(**kw, threads=2), 5, 25))
+    assert_same_trajectory(run_trajectory(AtomicAfricaVectorEnv(**kw), 5, 25),
+                           run_trajectory(AtomicAfricaVectorEnv(**kw, threads=2), 5, 25), OPTION_KEYS)
     # off by default: the defaults give exactly the explicit "off" run, with the game's rewards only
-    plain = _run_vector(AtomicAfricaVectorEnv(num_envs=3, scenario=SMALL), 5, 25)
-    _same(plain, _run_vector(AtomicAfricaVectorEnv(num_envs=3, scenario=SMALL, player=0, shaping=None,
-                                                   skip_forced=False), 5, 25))
+    plain = run_trajectory(AtomicAfricaVectorEnv(num_envs=3, scenario=SMALL), 5, 25)
+    off = AtomicAfricaVectorEnv(num_envs=3, scenario=SMALL, player=0, shaping=None, skip_forced=False)
+    assert_same_trajectory(plain, run_trajectory(off, 5, 25), OPTION_KEYS)
     assert "skipped" not in plain["info"][0] and (plain["info"][0]["player"] == 0).all()
     for r, t in zip(plain["rew"], plain["term"]):
         assert set(np.unique(r[t])) <= {-1.0, 0.0, 1.0} and not r[~t].any()
