@@ -61,6 +61,7 @@ from .._seeding import seed_sequence
 from ._common import check_player, observation_box
 from ..agents.native import agent_params
 from ..game import IllegalActionError
+from ..game.actions import legal_ids_text
 from ..game.native_agents import AGENT_KINDS
 from ..game.side_view import SideView
 from ..game.vector import VectorGame
@@ -475,8 +476,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         if not inside[i]:
             return IllegalActionError(f"actions[{i}]: action {a[i]} is out of range in env {i}; "
                                       f"allowed 0..{n - 1}")
-        ids = np.flatnonzero(self._masks[i])
-        shown = ", ".join(str(x) for x in ids[:12]) + (" ..." if ids.size > 12 else "")
+        shown = legal_ids_text(self._masks[i])
         return IllegalActionError(f"actions[{i}]: action {a[i]} is not legal in env {i} "
                                   f"({self.view.view} view of player {self.players[i]}); legal: {shown}")
 

@@ -47,6 +47,7 @@ from gymnasium import spaces  # noqa: E402
 from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402
 
 from ..game import IllegalActionError
+from ..game.actions import legal_ids_text
 from ..game.side_view import SideView
 from ..game.vector import VectorGame
 from ._common import AGENT_NAMES, observation_box
@@ -147,8 +148,7 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         n = self.vector_game.num_actions
         if not 0 <= a < n:
             return f"action_dict[{agent!r}]: action {a} is out of range; allowed 0..{n - 1}"
-        legal = np.flatnonzero(self._mask)
-        shown = ", ".join(str(x) for x in legal[:12]) + (" ..." if legal.size > 12 else "")
+        shown = legal_ids_text(self._mask)
         return (f"action_dict[{agent!r}]: action {a} is not legal ({self.view.view} view of {agent}); "
                 f"legal: {shown}")
 

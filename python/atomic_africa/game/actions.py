@@ -21,9 +21,11 @@ FEATURE        terrain features    heavy-weapon target: terrain feature ``f`` (s
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..enums import Action, Posture
 
-__all__ = ["ActionSpace", "SEGMENTS", "SEGMENT_MEANINGS"]
+__all__ = ["ActionSpace", "SEGMENTS", "SEGMENT_MEANINGS", "legal_ids_text"]
 
 SEGMENTS = ("ASSIGN", "END_ORDERS", "SELECT", "DECLARE", "TARGET", "NO_TARGET", "ASSET", "MOVE",
             "STAY", "SPLIT", "END_SPLITS", "FEATURE")
@@ -176,3 +178,9 @@ class ActionSpace:
         if name in ("SELECT", "TARGET", "ASSET", "SPLIT", "FEATURE"):
             return (name, k)
         return (name,)
+
+
+def legal_ids_text(mask, most: int = 12) -> str:
+    """The legal action ids of ``mask`` for an error message: the first ``most``, then "..."."""
+    ids = np.flatnonzero(mask)
+    return ", ".join(str(x) for x in ids[:most]) + (" ..." if ids.size > most else "")

@@ -20,6 +20,7 @@ import numpy as np
 from aa_core import vbatch as _k
 
 from .. import _validate as v
+from .actions import legal_ids_text
 from .engine import IllegalActionError
 from .native_agents import (AGENT_KINDS, NEEDS_PARAMS, agent_kinds, agent_seed, check_agent_params,
                             learner_side, seed_array)
@@ -467,11 +468,10 @@ class VectorGame:
 
     def _why(self, i: int, a: int) -> str:
         stage = Stage.NAMES[int(self._engine.arrays["scalars"][i, _S_STAGE])]
-        legal = np.flatnonzero(self._masks()[i])
         if not 0 <= a < self.num_actions:
             return (f"actions[{i}]: action {a} is out of range in env {i}; "
                     f"allowed 0..{self.num_actions - 1}")
-        shown = ", ".join(str(x) for x in legal[:12]) + (" ..." if legal.size > 12 else "")
+        shown = legal_ids_text(self._masks()[i])
         return (f"actions[{i}]: action {a} is not legal in env {i} (stage {stage}, player "
                 f"{int(self._engine.arrays['scalars'][i, _S_CUR])}); legal: {shown}")
 
