@@ -71,17 +71,8 @@ class AtomicAfricaSB3VecEnv(VecEnv):
 
     Parameters
     ----------
-    num_envs : int
-        Number of games stepped together (>= 1).
-    scenario : Scenario, path, dict or None
-        The scenario (the packaged default if ``None``).
-    opponent : str or callable
-        A built-in agent name or a batched callable (see
-        :class:`~atomic_africa.env.gymnasium_vector.AtomicAfricaVectorEnv`).
-    player : int or str
-        The learner's side, as the vector env takes it.
-    rules : Rules, optional
-        Rules data; the packaged defaults if omitted.
+    num_envs, scenario, opponent, player, rules
+        As :class:`~atomic_africa.env.gymnasium_vector.AtomicAfricaVectorEnv` takes them.
     seed : int, optional
         Seed of the first ``reset()`` (as :meth:`seed` would set it); without it the first games come
         from fresh entropy.
