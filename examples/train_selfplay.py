@@ -4,9 +4,8 @@ One policy learns both sides against a league of opponents: the four built-in ag
 heuristic, greedy, doctrine, played natively by the engine) and frozen snapshots of the learner
 itself, taken every ``--snapshot-every`` steps. Each game draws its opponent when the opponent first
 moves in it, by prioritised fictitious self-play (the opponents the learner beats about half the
-time most often, see :class:`OpponentPool`). The learner's side: ``--sides random`` draws it per
-game (the env's ``player="random"``), ``--sides split`` plays half the envs on each side (for an env
-without ``player="random"``), ``auto`` (default) takes ``random`` when the env has it. The reward is
+time most often, see :class:`OpponentPool`). The learner's side: ``--sides random`` (default) draws
+it per game (the env's ``player="random"``), ``--sides split`` plays half the envs on each side. The reward is
 the game's +1 / -1 / 0 plus the env's potential-based shaping (``--shaping`` scale, discount
 ``--gamma``; 0 turns it off). The defaults are those of the trial runs: 3.5 M learner decisions, about
 22 minutes at the ~2,700 decisions/s measured on the default battle on a quiet 2-core machine (the
@@ -193,24 +192,9 @@ class LeagueOpponent:
 
 
 # -- the env: the adapter(s), with every finished game's opponent, side and result ---------------
-def _vector_game(venv):
-    """The VectorGame behind an sb3 adapter."""
-    for obj in (venv, getattr(venv, "vector_env", None)):
-        vg = getattr(obj, "vector_game", None)
-        if vg is not None:
-            return vg
-    raise AttributeError(f"{type(venv).__name__}: cannot find the VectorGame behind the sb3 env")
-
-
-def _side_view(venv):
-    """The vector env's ``SideView`` (the frame of the callable opponent's actions), if it has one."""
-    view = getattr(getattr(venv, "vector_env", venv), "view", None)
-    return view if hasattr(view, "action_from_engine") else None
-
-
 def _winner(info: dict) -> int:
     """The finished game's winner (0, 1; -1: a draw) from the adapter's per-game info."""
-    return int(info["winner"] if "winner" in info else info["final_info"]["winner"])
+    return int(info["final_info"]["winner"])
 
 
 def _league_vec_env_class():
@@ -222,7 +206,7 @@ def _league_vec_env_class():
 
         def __init__(self, parts, pool: OpponentPool):
             self.parts, self.pool = parts, pool          # [(sb3 adapter, LeagueOpponent)]
-            self.games = [_vector_game(v) for v, _ in parts]
+            self.games = [v.vector_env.vector_game for v, _ in parts]
             self.bounds = np.cumsum([0] + [v.num_envs for v, _ in parts])
             self.finished = []
             first = parts[0][0]
@@ -285,35 +269,27 @@ def _part_seed(seed: int, part: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(part,)).generate_state(1, np.uint64)[0] >> 1)
 
 
-def make_league_env(num_envs: int, pool: OpponentPool, seed: int, sides: str = "auto", scenario=None,
+def make_league_env(num_envs: int, pool: OpponentPool, seed: int, sides: str = "random", scenario=None,
                     **env_kwargs):
-    """The training env and the side mode used: ``"random"`` (one adapter, ``player="random"``: a
-    side drawn per game) or ``"split"`` (half the envs on each side); ``"auto"`` takes ``"random"``
-    when the env supports it."""
+    """The training env and its side mode: ``"random"`` (one adapter, ``player="random"``: a side
+    drawn per game) or ``"split"`` (half the envs on each side)."""
     from atomic_africa.env.sb3 import AtomicAfricaSB3VecEnv
 
     def part(n, player, k):
         opp = LeagueOpponent(pool)
         venv = AtomicAfricaSB3VecEnv(num_envs=n, scenario=scenario, opponent=opp, player=player,
                                      seed=_part_seed(seed, k), **env_kwargs)
-        opp.bind(_vector_game(venv), _side_view(venv))
+        opp.bind(venv.vector_env.vector_game, venv.vector_env.view)
         return venv, opp
 
-    if sides not in ("auto", "random", "split"):
-        raise ValueError(f"sides: {sides!r}; allowed 'auto', 'random', 'split'")
-    parts = None
-    if sides in ("auto", "random"):
-        try:
-            parts = [part(num_envs, "random", 0)]
-            sides = "random"
-        except ValueError as exc:
-            if sides == "random" or "player" not in str(exc):
-                raise
-            sides = "split"
-    if parts is None:
+    if sides == "random":
+        parts = [part(num_envs, "random", 0)]
+    elif sides == "split":
         if num_envs < 2 or num_envs % 2:
             raise ValueError(f"num_envs: {num_envs}; with sides='split' an even number >= 2")
         parts = [part(num_envs // 2, 0, 0), part(num_envs // 2, 1, 1)]
+    else:
+        raise ValueError(f"sides: {sides!r}; allowed 'random', 'split'")
     return _league_vec_env_class()(parts, pool), sides
 
 
@@ -577,7 +553,7 @@ def parse_args(argv=None):
     p.add_argument("--pi", type=_ints, default=[48], help="policy hidden layers, e.g. 64,64")
     p.add_argument("--vf", type=_ints, default=[24], help="value hidden layers")
     p.add_argument("--torch-threads", type=int, default=1)
-    p.add_argument("--sides", choices=("auto", "random", "split"), default="auto",
+    p.add_argument("--sides", choices=("random", "split"), default="random",
                    help="learner side: drawn per game ('random') or half the envs each ('split')")
     p.add_argument("--snapshot-every", type=int, default=131_072,
                    help="steps between pool snapshots (0: none)")
