@@ -158,10 +158,7 @@ class SideView:
 
         ``action`` must hold ids in ``0 .. num_actions - 1`` (the caller checks them).
         """
-        a = np.asarray(action, dtype=np.int64)
-        if a.ndim == 0:
-            return int(self.to_engine[int(player), a])
-        return self.to_engine[np.broadcast_to(np.asarray(player, dtype=np.int64), a.shape), a]
+        return _lookup(self.to_engine, action, player)
 
     def apply(self, game, action: int, player: int) -> None:
         """``game.apply`` of ``player``'s ``action`` given in this view.
@@ -185,7 +182,13 @@ class SideView:
     def action_from_engine(self, action, player):
         """The id in this view of the engine's ``action`` of ``player`` (inverse of
         :meth:`action_to_engine`)."""
-        a = np.asarray(action, dtype=np.int64)
-        if a.ndim == 0:
-            return int(self.from_engine[int(player), a])
-        return self.from_engine[np.broadcast_to(np.asarray(player, dtype=np.int64), a.shape), a]
+        return _lookup(self.from_engine, action, player)
+
+
+def _lookup(table: np.ndarray, action, player):
+    """``table[player, action]``: an int for one action, else an array shaped like ``action``
+    (``player``: one for all or one per action)."""
+    a = np.asarray(action, dtype=np.int64)
+    if a.ndim == 0:
+        return int(table[int(player), a])
+    return table[np.broadcast_to(np.asarray(player, dtype=np.int64), a.shape), a]
