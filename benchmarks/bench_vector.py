@@ -40,7 +40,7 @@ import pytest
 from bench_env import GAMES, STEPS, game_loop, gymnasium_loop, pettingzoo_loop
 from _scale import scaled
 
-from atomic_africa.env import VectorGame
+from atomic_africa.game import VectorGame
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
 from atomic_africa.game import GameSpec, load_scenario
 

@@ -92,7 +92,7 @@ class OpponentPool:
 
     def __init__(self, rng: np.random.Generator, *, self_share: float = 0.3, pool_size: int = 6,
                  window: int = 100):
-        from atomic_africa.game.native_agents import AGENT_KINDS
+        from atomic_africa.game.native.agent_args import AGENT_KINDS
         self.rng, self.self_share, self.pool_size, self.window = rng, self_share, pool_size, window
         self.names = list(BUILTINS)
         self.native_kind = [AGENT_KINDS[b] for b in BUILTINS]   # agent code; -1 for a snapshot
@@ -330,9 +330,8 @@ class Curve:
 
 def plot_curve(rows, eval_rows, out_dir: str) -> None:
     """curve.png: the training games' rolling scores and (right) the evaluations' scores."""
-    from matplotlib.figure import Figure
-    from atomic_africa._atomic_write import save_figure
-    fig = Figure(figsize=(12, 4.5), layout="constrained")
+    from atomic_africa._plotting import canvas_figure, save_figure
+    fig = canvas_figure((12, 4.5), 100, "the learning curve", layout="constrained")
     ax, ax2 = fig.subplots(1, 2, sharey=True)
     for name in BUILTINS:
         pts = [(r["timesteps"], r["score"]) for r in eval_rows

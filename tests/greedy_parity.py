@@ -11,7 +11,7 @@ from atomic_africa.agents import GreedyAgent
 from atomic_africa.enums import Action
 from atomic_africa.game import Game
 from atomic_africa.game.scenario import load_scenario
-from atomic_africa.game.vector import VectorGame
+from atomic_africa.game.native.vector import VectorGame
 from atomic_africa.agents.native import agent_params
 from vector_helpers import episode_seed
 

@@ -1,4 +1,4 @@
-"""The battle log (``atomic-africa battle``, :mod:`atomic_africa.game.narrate`): its wording is pinned
+"""The battle log (``atomic-africa battle``, :mod:`atomic_africa.replay.narrate`): its wording is pinned
 by a short golden battle, and its lines are checked against the events they tell.
 
 The golden logs ``tests/golden/battle_small.txt`` and ``battle_small_verbose.txt`` are the output of
@@ -18,7 +18,7 @@ import pytest
 
 from atomic_africa import Rules
 from atomic_africa.cli import main
-from atomic_africa.game.narrate import Narrator, card_words, feature_fire_reason, fire_reason, side_tables
+from atomic_africa.replay.narrate import Narrator, card_words, feature_fire_reason, fire_reason, side_tables
 from atomic_africa.enums import Action, Cover, Posture
 from atomic_africa.fire import range_band
 from atomic_africa.agents import RandomAgent

@@ -73,7 +73,7 @@ def test_embedded_scalars(my_sim):
 @pytest.mark.slow
 def test_embedded_game_loop_matches_python_game(my_sim):
     """A foreign Cython loop drives VectorGame's C-level game; the Python Game agrees step for step."""
-    from atomic_africa.env import VectorGame
+    from atomic_africa.game import VectorGame
     from atomic_africa.game import Game
 
     vg = VectorGame(None, num_envs=2, seed=3)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from atomic_africa.env import make_agent
+from atomic_africa.agents import make_agent
 from atomic_africa.env.gymnasium_env import ENV_ID, AtomicAfricaEnv
 from atomic_africa.game import Game, IllegalActionError
 from atomic_africa.game.testing import mini_scenario, unit

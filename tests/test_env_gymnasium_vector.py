@@ -14,7 +14,8 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 from env_trajectories import assert_same_trajectory, masked_choice, run_trajectory
-from atomic_africa.env import ENV_ID, VectorGame
+from atomic_africa.env import ENV_ID
+from atomic_africa.game import VectorGame
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
 from atomic_africa.game import IllegalActionError

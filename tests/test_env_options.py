@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from env_trajectories import assert_same_trajectory, run_trajectory
-from atomic_africa.env import VectorGame
+from atomic_africa.game import VectorGame
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
 from atomic_africa.env.shaping import RewardShaping, game_totals, potentials, start_figures
 from atomic_africa.game import Game
-from atomic_africa.game.native_agents import learner_side
+from atomic_africa.game.native.agent_args import learner_side
 from atomic_africa.game.testing import mini_scenario, unit
 
 SMALL = mini_scenario([unit(60.0, 20.0), unit(120.0, 20.0, kind="light_infantry")],

@@ -9,7 +9,7 @@ import pytest
 from ray.rllib.env.env_context import EnvContext
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
-from atomic_africa.env import VectorGame
+from atomic_africa.game import VectorGame
 from atomic_africa.env.pettingzoo_env import AtomicAfricaAEC
 from atomic_africa.env.rllib import AtomicAfricaMultiAgentEnv
 from atomic_africa.game import IllegalActionError

@@ -10,7 +10,7 @@ from stable_baselines3.common.env_checker import check_env
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import VecMonitor
 
-from atomic_africa.env import VectorGame
+from atomic_africa.game import VectorGame
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
 from atomic_africa.env.sb3 import AtomicAfricaSB3VecEnv

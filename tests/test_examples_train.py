@@ -10,7 +10,7 @@ import pytest
 
 from atomic_africa.agents.native import agent_params
 from atomic_africa.game import VectorGame
-from atomic_africa.game.native_agents import AGENT_KINDS
+from atomic_africa.game.native.agent_args import AGENT_KINDS
 from atomic_africa.game.testing import mini_scenario, unit
 from atomic_africa.league.entrants import Entrant
 from atomic_africa.league.external import play_external

@@ -6,7 +6,7 @@ from PIL import Image
 
 from atomic_africa.cli import main
 from atomic_africa.game import Game, default_scenario
-from atomic_africa.game.render import game_at, load_replay
+from atomic_africa.replay.render import game_at, load_replay
 
 
 def test_battle_prints_turns_and_result_and_writes_a_replayable_log(tmp_path, capsys):
@@ -65,7 +65,7 @@ def test_render_gif_animates_a_replay(tmp_path):
 def test_render_picks_one_game_of_a_replays_file(tmp_path, capsys):
     from atomic_africa.cli import main
     from atomic_africa.game import Game, default_scenario
-    from atomic_africa.game.render import load_replay
+    from atomic_africa.replay.render import load_replay
     games = []
     for seed in (1, 2):
         g = Game(None, seed)

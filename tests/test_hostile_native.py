@@ -16,9 +16,9 @@ import pytest
 
 from atomic_africa import _validate
 from atomic_africa.game import VectorGame
-from atomic_africa.game import snapshot
+from atomic_africa.game.native import snapshot
 from atomic_africa.game.schema import UNIT_FIELDS
-from atomic_africa.game.snapshot import check_arrays, env_bytes, layout
+from atomic_africa.game.native.snapshot import check_arrays, env_bytes, layout
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -79,7 +79,7 @@ for threads in (1, 2):
 # every thread steps every env: a thread's actions may be stale when its step runs (another thread
 # moved first: IllegalActionError, nothing applied), but each call is whole, so the games stay valid
 from atomic_africa.game import IllegalActionError
-from atomic_africa.game.snapshot import check_arrays
+from atomic_africa.game.native.snapshot import check_arrays
 vg = VectorGame(None, 16, 3, threads=2, record_events=True)
 errors = []
 
@@ -251,7 +251,7 @@ import pickle, sys, traceback
 import numpy as np
 from hypothesis import given, settings, strategies as st, HealthCheck
 from atomic_africa.game import VectorGame, IllegalActionError
-from atomic_africa.game.snapshot import check_arrays, layout
+from atomic_africa.game.native.snapshot import check_arrays, layout
 from atomic_africa.game.schema import SCALARS, UNIT_FIELDS, native_rows
 from test_game_fuzz import random_scenario
 

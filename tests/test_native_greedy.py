@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import atomic_africa as aa
-from atomic_africa.game.vector import VectorGame
+from atomic_africa.game.native.vector import VectorGame
 from greedy_parity import AGENT_GREEDY, DEFAULT_PARAMS, play_greedy_games, play_greedy_parity
 from vector_helpers import random_scenario
 
@@ -97,7 +97,7 @@ def test_odds_tables_hold_the_exact_score_counts():
     # Spot checks of the tables against atomic_africa.odds (the Python agent's exact odds).
     from atomic_africa import odds
     from atomic_africa.enums import Action, Die, Posture
-    from atomic_africa.game.native_params import _odds_tables
+    from atomic_africa.game.native.params import _odds_tables
     rules = aa.Rules.default()
     side = np.dtype([("total", "<i4"), ("att_cum", "<i4", (27, 27)), ("att0", "<i4", 26), ("att1", "<i4", 26),
                      ("defense", "<i4", 26), ("rally", "<i4", 26), ("spotting", "<i4", 26)])

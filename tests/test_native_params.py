@@ -8,7 +8,7 @@ import pytest
 from aa_core import vbatch
 from atomic_africa import Rules
 from atomic_africa.game import GameSpec, VectorGame
-from atomic_africa.game.native_params import native_params
+from atomic_africa.game.native.params import native_params
 from atomic_africa.game.schema import LIMIT
 
 

@@ -49,7 +49,7 @@ API_CASES = {
     "AtomicAfricaAEC": "from atomic_africa.env import AtomicAfricaAEC",
     "AtomicAfricaSB3VecEnv": "from atomic_africa.env import AtomicAfricaSB3VecEnv",
     "AtomicAfricaMultiAgentEnv": "from atomic_africa.env.rllib import AtomicAfricaMultiAgentEnv",
-    "save_png": "from atomic_africa.game.render import save_png; from atomic_africa import Game; "
+    "save_png": "from atomic_africa.replay.render import save_png; from atomic_africa import Game; "
                 "save_png(Game(seed=0), 'x.png')",
 }
 CHILD = textwrap.dedent("""

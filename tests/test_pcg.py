@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from aa_core import pcg_twins as k
-from atomic_africa.env import VectorGame
-from atomic_africa.game.vector import _words
+from atomic_africa.game import VectorGame
+from atomic_africa.game.native.vector import _words
 
 
 def assembled(seed, key):

@@ -1,4 +1,4 @@
-"""``atomic_africa.game.render``: legend, labels apart, laptop size, GIF captions and progress,
+"""``atomic_africa.replay.render``: legend, labels apart, laptop size, GIF captions and progress,
 atomic writes, and no matplotlib global state."""
 import subprocess
 import sys
@@ -10,8 +10,8 @@ from PIL import Image
 
 from atomic_africa.cli import main
 from atomic_africa.game import Game, Scenario, load_scenario
-from atomic_africa.game import render
-from atomic_africa.game.replay import caption, frames, game_at, load_replay, phase_lines
+from atomic_africa.replay import render
+from atomic_africa.replay.frames import caption, frames, game_at, load_replay, phase_lines
 
 
 def _played(seed=4, n=90, scenario=None):
@@ -103,7 +103,7 @@ import sys, matplotlib
 matplotlib.use("pdf")
 raw = {{k: dict.__getitem__(matplotlib.rcParams, k) for k in dict.keys(matplotlib.rcParams)}}
 from atomic_africa.game import Game
-from atomic_africa.game import render
+from atomic_africa.replay import render
 g = Game(None, 1)
 for _ in range(40):
     g.apply(g.legal_actions()[0])

@@ -13,8 +13,8 @@ from atomic_africa.cli import main
 from atomic_africa.enums import Action, Cover, Posture
 from atomic_africa.agents import make_agent
 from atomic_africa.game import Game, Scenario
-from atomic_africa.game.replay import frames
-from atomic_africa.game.replay_html import render_html, replay_data, save_html
+from atomic_africa.replay.frames import frames
+from atomic_africa.replay.html import render_html, replay_data, save_html
 
 from headless_chromium import CHROMIUM, INSTALL_HINT, Chromium
 

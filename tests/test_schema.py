@@ -13,8 +13,8 @@ import atomic_africa as aa
 from atomic_africa.enums import Action, Posture, UnitKind
 from atomic_africa.game import schema
 from atomic_africa.game.events import EVENT_TYPES
-from atomic_africa.game.native_layout import decode_records, unit_templates
-from atomic_africa.game.schema_pxi import PXI_PATH, render
+from atomic_africa.game.native.layout import decode_records, unit_templates
+from atomic_africa.game.native.schema_pxi import PXI_PATH, render
 from atomic_africa.game.state import Stage, Unit
 from vector_helpers import random_scenario
 
@@ -26,7 +26,7 @@ def test_committed_pxi_is_rendered_from_the_schema():
     committed = (ROOT / PXI_PATH).read_text()
     assert committed == render(), (
         f"{PXI_PATH} differs from atomic_africa.game.schema; regenerate it with\n"
-        f"  PYTHONPATH=python python -m atomic_africa.game.schema_pxi > {PXI_PATH}\n"
+        f"  PYTHONPATH=python python -m atomic_africa.game.native.schema_pxi > {PXI_PATH}\n"
         "then rebuild the kernels (python setup.py build_ext --inplace)")
 
 

@@ -200,10 +200,11 @@ def test_env_package_imports_no_optional_dependency():
     assert out.strip() == "['gymnasium']"
     blocked = ("import sys\n"
                "for m in ('gymnasium', 'pettingzoo', 'ray', 'pyarrow', 'tqdm'):\n    sys.modules[m] = None\n"
-               "import atomic_africa.env as e\n"
+               "import atomic_africa.env\n"
+               "from atomic_africa.agents import make_agent, play\n"
                "from atomic_africa.game import Game\n"
                "g = Game(None, 1)\n"
-               "e.play(g, [e.make_agent('random', 1), e.make_agent('greedy', 2)])\n"
+               "play(g, [make_agent('random', 1), make_agent('greedy', 2)])\n"
                "print(g.is_over)")
     out = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "True"

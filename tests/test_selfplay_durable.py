@@ -12,7 +12,7 @@ import pytest
 
 from atomic_africa.cli import main
 from atomic_africa.game import Game
-from atomic_africa.game.replay import load_replay
+from atomic_africa.replay.frames import load_replay
 from atomic_africa.game.testing import mini_scenario, unit
 from atomic_africa.selfplay import play_games, read_results, stream_games
 from atomic_africa.selfplay.games import game_seeds

@@ -13,11 +13,11 @@ import pytest
 from atomic_africa.agents import DoctrineAgent, GreedyAgent, make_agent
 from atomic_africa.agents.native import agent_params, play_agent_games
 from atomic_africa.game import Game, GameSpec
-from atomic_africa.game.native_agents import AGENT_KINDS
+from atomic_africa.game.native.agent_args import AGENT_KINDS
 from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.schema import END_REASONS
 from atomic_africa.game.testing import mini_scenario, unit
-from atomic_africa.game.vector import VectorGame
+from atomic_africa.game.native.vector import VectorGame
 from vector_helpers import check_same_outputs, check_same_state, legal_random_actions, random_scenario
 
 # random_scenario(EARLY): some of its games are over before their first decision (test_vector_no_decision)

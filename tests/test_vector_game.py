@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 import atomic_africa as aa
-from atomic_africa.env import VectorGame
+from atomic_africa.game import VectorGame
 from atomic_africa.game import Game, IllegalActionError, default_scenario
 from atomic_africa.game.testing import mini_scenario, unit
 from vector_helpers import (Mirror, check_reset, check_same_outputs, check_same_state, check_step, episode_seed,

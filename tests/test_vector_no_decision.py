@@ -4,8 +4,8 @@ contract, and a scenario whose every game is one of them is a clear error, not a
 import numpy as np
 import pytest
 
-from atomic_africa.env import VectorGame
-from atomic_africa.game.vector import DECISION_TRIES
+from atomic_africa.game import VectorGame
+from atomic_africa.game.native.vector import DECISION_TRIES
 from atomic_africa.game import Game
 from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.testing import mini_scenario, unit

@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 import atomic_africa as aa
-from atomic_africa.env import VectorGame
+from atomic_africa.game import VectorGame
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.testing import mini_scenario, unit
 from vector_helpers import RULE_FEATURES, check_same_outputs, episode_seed, play_parity, random_scenario

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 
 from atomic_africa.enums import Action, Posture, UnitKind
-from atomic_africa.game.vector import DECISION_TRIES, no_decision_message
+from atomic_africa.game.native.vector import DECISION_TRIES, no_decision_message
 from atomic_africa.game import Game
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.scenario import load_scenario
@@ -490,7 +490,7 @@ def play_parity(scenario, label, *, num_envs, seed, min_games, rng_seed, rules=N
         Games finished (by termination), steps played, and :func:`rules_exercised` of all the
         events compared (those of the resets included).
     """
-    from atomic_africa.env import VectorGame
+    from atomic_africa.game import VectorGame
 
     vg = VectorGame(scenario, num_envs, seed, rules=rules, threads=threads, record_events=True)
     twin = None

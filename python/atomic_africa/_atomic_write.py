@@ -7,7 +7,7 @@ import stat
 import uuid
 from contextlib import contextmanager
 
-__all__ = ["replaced_atomically", "WriteError", "save_figure", "check_writable"]
+__all__ = ["replaced_atomically", "WriteError", "check_writable"]
 
 
 class WriteError(OSError):
@@ -94,22 +94,6 @@ def _write_error(path: str, exc: OSError) -> WriteError:
     error = WriteError(f"cannot write {path!r}: {exc.strerror or exc}")
     error.errno, error.filename = exc.errno, path
     return error
-
-
-def save_figure(fig, path, **kwargs) -> None:
-    """``fig.savefig`` through :func:`replaced_atomically`, the format taken from ``path``'s
-    extension (PNG when it has none), as matplotlib would choose it for ``path`` itself.
-
-    Parameters
-    ----------
-    fig : matplotlib Figure
-    path : str or PathLike
-    **kwargs
-        Passed to ``savefig`` (e.g. ``dpi``).
-    """
-    fmt = os.path.splitext(os.fspath(path))[1][1:].lower() or "png"
-    with replaced_atomically(path) as tmp:
-        fig.savefig(tmp, format=fmt, **kwargs)
 
 
 def check_writable(path) -> str:

@@ -13,7 +13,7 @@ cdef inline int odds_row(const int* dice) noexcept nogil:
             + ((dice[2] - 4) >> 1)) * (2 * N_ACTIONS)
 
 
-#: Bytes of the greedy agent's odds tables (the ``odds`` array of atomic_africa.game.native_params).
+#: Bytes of the greedy agent's odds tables (the ``odds`` array of atomic_africa.game.native.params).
 ODDS_TABLE_BYTES = ODDS_ROWS * sizeof(OddsSide)
 
 

@@ -88,7 +88,7 @@ cdef inline int _learner_side(uint64_t gs) noexcept nogil:
 cdef class Engine:
     """Many games stepped together; state lives in the numpy arrays of `arrays` (batch first).
 
-    Built by atomic_africa.game.vector.VectorGame, which validates every argument and owns the
+    Built by atomic_africa.game.native.vector.VectorGame, which validates every argument and owns the
     per-env bit generators; the methods here trust their inputs.
     """
     cdef Params P
@@ -221,7 +221,7 @@ cdef class Engine:
     def load(self, dict arrays):
         """Copy a state snapshot (the `arrays` of an Engine of the same shape, all but "los") into this
         one. Keys, shapes and dtypes are checked here; the values must have been checked against the
-        scenario first (atomic_africa.game.snapshot.check_arrays): the kernels index with them."""
+        scenario first (atomic_africa.game.native.snapshot.check_arrays): the kernels index with them."""
         want = set(self.arrays) - {"los"}
         if set(arrays) != want:
             raise ValueError(f"arrays: expected the keys {sorted(want)}, got {sorted(arrays)}")

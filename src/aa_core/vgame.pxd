@@ -3,7 +3,7 @@
 # One game's state is a `Game` view: pointers into env i's rows of a few arrays, one per dtype, each
 # laid out field-major (all units' x, then all units' y, ...). `Params` holds the rules and scenario
 # constants, one section per rules section (every rule number comes from the rules data through
-# atomic_africa.game.native_params).
+# atomic_africa.game.native.params).
 # The functions mirror atomic_africa.game.engine.Game method for method; a game advanced with the
 # same actions and the same PCG64 stream produces the same state, observations and event records.
 #
@@ -16,7 +16,7 @@ from aa_core.fire cimport FireRules
 from aa_core.geometry cimport Terrain
 
 # Limits, stages, scalars, unit rows, event codes, end reasons, Action/Posture/UnitKind codes, the
-# V view and make_view: generated from atomic_africa.game.schema (python -m atomic_africa.game.schema_pxi).
+# V view and make_view: generated from atomic_africa.game.schema (python -m atomic_africa.game.native.schema_pxi).
 include "vgame_schema.pxi"
 
 # Per-player card piles (n, 2, 3, K) int16 and counts (n, 2, NC) int32.
@@ -39,7 +39,7 @@ ctypedef struct EventBuffer:
 
 
 # Params sections. Each is numbers, bints and fixed-size arrays only, so Engine fills it from a
-# dict by field name (atomic_africa.game.native_params: a rules section's own fields keep their
+# dict by field name (atomic_africa.game.native.params: a rules section's own fields keep their
 # rules names; the values derived from them are commented; arrays are padded to their full size).
 ctypedef struct ActionBases:       # first id of each segment of the action space (ActionSpace.base)
     int assign, end_orders, select, declare, target, no_target, asset, move, stay, split, end_splits
@@ -116,7 +116,7 @@ ctypedef struct OddsSide:
     int32_t spotting[ODDS_SLOTS]
 
 
-ctypedef struct Tables:            # arrays (atomic_africa.game.native_params: tables)
+ctypedef struct Tables:            # arrays (atomic_africa.game.native.params: tables)
     # cards (atomic_africa.game.cards.Deck), by card id
     const int8_t* card_joker
     const int8_t* card_suit

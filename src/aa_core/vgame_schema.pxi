@@ -1,5 +1,5 @@
-# Generated from atomic_africa.game.schema by atomic_africa.game.schema_pxi: do not edit by hand.
-# Regenerate: PYTHONPATH=python python -m atomic_africa.game.schema_pxi > src/aa_core/vgame_schema.pxi
+# Generated from atomic_africa.game.schema by atomic_africa.game.native.schema_pxi: do not edit by hand.
+# Regenerate: PYTHONPATH=python python -m atomic_africa.game.native.schema_pxi > src/aa_core/vgame_schema.pxi
 # (tests/test_schema.py fails when this file and the schema differ). Included by vgame.pxd.
 
 # Limits of the fixed-size arrays (schema.LIMITS).

@@ -12,8 +12,8 @@ import inspect
 import numpy as np
 
 from .. import _validate as v
-from ..game.native_agents import AGENT_PARAM_FIELDS, agent_kinds, check_agent_params, seed_array
-from ..game.vector import VectorGame
+from ..game.native.agent_args import AGENT_PARAM_FIELDS, agent_kinds, check_agent_params, seed_array
+from ..game.native.vector import VectorGame
 from .doctrine import DoctrineAgent
 from .greedy import GreedyAgent
 
@@ -48,7 +48,7 @@ def agent_params(overrides=None) -> dict:
     Returns
     -------
     dict
-        Every field (``atomic_africa.game.native_agents.AGENT_PARAM_FIELDS``), as
+        Every field (``atomic_africa.game.native.agent_args.AGENT_PARAM_FIELDS``), as
         :attr:`VectorGame.agent_params` takes it.
 
     Raises

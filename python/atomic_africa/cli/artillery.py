@@ -9,7 +9,7 @@ import numpy as np
 from .._optional import require
 from ..artillery import HexMap, landing_counts, landing_distribution, parse_hex, simulate_requests
 from ..rules import resolve_rules
-from .._atomic_write import save_figure
+from .._plotting import canvas_figure, save_figure
 from .._text import printable
 from .common import add_rules_option, count_arg, output_file, positive_count_arg, seed_arg
 
@@ -164,7 +164,6 @@ def plot_landing(odds, path: str, deck: str = "independent") -> None:
     """Heat map of the landing probabilities on the hex map: flat-topped hexagons, labels, colour bar."""
     require("matplotlib", "plot", "plot_landing")
     from matplotlib.collections import PatchCollection
-    from matplotlib.figure import Figure  # no pyplot: no global backend state
     from matplotlib.patches import RegularPolygon
 
     hm = odds.hexmap
@@ -179,8 +178,8 @@ def plot_landing(odds, path: str, deck: str = "independent") -> None:
         for c in range(hm.columns):
             patches.append(RegularPolygon(center(c, r), numVertices=6, radius=1.0, orientation=math.pi / 6))
             values.append(pct[r, c])
-    fig = Figure(figsize=(1.0 + 0.62 * hm.columns * 1.5, 1.6 + 0.62 * hm.rows * root3),
-                 layout="constrained")
+    fig = canvas_figure((1.0 + 0.62 * hm.columns * 1.5, 1.6 + 0.62 * hm.rows * root3), 100,
+                        "plot_landing", layout="constrained")
     ax = fig.subplots()
     coll = PatchCollection(patches, cmap="YlOrRd", edgecolor="0.55", linewidth=0.6)
     coll.set_array(np.array(values))

@@ -6,7 +6,7 @@ import time
 
 from ..game import Game, load_scenario
 from ..agents import AGENTS, make_agent
-from ..game.narrate import Narrator, result_line, side_tables
+from ..replay.narrate import Narrator, result_line, side_tables
 from .._atomic_write import replaced_atomically
 from .._text import printable
 from .common import DEFAULT_AGENTS, output_file, scenario_arg, seed_arg

@@ -7,7 +7,7 @@ from .. import odds
 from .._optional import require
 from ..enums import Cover
 from ..rules import resolve_rules
-from .._atomic_write import save_figure
+from .._plotting import canvas_figure, save_figure
 from .._text import printable
 from .common import (add_engagement_options, add_rules_option, band_label, default_engagement, engagement_band,
                      output_file)
@@ -122,11 +122,9 @@ def _print_grid(grid: np.ndarray, armor: int, rules) -> None:
 def _plot(grid: np.ndarray, path: str, shooter: str, target: str, marker_cap: int, rules) -> None:
     """Two heat maps (band x cover): P(>= 1 wound) on 0..1 and expected markers on 0..the per-turn
     cap, annotated, with colour bars."""
-    Figure = require("matplotlib.figure", "plot", "--plot").Figure  # no pyplot: no global state
-
     covers = [c.name.lower() for c in Cover]
     bands = np.arange(1, grid.shape[0] + 1)
-    fig = Figure(figsize=(10, 6.2), layout="constrained")
+    fig = canvas_figure((10, 6.2), 100, "--plot", layout="constrained")
     axes = fig.subplots(2, 1)
     panels = (("p_wound", "P(at least one wound)", "viridis", (0.0, 1.0)),
               ("expected_markers", "Expected suppression markers", "magma", (0.0, marker_cap or None)))

@@ -69,7 +69,7 @@ def run(args) -> int:
     png = picture and not (args.gif and args.output is None)
     if png and args.output is None:
         args.output = check_writable("battle.png")   # the default, checked before a game is played
-    from ..game.replay import caption, game_at, load_replay, phase_lines
+    from ..replay.frames import caption, game_at, load_replay, phase_lines
     if args.replay:
         scenario, rules, seed, actions = load_replay(args.replay, args.game)
     else:
@@ -80,17 +80,17 @@ def run(args) -> int:
             g.apply(agents[g.current_player].act(g))
         scenario, rules, seed, actions = g.scenario.to_dict(), g.rules.to_dict(), g.seed, g.history
     if args.html:
-        from ..game.replay_html import save_html
+        from ..replay.html import save_html
         n = save_html(scenario, rules, seed, actions, args.html, every=args.every)
         print(f"Wrote {printable(args.html)} ({n} frames; open it in a web browser)")
     if args.gif:
-        from ..game.render import GIF_DPI, save_gif
+        from ..replay.render import GIF_DPI, save_gif
         n = save_gif(scenario, rules, seed, actions, args.gif, every=args.every,
                      dpi=args.dpi or GIF_DPI, progress=True)
         print(f"Wrote {printable(args.gif)} ({n} frames)")
     if not png:
         return 0
-    from ..game.render import DPI, save_png
+    from ..replay.render import DPI, save_png
     game = game_at(scenario, rules, seed, actions, args.step)
     lines = phase_lines(scenario, rules, seed, actions, args.step)
     save_png(game, args.output, dpi=args.dpi or DPI, caption=caption(game, lines))

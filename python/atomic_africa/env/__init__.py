@@ -12,9 +12,8 @@
 - :mod:`.rllib`: :class:`AtomicAfricaMultiAgentEnv`, both sides as RLlib agents for self-play, masks
   in the observation as RLlib's action-masking module expects [rllib].
 
-Re-exported here for compatibility: :class:`~atomic_africa.game.VectorGame` (the native engine, in
-:mod:`atomic_africa.game.vector`), the built-in agents (:mod:`atomic_africa.agents`) and the
-self-play job (:mod:`atomic_africa.selfplay`).
+The native engine these run on is :class:`atomic_africa.game.VectorGame`; the built-in agents
+are in :mod:`atomic_africa.agents`, the self-play job in :mod:`atomic_africa.selfplay`.
 
 The adapters import their optional dependencies only when used; a missing one raises
 :class:`~atomic_africa.MissingExtraError` (an ImportError) naming the extra that installs it
@@ -26,12 +25,8 @@ from __future__ import annotations
 import importlib
 
 from .._gymnasium import ENV_ID  # registered with Gymnasium by `import atomic_africa`
-from ..agents import AGENTS, DoctrineAgent, GreedyAgent, HeuristicAgent, RandomAgent, make_agent, play
-from ..game.vector import VectorGame
-from ..selfplay import SelfPlayResult, play_games, wilson_interval
 
-__all__ = ["VectorGame", "AGENTS", "RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "make_agent",
-           "play", "play_games", "SelfPlayResult", "wilson_interval", "AtomicAfricaEnv",
+__all__ = ["ENV_ID", "AtomicAfricaEnv",
            "AtomicAfricaAEC", "pettingzoo_env", "gymnasium_env", "AtomicAfricaVectorEnv",
            "gymnasium_vector", "RewardShaping", "AtomicAfricaSB3VecEnv", "AtomicAfricaMultiAgentEnv"]
 

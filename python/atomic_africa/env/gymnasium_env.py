@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
 from ..game import Game, GameSpec
-from ..game.native_agents import agent_seed, learner_side
+from ..game.native.agent_args import agent_seed, learner_side
 from ..game.side_view import SideView
 from ._common import ENV_ID, check_player, observation_box, text_render
 from ..agents import make_agent

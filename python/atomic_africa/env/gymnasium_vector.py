@@ -1,4 +1,4 @@
-"""Gymnasium vector environment over the native batched engine :class:`~atomic_africa.env.VectorGame`.
+"""Gymnasium vector environment over the native batched engine :class:`~atomic_africa.game.VectorGame`.
 
 The batched twin of :class:`~atomic_africa.env.gymnasium_env.AtomicAfricaEnv`: ``num_envs`` games,
 in each the learner plays side ``player`` against a built-in opponent whose decisions are made
@@ -62,9 +62,9 @@ from ._common import check_player, observation_box
 from ..agents.native import agent_params
 from ..game import IllegalActionError
 from ..game.actions import legal_ids_text
-from ..game.native_agents import AGENT_KINDS
+from ..game.native.agent_args import AGENT_KINDS
 from ..game.side_view import SideView
-from ..game.vector import VectorGame
+from ..game.native.vector import VectorGame
 from .shaping import potentials, shaping_config, start_figures
 
 __all__ = ["AtomicAfricaVectorEnv"]

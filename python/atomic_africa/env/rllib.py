@@ -49,7 +49,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402
 from ..game import IllegalActionError
 from ..game.actions import legal_ids_text
 from ..game.side_view import SideView
-from ..game.vector import VectorGame
+from ..game.native.vector import VectorGame
 from ._common import AGENT_NAMES, observation_box
 
 __all__ = ["AtomicAfricaMultiAgentEnv", "CONFIG_KEYS"]

@@ -37,7 +37,7 @@ import numpy as np  # noqa: E402
 from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
 
 from .gymnasium_vector import AtomicAfricaVectorEnv
-from ..game.vector import VectorGame
+from ..game.native.vector import VectorGame
 
 __all__ = ["AtomicAfricaSB3VecEnv"]
 

@@ -27,7 +27,7 @@ import numbers
 
 import numpy as np
 
-from ..game.vector import SIDE_TOTALS
+from ..game.native.vector import SIDE_TOTALS
 
 __all__ = ["RewardShaping", "shaping_config", "potentials", "game_totals", "start_figures"]
 
@@ -125,7 +125,7 @@ def start_figures(spec) -> np.ndarray:
 
 def game_totals(game) -> np.ndarray:
     """(2, 3) int64: each side's live ``figures``, ``wounds``, ``markers`` in a ``Game`` (the order of
-    :data:`~atomic_africa.game.vector.SIDE_TOTALS`, as ``VectorGame.side_totals``)."""
+    :data:`~atomic_africa.game.native.vector.SIDE_TOTALS`, as ``VectorGame.side_totals``)."""
     out = np.zeros((2, len(SIDE_TOTALS)), dtype=np.int64)
     for u in game.units:
         if u.alive:

@@ -12,7 +12,7 @@ from .rng import RandomSource, ScriptedSource
 from .scenario import Scenario, ScenarioError, default_scenario, load_scenario, packaged_scenarios
 from .spec import GameSpec
 from .state import Stage
-from .vector import VectorGame
+from .native.vector import VectorGame
 
 __all__ = [
     "Game", "GameSpec", "VectorGame", "GameResult", "IllegalActionError", "Scenario", "ScenarioError", "default_scenario",

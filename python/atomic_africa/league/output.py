@@ -13,7 +13,8 @@ import os
 
 import numpy as np
 
-from .._atomic_write import check_writable, replaced_atomically, save_figure
+from .._atomic_write import check_writable, replaced_atomically
+from .._plotting import canvas_figure, plain, save_figure
 from .._optional import require
 from ..selfplay import COLUMNS
 from .tables import PAIR_COLUMNS, RATING_COLUMNS
@@ -114,12 +115,11 @@ def plot_league(result, path, prior_draws: float = 1.0) -> str:
         ``path``.
     """
     require("matplotlib", "plot", "the league's picture (--png)")
-    from ..game.render import _canvas_figure, _plain
     ratings = result.ratings(prior_draws)
     wins, draws = result.outcomes()
     k = len(result.agents)
-    names = [_plain(a) for a in result.agents]
-    fig = _canvas_figure(figsize=(6 + 0.9 * k, 1.5 + 0.45 * k + 2.5), dpi=100)
+    names = [plain(a) for a in result.agents]
+    fig = canvas_figure((6 + 0.9 * k, 1.5 + 0.45 * k + 2.5), 100, "the league's picture (--png)")
     left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.1]})
     order = np.argsort(ratings.rating)
     y = np.arange(k)

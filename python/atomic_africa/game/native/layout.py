@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..enums import Action, Posture
-from .schema import END_REASONS, EVENTS, FIELD_KINDS, UNIT_FIELDS, native_rows
+from ...enums import Action, Posture
+from ..schema import END_REASONS, EVENTS, FIELD_KINDS, UNIT_FIELDS, native_rows
 
 __all__ = ["unit_templates", "decode_records"]
 

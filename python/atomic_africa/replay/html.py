@@ -18,8 +18,8 @@ from .._atomic_write import replaced_atomically
 from .._text import printable
 from ..enums import Action, Cover, Posture, UnitKind
 from ..fire import band_label, resolve_fire
-from .replay import caption, frames, last_phase_events
-from .replay_page import PAGE
+from .frames import caption, frames, last_phase_events
+from .page import PAGE
 
 __all__ = ["replay_data", "shot_odds", "feature_shot_odds", "render_html", "save_html"]
 
@@ -53,7 +53,7 @@ def shot_odds(events, game) -> list:
     ----------
     events : sequence of dict
         The phase's events, from its ``activate`` event on (see
-        :func:`~atomic_africa.game.replay.last_phase_events`).
+        :func:`~atomic_africa.replay.frames.last_phase_events`).
     game : Game
         The game (its rules, and its units' names and kinds).
 
@@ -219,9 +219,9 @@ def replay_data(scenario, rules, seed, actions, every: str = "phase") -> dict:
     Parameters
     ----------
     scenario, rules, seed, actions : dict, dict, int, sequence of int
-        The replay, as returned by :func:`~atomic_africa.game.replay.load_replay`: scenario and rules dicts, game seed, action ids.
+        The replay, as returned by :func:`~atomic_africa.replay.frames.load_replay`: scenario and rules dicts, game seed, action ids.
     every : {"phase", "action"}
-        A frame per phase or per action (see :func:`~atomic_africa.game.replay.frames`).
+        A frame per phase or per action (see :func:`~atomic_africa.replay.frames.frames`).
 
     Returns
     -------
@@ -285,7 +285,7 @@ def save_html(scenario, rules, seed, actions, path, every: str = "phase") -> int
     Parameters
     ----------
     scenario, rules, seed, actions : dict, dict, int, sequence of int
-        The replay, as returned by :func:`~atomic_africa.game.replay.load_replay`: scenario and rules dicts, game seed, action ids.
+        The replay, as returned by :func:`~atomic_africa.replay.frames.load_replay`: scenario and rules dicts, game seed, action ids.
     path : str or PathLike
         Destination, written under a temporary name and renamed into place.
     every : {"phase", "action"}

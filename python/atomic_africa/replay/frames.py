@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from .._input_limits import JSON_STRINGS, MAX_JSON_BYTES, check_depth, named, open_bounded, size_text
 from .._text import printable
-from .engine import Game
+from ..game.engine import Game
 from .narrate import Narrator
 
 __all__ = ["load_replay", "game_at", "last_phase_events", "Frame", "frames", "phase_lines", "caption",
@@ -201,7 +201,7 @@ def game_at(scenario, rules, seed, actions, step=None) -> Game:
         If an action is not legal when applied.
     """
     from ..rules import Rules
-    from .scenario import Scenario
+    from ..game.scenario import Scenario
     g = Game(Scenario.from_dict(scenario), seed, Rules.from_dict(rules))
     n = len(actions) if step is None else step
     if not 0 <= n <= len(actions):
@@ -238,7 +238,7 @@ def last_phase_events(game) -> list:
 class Frame(NamedTuple):
     """One picture of a replay: the game after ``step`` actions, the events since the previous
     frame (in log order) and the battle log's lines for them (plain words, see
-    :class:`atomic_africa.game.narrate.Narrator`)."""
+    :class:`atomic_africa.replay.narrate.Narrator`)."""
 
     step: int
     game: Game

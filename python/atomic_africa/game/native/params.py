@@ -16,10 +16,10 @@ import numpy as np
 
 from aa_core import vgame as _vgame
 
-from .. import _validate as v
-from ..dice import DIE_ATTRIBUTES
-from ..enums import Action, Posture
-from .schema import LIMIT
+from ... import _validate as v
+from ...dice import DIE_ATTRIBUTES
+from ...enums import Action, Posture
+from ..schema import LIMIT
 
 __all__ = ["native_params"]
 

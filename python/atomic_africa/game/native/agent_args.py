@@ -15,7 +15,7 @@ import numpy as np
 from aa_core import vbatch as _k
 from aa_core.vgame import AGENT_KINDS as _KINDS
 
-from .. import _validate as v
+from ... import _validate as v
 
 __all__ = ["AGENT_KINDS", "AGENT_PARAM_FIELDS", "agent_seed", "learner_side", "agent_kinds", "seed_array",
            "check_agent_params", "NEEDS_PARAMS"]

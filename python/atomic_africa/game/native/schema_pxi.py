@@ -2,12 +2,12 @@
 
 Regenerate after changing the schema (``tests/test_schema.py`` fails until the committed file agrees)::
 
-    PYTHONPATH=python python -m atomic_africa.game.schema_pxi > src/aa_core/vgame_schema.pxi
+    PYTHONPATH=python python -m atomic_africa.game.native.schema_pxi > src/aa_core/vgame_schema.pxi
 """
 from __future__ import annotations
 
-from ..enums import Action, Posture, UnitKind
-from .schema import (END_REASONS, EVENTS, FIELD_KINDS, LIMITS, NATIVE_STORAGES, NO_CARD, SCALARS, STAGES,
+from ...enums import Action, Posture, UnitKind
+from ..schema import (END_REASONS, EVENTS, FIELD_KINDS, LIMITS, NATIVE_STORAGES, NO_CARD, SCALARS, STAGES,
                      native_rows)
 
 __all__ = ["render", "PXI_PATH"]
@@ -16,8 +16,8 @@ __all__ = ["render", "PXI_PATH"]
 PXI_PATH = "src/aa_core/vgame_schema.pxi"
 
 _HEADER = """\
-# Generated from atomic_africa.game.schema by atomic_africa.game.schema_pxi: do not edit by hand.
-# Regenerate: PYTHONPATH=python python -m atomic_africa.game.schema_pxi > src/aa_core/vgame_schema.pxi
+# Generated from atomic_africa.game.schema by atomic_africa.game.native.schema_pxi: do not edit by hand.
+# Regenerate: PYTHONPATH=python python -m atomic_africa.game.native.schema_pxi > src/aa_core/vgame_schema.pxi
 # (tests/test_schema.py fails when this file and the schema differ). Included by vgame.pxd.
 """
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 
-from .._atomic_write import replaced_atomically, save_figure
+from .._atomic_write import replaced_atomically
+from .._plotting import canvas_figure, plain, save_figure
 from .._text import printable
 from .._optional import require
 from .._progress import Progress
 from ..enums import Cover, UnitKind
-from .engine import Game
-from .replay import caption as _caption, frames, game_at, last_phase_events, load_replay
+from ..game.engine import Game
+from .frames import caption as _caption, frames, game_at, last_phase_events, load_replay
 
 __all__ = ["draw", "save_png", "save_gif", "load_replay", "game_at", "FIGSIZE", "DPI", "GIF_DPI"]
 
@@ -34,23 +35,6 @@ _IMPACT = "#d35400"                          # fire support impact
 _WOUND = "#8e0000"
 _LABEL_PT = 9.0                              # unit label font size (points)
 _CAPTION_LINES = 9                           # caption lines drawn below the table
-
-
-def _plain(text) -> str:
-    """A name from a file as matplotlib shows it literally: control characters escaped (a newline
-    would add a line, others miss from the font) and ``$`` not starting mathtext (an unbalanced
-    one would fail the drawing)."""
-    return printable(text).replace("$", r"\$")
-
-
-def _canvas_figure(figsize=FIGSIZE, dpi=DPI):
-    """A Figure on its own Agg canvas: nothing global is read or changed."""
-    require("matplotlib", "plot", "drawing a game")  # every picture starts here
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    fig = Figure(figsize=figsize, dpi=dpi)
-    FigureCanvasAgg(fig)
-    return fig
 
 
 def _renderer(fig):
@@ -90,7 +74,7 @@ def _draw_terrain(ax, sc):
             cy = sum(p[1] for p in t.points) / len(t.points)
         else:
             cx, cy = t.center
-        txt = ax.text(cx, cy, _plain(t.name), fontsize=8, ha="center", va="center", color="#222", style="italic",
+        txt = ax.text(cx, cy, plain(t.name), fontsize=8, ha="center", va="center", color="#222", style="italic",
                       zorder=2, bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.55))
         txt.set_gid("terrain-label")
         texts.append(txt)
@@ -140,7 +124,7 @@ def _draw_units(ax, units):
         dots += [(u.x + size + 1 + 1.6 * k, u.y + size) for k in range(min(u.markers, 6))]
         crosses += [(u.x + size + 1 + 1.6 * k, u.y + size - 2) for k in range(min(u.wounds, 6))]
         right = u.x + size
-        label = f"{_plain(u.name)} ({u.figures})"
+        label = f"{plain(u.name)} ({u.figures})"
         if u.markers or u.wounds:
             right = u.x + size + 2 + 1.6 * min(max(u.markers, u.wounds), 6)
             label += f"\nS{u.markers} W{u.wounds}"
@@ -258,8 +242,8 @@ def _legend_handles(sc):
 
     move = FancyArrowPatch((0, 0), (1, 0))
     handles = [
-        (none(marker="o", ms=12, mfc=_SIDE_COLOURS[0], mec="k"), f"{_plain(sc.sides[0].name)} unit"),
-        (none(marker="o", ms=12, mfc=_SIDE_COLOURS[1], mec="k"), f"{_plain(sc.sides[1].name)} unit"),
+        (none(marker="o", ms=12, mfc=_SIDE_COLOURS[0], mec="k"), f"{plain(sc.sides[0].name)} unit"),
+        (none(marker="o", ms=12, mfc=_SIDE_COLOURS[1], mec="k"), f"{plain(sc.sides[1].name)} unit"),
         (none(marker="o", ms=12, mfc="white", mec="k"), "infantry (solid edge)"),
         (Patch(facecolor="white", edgecolor="k", ls=":"), "light infantry (dotted edge)"),
         (Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="k"), "vehicle (rectangle)"),
@@ -304,11 +288,11 @@ def _draw_state(ax, game, title, caption, fixed):
     status = f"turn {game.s.turn}, {game.stage.lower()}"
     if game.is_over:
         r = game.result
-        status += f" - {'draw' if r.winner is None else _plain(sc.sides[r.winner].name) + ' wins'}"
-    ax.set_title(_plain(title) if title else f"{_plain(sc.name)}: {status}", fontsize=13)
+        status += f" - {'draw' if r.winner is None else plain(sc.sides[r.winner].name) + ' wins'}"
+    ax.set_title(plain(title) if title else f"{plain(sc.name)}: {status}", fontsize=13)
     if caption is None:
         caption = _caption(game, [])
-    lines = [_plain(x) for x in caption.splitlines()]
+    lines = [plain(x) for x in caption.splitlines()]
     if len(lines) > _CAPTION_LINES:
         lines = lines[:_CAPTION_LINES - 1] + [f"... and {len(lines) - _CAPTION_LINES + 1} more"]
     ax.text(0.0, -0.05, "\n".join(lines), transform=ax.transAxes, ha="left", va="top", fontsize=10.5,
@@ -317,7 +301,7 @@ def _draw_state(ax, game, title, caption, fixed):
 
 
 def _new_axes(dpi=DPI):
-    fig = _canvas_figure(dpi=dpi)
+    fig = canvas_figure(FIGSIZE, dpi)
     # Table left, legend right, caption below: fixed places, so GIF frames line up.
     return fig.add_axes((0.035, 0.2, 0.74, 0.75))
 
@@ -333,7 +317,7 @@ def draw(game: Game, ax=None, title=None, caption=None, legend: bool = True):
     title : str, optional
         Replaces the default title (scenario name and status).
     caption : str, optional
-        Text under the table (e.g. :func:`~atomic_africa.game.replay.caption`); by default the
+        Text under the table (e.g. :func:`~atomic_africa.replay.frames.caption`); by default the
         turn and stage.
     legend : bool
         Draw the legend right of the table.

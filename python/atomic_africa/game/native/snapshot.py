@@ -17,11 +17,11 @@ import numbers
 
 import numpy as np
 
-from .._fields import MAX_CM
-from .._validate import MAX_VALUE, wrong_type
-from ..enums import Action, Posture, UnitKind
-from .scenario import MAX_ARMOR
-from .schema import SCALARS, STAGES, END_REASONS, UNIT_FIELDS, native_rows
+from ..._fields import MAX_CM
+from ..._validate import MAX_VALUE, wrong_type
+from ...enums import Action, Posture, UnitKind
+from ..scenario import MAX_ARMOR
+from ..schema import SCALARS, STAGES, END_REASONS, UNIT_FIELDS, native_rows
 
 __all__ = ["layout", "env_bytes", "check_arrays", "UNIT_BOUNDS", "PCG_WORDS", "NC"]
 

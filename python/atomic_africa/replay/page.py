@@ -1,5 +1,5 @@
 """The HTML replay page: markup, styles and script in one document, filled in by
-:func:`atomic_africa.game.replay_html.render_html` (``{{TITLE}}``, ``{{DATA}}`` = the replay JSON).
+:func:`atomic_africa.replay.html.render_html` (``{{TITLE}}``, ``{{DATA}}`` = the replay JSON).
 
 The script draws the table in SVG from the embedded JSON and loads nothing: the page works offline
 and from a file. ``window.replay`` exposes the current frame (``frame``, ``count``, ``show(i)``,

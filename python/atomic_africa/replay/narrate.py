@@ -23,7 +23,7 @@ import textwrap
 from .._text import printable
 from ..enums import Cover, Posture, UnitKind
 from ..fire import band_label, effective_armor
-from .cards import SUITS, Deck
+from ..game.cards import SUITS, Deck
 
 __all__ = ["Narrator", "card_words", "feature_fire_reason", "fire_reason", "hand_rule", "legend", "result_line",
            "side_tables"]

@@ -19,19 +19,19 @@ import numpy as np
 
 from aa_core import vbatch as _k
 
-from .. import _validate as v
-from .actions import legal_ids_text
-from .engine import IllegalActionError
-from .native_agents import (AGENT_KINDS, NEEDS_PARAMS, agent_kinds, agent_seed, check_agent_params,
+from ... import _validate as v
+from ..actions import legal_ids_text
+from ..engine import IllegalActionError
+from .agent_args import (AGENT_KINDS, NEEDS_PARAMS, agent_kinds, agent_seed, check_agent_params,
                             learner_side, seed_array)
-from .native_layout import decode_records, unit_templates
-from ..rules import Rules
-from .native_params import native_params
-from .scenario import Scenario
-from .schema import SCALAR_COLUMN, UNIT_FIELDS
+from .layout import decode_records, unit_templates
+from ...rules import Rules
+from .params import native_params
+from ..scenario import Scenario
+from ..schema import SCALAR_COLUMN, UNIT_FIELDS
 from .snapshot import check_arrays, check_top, env_bytes
-from .spec import GameSpec
-from .state import Stage
+from ..spec import GameSpec
+from ..state import Stage
 
 __all__ = ["VectorGame", "AGENT_KINDS", "SIDE_TOTALS"]
 
@@ -132,7 +132,7 @@ class VectorGame:
     :meth:`c_params` and :meth:`c_game` are outside that lock.
 
     A snapshot (``pickle``, :meth:`clone`) is checked before the kernel sees it
-    (:mod:`atomic_africa.game.snapshot`): every count, index and size against the scenario and rules.
+    (:mod:`atomic_africa.game.native.snapshot`): every count, index and size against the scenario and rules.
 
     Raises
     ------
@@ -224,7 +224,7 @@ class VectorGame:
     @staticmethod
     def agent_seed(game_seed: int, side: int) -> int:
         """Seed of side ``side``'s agent stream in the game of seed ``game_seed`` of an episode the
-        VectorGame started itself (:func:`~atomic_africa.game.native_agents.agent_seed`).
+        VectorGame started itself (:func:`~atomic_africa.game.native.agent_args.agent_seed`).
 
         Parameters
         ----------
@@ -243,7 +243,7 @@ class VectorGame:
     @staticmethod
     def learner_side(game_seed: int) -> int:
         """The learner's side that ``opponent_turns(..., learner="random")`` gives the game of seed
-        ``game_seed`` (:func:`~atomic_africa.game.native_agents.learner_side`).
+        ``game_seed`` (:func:`~atomic_africa.game.native.agent_args.learner_side`).
 
         Parameters
         ----------

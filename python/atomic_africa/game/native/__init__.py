@@ -1,0 +1,12 @@
+"""The native engine's Python face: :class:`VectorGame` and what it hands the kernel.
+
+- :mod:`.vector`: :class:`VectorGame`, many games stepped together by ``aa_core.vgame``.
+- :mod:`.params`: the kernel's ``Params`` from a :class:`~atomic_africa.game.GameSpec`.
+- :mod:`.layout`: unit templates in, event records out, read from :mod:`atomic_africa.game.schema`.
+- :mod:`.agent_args`: the native agents' codes, parameters and seeds, checked.
+- :mod:`.snapshot`: a pickled VectorGame's arrays, checked before the kernel sees them.
+- :mod:`.schema_pxi`: the generator of ``src/aa_core/vgame_schema.pxi``.
+"""
+from .vector import DECISION_TRIES, VectorGame
+
+__all__ = ["VectorGame", "DECISION_TRIES"]
