@@ -1,0 +1,47 @@
+/* The native agents' entry point and RandomAgent (atomic_africa.agents). */
+#include "aa_agents_internal.h"
+
+/* Ascending, in place (insertion sort: the legal enumeration is sorted but for a few runs). */
+static void sort_ids(int *a, int m) {
+    int i, j, x;
+    for (i = 1; i < m; i++) {
+        x = a[i];
+        j = i - 1;
+        while (j >= 0 && a[j] > x) {
+            a[j + 1] = a[j];
+            j -= 1;
+        }
+        a[j + 1] = x;
+    }
+}
+
+/* RandomAgent.act: legal action k in id order (Game.legal_actions), k one die of as many sides as
+ * legal actions (no draw when one is legal); -1 when none is. */
+static int random_act(V *v, aa_bitgen *rng) {
+    int buf[MAX_LEGAL];
+    int m = aa_legal_v(v, buf);
+    int face = 1;
+    uint32_t sides;
+    if (m == 0)
+        return -1;
+    if (m > 1) {
+        sort_ids(buf, m);
+        sides = (uint32_t)m;
+        aa_roll_faces(rng, &sides, 1, aa_reject_threshold(sides), &face);
+    }
+    return buf[face - 1];
+}
+
+int aa_agent_action(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng) {
+    V v;
+    aa_make_view(P, g, &v);
+    if (kind == AGENT_RANDOM)
+        return random_act(&v, rng);
+    if (kind == AGENT_HEURISTIC)
+        return aa_heuristic_act(&v);
+    if (kind == AGENT_GREEDY)
+        return aa_greedy_act(&v, ap);
+    if (kind == AGENT_DOCTRINE)
+        return aa_doctrine_act(&v, ap);
+    return -1;
+}

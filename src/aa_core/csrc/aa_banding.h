@@ -1,0 +1,15 @@
+/* Range stick: distance in cm -> band 1..n_edges+1 (the first band whose edge is >= d). */
+#ifndef AA_BANDING_H
+#define AA_BANDING_H
+
+#include "aa_common.h"
+
+/* Band of distance d >= 0; beyond the last edge: n_edges + 1. */
+AA_INLINE int aa_range_band(double d, const double *edges, int n_edges) {
+    int i, band = 1;
+    for (i = 0; i < n_edges; i++)
+        band += d > edges[i];
+    return band;
+}
+
+#endif

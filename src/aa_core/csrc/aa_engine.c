@@ -1,0 +1,539 @@
+/* The rules engine's turn sequence up to movement: events, dice, units, the Orders phase, the
+ * start of an Activation phase (activation, declaration, reaction, confused draws), and the entry
+ * points aa_start_game / aa_apply_action. Movement and resolution: aa_resolve.c; Clean-up:
+ * aa_cleanup.c; legal actions: aa_legal.c; observations: aa_observe.c. */
+#include "aa_engine_internal.h"
+
+/* ---------------------------------------------------------------------------------- events */
+void aa_ev_record(V *v, int code, int n, const double *vals) {
+    ptrdiff_t at = ev_open(v, code);
+    int i;
+    for (i = 0; i < n; i++)
+        ev_push(v->ev, vals[i]);
+    ev_close(v, at);
+}
+
+void aa_ev_list(V *v, int code, int p, const int16_t *cards, int n) {
+    ptrdiff_t at;
+    int i;
+    if (v->ev != NULL) {
+        at = ev_open(v, code);
+        ev_push(v->ev, p);
+        for (i = 0; i < n; i++)
+            ev_push(v->ev, cards[i]);
+        ev_close(v, at);
+    }
+}
+
+/* ---------------------------------------------------------------------------------- dice */
+/* RandomSource.shuffle (game/rng.py) in place: Fisher-Yates, one die of i + 1 sides per position. */
+static void shuffle(V *v, int16_t *cards, int n) {
+    int i, j;
+    int16_t t;
+    for (i = n - 1; i > 0; i--) {
+        j = roll(v, i + 1) - 1;
+        t = cards[i];
+        cards[i] = cards[j];
+        cards[j] = t;
+    }
+}
+
+/* atomic_africa.dice.wounded_dice of unit u (as Game._roll_unit calls it) */
+void aa_wounded_dice(V *v, int u, int *dice, int *shattered) {
+    const aa_params *P = v->P;
+    int k, idx = P->dice.shift_attr[is_vehicle(v, u)], d;
+    for (k = 0; k < 3; k++)
+        dice[k] = die_of(v, u, k);
+    d = aa_shift_die(dice[idx], v->wounds[u], P->dice.ladder, P->dice.n_ladder);
+    *shattered = d == 0;
+    dice[idx] = d == 0 ? P->dice.shattered_die : d;
+}
+
+/* ---------------------------------------------------------------------------------- geometry */
+/* Game._clamp_step (game/engine.py) */
+void aa_clamp_step(V *v, double x, double y, double ang, double d, double *ox, double *oy) {
+    double dx = d * sin(ang), dy = d * cos(ang), t = 1.0;
+    double W = v->P->table.width_cm, H = v->P->table.height_cm;
+    if (dx > 0 && x + dx > W)
+        t = aa_pmin(t, (W - x) / dx);
+    else if (dx < 0 && x + dx < 0)
+        t = aa_pmin(t, -x / dx);
+    if (dy > 0 && y + dy > H)
+        t = aa_pmin(t, (H - y) / dy);
+    else if (dy < 0 && y + dy < 0)
+        t = aa_pmin(t, -y / dy);
+    t = aa_pmax(t, 0.0);
+    *ox = aa_pmin(aa_pmax(x + t * dx, 0.0), W);
+    *oy = aa_pmin(aa_pmax(y + t * dy, 0.0), H);
+}
+
+/* ---------------------------------------------------------------------------------- units */
+/* Unit.clear_scratch (game/state.py) */
+void aa_clear_scratch(V *v, int u) {
+    v->action[u] = v->posture[u] = v->target[u] = v->target2[u] = v->asset[u] = -1;
+    v->aim_x[u] = v->aim_y[u] = 0.0;
+    v->dest_x[u] = v->x[u];
+    v->dest_y[u] = v->y[u];
+    v->moves[u] = 0;
+    v->confused[u] = 0;
+}
+
+/* Game._free_slot (game/engine.py): the slot back to Unit(uid, side) defaults. */
+void aa_free_slot(V *v, int u) {
+    int f, U = v->U;
+    for (f = 0; f < NI8; f++)
+        v->g->i8[f * U + u] = 0;
+    for (f = 0; f < NI32; f++)
+        v->g->i32[f * U + u] = 0;
+    for (f = 0; f < NF64; f++)
+        v->g->f64[f * U + u] = 0.0;
+    v->name_base[u] = -1;
+    v->armor[u] = 1;
+    v->card[u] = NO_CARD;
+    v->action[u] = v->posture[u] = v->target[u] = v->target2[u] = v->asset[u] = -1;
+    invalidate_los(v);
+}
+
+/* len(Game._side_units(side)) (game/engine.py) */
+int aa_side_count(V *v, int side) {
+    int u, n = 0;
+    for (u = side * v->C; u < (side + 1) * v->C; u++)
+        n += v->alive[u];
+    return n;
+}
+
+int aa_side_figures(const aa_view *v, int side) {   /* Game.figures (game/engine.py) */
+    int u, n = 0;
+    for (u = side * v->C; u < (side + 1) * v->C; u++)
+        if (v->alive[u])
+            n += v->figures[u];
+    return n;
+}
+
+/* Game._own_ordered (game/engine.py) */
+int aa_own_ordered(V *v, int side) {
+    int u;
+    for (u = side * v->C; u < (side + 1) * v->C; u++)
+        if (has_orders(v, u))
+            return 1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------------- orders phase */
+/* The reshuffle of Game._draw (game/engine.py): the empty deck becomes the first n cards of the discard
+ * pile, shuffled; the discard pile keeps the cards after them (cards a confused draw has shown, which Game
+ * keeps aside until it ends). */
+static void reshuffle(V *v, int p, int n) {
+    int32_t *c = cnt(v, p);
+    int16_t *deck = pile(v, p, PILE_DECK);
+    int16_t *dis = pile(v, p, PILE_DISCARD);
+    memcpy(deck, dis, (size_t)n * sizeof(int16_t));
+    memmove(dis, dis + n, (size_t)(c[C_DISCARD] - n) * sizeof(int16_t));
+    c[C_DECK] = n;
+    c[C_DISCARD] -= n;
+    shuffle(v, deck, n);
+    aa_ev_list(v, E_RESHUFFLE, p, deck, n);
+}
+
+/* Game._draw (game/engine.py) */
+static int draw(V *v, int p) {
+    int32_t *c = cnt(v, p);
+    if (c[C_DECK] == 0) {
+        if (c[C_DISCARD] == 0)
+            return NO_CARD;
+        reshuffle(v, p, c[C_DISCARD]);
+    }
+    c[C_DECK] -= 1;
+    return pile(v, p, PILE_DECK)[c[C_DECK]];
+}
+
+void aa_discard(V *v, int p, int card) {
+    int32_t *c = cnt(v, p);
+    pile(v, p, PILE_DISCARD)[c[C_DISCARD]] = (int16_t)card;
+    c[C_DISCARD] += 1;
+}
+
+void aa_hand_remove(V *v, int p, int card) {
+    int16_t *hand = pile(v, p, PILE_HAND);
+    int32_t *c = cnt(v, p);
+    int i, j;
+    for (i = 0; i < c[C_HAND]; i++) {
+        if (hand[i] == card) {
+            for (j = i; j < c[C_HAND] - 1; j++)
+                hand[j] = hand[j + 1];
+            c[C_HAND] -= 1;
+            return;
+        }
+    }
+}
+
+/* Units of a side on the table that add a card to its hand (Game.hand_size, hand_units "turn"). */
+static int hand_units(V *v, int side) {
+    int u, n = 0;
+    for (u = side * v->C; u < (side + 1) * v->C; u++)
+        if (v->alive[u] && (v->P->orders.attached_add_cards || !v->attached[u]))
+            n += 1;
+    return n;
+}
+
+/* Game._begin_turn (game/engine.py) */
+void aa_begin_turn(V *v) {
+    const aa_params *P = v->P;
+    int p, n, k, c, first;
+    int16_t *hand;
+    int32_t *cn;
+    v->s[S_TURN] += 1;
+    v->s[S_FIRST] = P->orders.first_player_alternates ? (v->s[S_TURN] - 1) % 2 : 0;
+    v->s[S_NEXT_ACT] = v->s[S_FIRST];
+    for (p = 0; p < 2; p++) {
+        n = P->orders.hand_fixed[p] >= 0 ? P->orders.hand_fixed[p] : hand_units(v, p) + P->orders.draw_bonus[p];
+        hand = pile(v, p, PILE_HAND);
+        cn = cnt(v, p);
+        first = cn[C_HAND];
+        for (k = 0; k < n; k++) {
+            c = draw(v, p);
+            if (c == NO_CARD)
+                break;
+            hand[cn[C_HAND]] = (int16_t)c;
+            cn[C_HAND] += 1;
+        }
+        aa_ev_list(v, E_DRAW, p, hand + first, cn[C_HAND] - first);
+    }
+    v->s[S_STAGE] = ST_ORDERS;
+    v->s[S_STEP] = 0;
+    aa_orders_next(v);
+}
+
+/* Game._next_player_with (game/engine.py): give `stage` (ST_ORDERS or ST_SPLIT) to the first player, in
+ * turn order from s[S_STEP], with work in it; 0 once both are done. A player skipped in the Orders phase
+ * logs orders_done. */
+int aa_next_player_with(V *v, int stage) {
+    int p, work;
+    while (v->s[S_STEP] < 2) {
+        p = v->s[S_STEP] == 0 ? v->s[S_FIRST] : 1 - v->s[S_FIRST];
+        work = stage == ST_ORDERS ? aa_orders_pairs(v, p, NULL) > 0 : aa_has_splittable(v, p);
+        if (work) {
+            v->s[S_STAGE] = stage;
+            v->s[S_CUR] = p;
+            return 1;
+        }
+        if (stage == ST_ORDERS)
+            EVN(v, E_ORDERS_DONE, p, cnt(v, p)[C_HAND]);
+        v->s[S_STEP] += 1;
+    }
+    return 0;
+}
+
+/* Game._orders_next (game/engine.py) */
+void aa_orders_next(V *v) {
+    if (!aa_next_player_with(v, ST_ORDERS))
+        aa_next_activation(v);
+}
+
+/* Game._assign (game/engine.py) */
+static void assign(V *v, int card, int u) {
+    aa_hand_remove(v, u / v->C, card);
+    v->card[u] = card;
+    v->revealed[u] = 0;
+    EVN(v, E_ASSIGN, u / v->C, u, card);
+}
+
+/* ---------------------------------------------------------------------------------- activation */
+/* Game._next_activation (game/engine.py) */
+void aa_next_activation(V *v) {
+    int o0 = aa_own_ordered(v, 0), o1 = aa_own_ordered(v, 1);
+    int p;
+    if (!o0 && !o1) {
+        aa_cleanup(v);
+        return;
+    }
+    p = v->s[S_NEXT_ACT];
+    if (!(p == 1 ? o1 : (p == 0 ? o0 : 0)))
+        p = o0 ? 0 : 1;
+    v->s[S_ACTIVATING] = p;
+    v->s[S_PHASE] += 1;
+    v->s[S_ACT] = v->s[S_REACT] = v->s[S_DECL] = -1;
+    v->s[S_STAGE] = ST_ACTIVATE;
+    v->s[S_CUR] = p;
+}
+
+/* Game._begin_declare (game/engine.py) */
+void aa_begin_declare(V *v, int u) {
+    int acts[2 * N_ACTIONS];
+    int posts[2 * N_ACTIONS];
+    v->s[S_DECL] = u;
+    if (aa_action_options(v, u, acts, posts) == 1) {
+        aa_set_action(v, u, acts[0], posts[0]);
+    } else {
+        v->s[S_STAGE] = ST_DECLARE_ACTION;
+        v->s[S_CUR] = u / v->C;
+    }
+}
+
+/* Game._set_action (game/engine.py) */
+void aa_set_action(V *v, int u, int a, int p) {
+    v->action[u] = a;
+    v->posture[u] = p;
+    EVN(v, E_DECLARE, u, a, p, v->confused[u]);
+    v->s[S_CUR] = u / v->C;
+    if (optional_target(a) && fire_targets(v, u, NULL) == 0) {
+        v->target[u] = -1;
+        aa_after_targets(v, u);
+    } else if (a == A_CALL_FOR_FIRE && v->P->call_for_fire.n_assets[u / v->C] > 1) {
+        v->s[S_STAGE] = ST_DECLARE_ASSET;
+    } else {
+        if (a == A_CALL_FOR_FIRE)
+            v->asset[u] = 0;
+        v->s[S_STAGE] = ST_DECLARE_TARGET;
+    }
+}
+
+static void begin_reaction(V *v);
+
+/* Game._after_targets (game/engine.py) */
+void aa_after_targets(V *v, int u) {
+    EVN(v, E_TARGETS, u, v->target[u], v->target2[u], v->asset[u]);
+    if (u == v->s[S_ACT])
+        begin_reaction(v);
+    else
+        aa_begin_movement(v);
+}
+
+/* A card legal for a unit (suppressed or not) among the deck and the first n_discard cards of the
+ * discard pile. */
+static int any_legal(V *v, int side, int sup, int n_discard) {
+    int16_t *deck = pile(v, side, PILE_DECK);
+    int16_t *dis = pile(v, side, PILE_DISCARD);
+    int i, nd = cnt(v, side)[C_DECK];
+    for (i = 0; i < nd; i++)
+        if (legal_for(v, deck[i], sup))
+            return 1;
+    for (i = 0; i < n_discard; i++)
+        if (legal_for(v, dis[i], sup))
+            return 1;
+    return 0;
+}
+
+/* Game._confused_draw (game/engine.py) (RULES.md section 6): draw, show and discard illegal cards until a
+ * legal one comes; it stops only when no legal card is left in the deck and the discard pile together. The
+ * shown cards lie after the n0 older discards, and a reshuffle during the draw takes only those (as Game,
+ * which keeps the shown cards aside until the draw ends). */
+static void confused_draw(V *v, int t) {
+    int side = t / v->C, c;
+    int sup = v->markers[t] > 0;
+    int32_t *cn = cnt(v, side);
+    int n0 = cn[C_DISCARD];
+    while (any_legal(v, side, sup, n0)) {
+        if (cn[C_DECK] == 0) {
+            reshuffle(v, side, n0);
+            n0 = 0;
+        }
+        cn[C_DECK] -= 1;
+        c = pile(v, side, PILE_DECK)[cn[C_DECK]];
+        if (legal_for(v, c, sup)) {
+            v->card[t] = c;
+            v->revealed[t] = 1;
+            v->confused[t] = 1;
+            v->s[S_REACT] = t;
+            EVN(v, E_CONFUSED, side, t, c);
+            aa_begin_declare(v, t);
+            return;
+        }
+        aa_discard(v, side, c);
+        EVN(v, E_CONFUSED_DRAW, side, t, c);
+    }
+    EVN(v, E_NO_REACTION, side, t);
+    aa_begin_movement(v);
+}
+
+/* Game._begin_reaction (game/engine.py) */
+static void begin_reaction(V *v) {
+    int q = 1 - v->s[S_ACTIVATING], a = v->s[S_ACT], t = -1, i, nh, sup;
+    int16_t *hand;
+    if (aa_own_ordered(v, q)) {
+        v->s[S_STAGE] = ST_REACT;
+        v->s[S_CUR] = q;
+        return;
+    }
+    if (is_fire(v->action[a]) && 0 <= v->target[a] && v->target[a] < v->U)
+        t = v->target[a];
+    if (t < 0 || !v->alive[t] || v->card[t] != NO_CARD || v->acted[t]) {
+        EVN(v, E_NO_REACTION, q, -1);
+        aa_begin_movement(v);
+        return;
+    }
+    sup = v->markers[t] > 0;
+    hand = pile(v, q, PILE_HAND);
+    nh = cnt(v, q)[C_HAND];
+    for (i = 0; i < nh; i++) {
+        if (legal_for(v, hand[i], sup)) {
+            v->s[S_DECL] = t;
+            v->s[S_STAGE] = ST_RESERVE_PICK;
+            v->s[S_CUR] = q;
+            return;
+        }
+    }
+    confused_draw(v, t);
+}
+
+/* ---------------------------------------------------------------------------------- start / apply */
+void aa_start_game(const aa_params *P, aa_state *g) {   /* Game._start (game/engine.py) */
+    V v;
+    int p, i, U = P->U, K = P->K;
+    int16_t *deck;
+    aa_make_view(P, g, &v);
+    memcpy(g->i8, P->tables.tmpl_i8, (size_t)(NI8 * U) * sizeof(int8_t));
+    memcpy(g->i32, P->tables.tmpl_i32, (size_t)(NI32 * U) * sizeof(int32_t));
+    memcpy(g->f64, P->tables.tmpl_f64, (size_t)(NF64 * U) * sizeof(double));
+    memcpy(g->fcover, P->tables.feat_cover0, (size_t)P->terrain.n_feat * sizeof(int8_t));
+    memset(g->s, 0, NS * sizeof(int32_t));
+    memset(g->counts, 0, 2 * NC * sizeof(int32_t));
+    memset(g->piles, 0, (size_t)(2 * 3 * K) * sizeof(int16_t));
+    g->bonus[0] = g->bonus[1] = 0.0;
+    g->s[S_STAGE] = ST_ORDERS;
+    g->s[S_ACT] = g->s[S_REACT] = g->s[S_DECL] = -1;
+    g->s[S_WINNER] = -2;
+    g->s[S_LAST] = -1;
+    invalidate_los(&v);
+    if (v.ev != NULL)
+        ev_close(&v, ev_open(&v, E_SETUP));
+    for (p = 0; p < 2; p++) {
+        deck = pile(&v, p, PILE_DECK);
+        for (i = 0; i < K; i++)
+            deck[i] = (int16_t)i;
+        shuffle(&v, deck, K);
+        cnt(&v, p)[C_DECK] = K;
+        aa_ev_list(&v, E_SHUFFLE, p, deck, K);
+    }
+    aa_begin_turn(&v);
+}
+
+void aa_apply_action(const aa_params *P, aa_state *g, int a) {   /* Game._dispatch (game/engine.py) */
+    V v;
+    int st, cur, k, u, C = P->C, d, f;
+    aa_make_view(P, g, &v);
+    st = g->s[S_STAGE];
+    cur = g->s[S_CUR];
+    g->s[S_LAST] = cur;
+    if (st == ST_ORDERS) {
+        if (a == P->base.end_orders) {
+            EVN(&v, E_ORDERS_DONE, cur, cnt(&v, cur)[C_HAND]);
+            g->s[S_STEP] += 1;
+            aa_orders_next(&v);
+        } else {
+            k = a - P->base.assign;
+            assign(&v, k / C, cur * C + k % C);
+            if (aa_orders_pairs(&v, cur, NULL) == 0) {
+                EVN(&v, E_ORDERS_DONE, cur, cnt(&v, cur)[C_HAND]);
+                g->s[S_STEP] += 1;
+                aa_orders_next(&v);
+            }
+        }
+    } else if (st == ST_ACTIVATE || st == ST_REACT) {
+        u = cur * C + a - P->base.select;
+        if (st == ST_ACTIVATE)
+            g->s[S_ACT] = u;
+        else
+            g->s[S_REACT] = u;
+        v.revealed[u] = 1;
+        EVN(&v, st == ST_ACTIVATE ? E_ACTIVATE : E_REACT, u / C, u, v.card[u]);
+        aa_begin_declare(&v, u);
+    } else if (st == ST_RESERVE_PICK) {
+        u = g->s[S_DECL];
+        k = (a - P->base.assign) / C;
+        aa_hand_remove(&v, u / C, k);
+        v.card[u] = k;
+        v.revealed[u] = 1;
+        g->s[S_REACT] = u;
+        EVN(&v, E_RESERVE_CARD, u / C, u, k);
+        aa_begin_declare(&v, u);
+    } else if (st == ST_DECLARE_ACTION) {
+        k = a - P->base.declare;
+        aa_set_action(&v, g->s[S_DECL], k / 2, k % 2);
+    } else if (st == ST_DECLARE_ASSET) {
+        v.asset[g->s[S_DECL]] = a - P->base.asset;
+        g->s[S_STAGE] = ST_DECLARE_TARGET;
+    } else if (st == ST_DECLARE_TARGET) {
+        u = g->s[S_DECL];
+        if (a == P->base.no_target)
+            v.target[u] = -1;
+        else if (a >= P->base.feature)   /* a terrain feature: stored past the unit slots */
+            v.target[u] = v.U + a - P->base.feature;
+        else
+            v.target[u] = a - P->base.target;
+        if (v.action[u] == A_CALL_FOR_FIRE) {
+            v.aim_x[u] = v.x[v.target[u]];
+            v.aim_y[u] = v.y[v.target[u]];
+        }
+        if (v.action[u] == A_SPLIT_FIRE)
+            g->s[S_STAGE] = ST_DECLARE_TARGET2;
+        else
+            aa_after_targets(&v, u);
+    } else if (st == ST_DECLARE_TARGET2) {
+        u = g->s[S_DECL];
+        v.target2[u] = a - P->base.target;
+        aa_after_targets(&v, u);
+    } else if (st == ST_MOVE) {
+        u = g->s[S_DECL];
+        if (a == P->base.stay) {
+            v.dest_x[u] = v.x[u];
+            v.dest_y[u] = v.y[u];
+        } else {
+            d = (a - P->base.move) / P->movement.n_fractions;
+            f = (a - P->base.move) % P->movement.n_fractions;
+            aa_place_destination(&v, u, P->movement.dir_angle[d],
+                                 P->movement.distance_fractions[f] * max_move(&v, u));
+        }
+        pending_pop(&v);
+        aa_next_move(&v);
+    } else if (st == ST_SPRINT_MOVE) {
+        u = g->s[S_DECL];
+        d = (a - P->base.move) / P->movement.n_fractions;
+        aa_sprint_displace(&v, u, P->movement.dir_angle[d], g->bonus[0]);
+        pending_pop(&v);
+        aa_next_sprint(&v);
+    } else if (st == ST_SPLIT) {
+        if (a == P->base.end_splits) {
+            g->s[S_STEP] += 1;
+            aa_splits_next(&v);
+        } else {
+            aa_split_unit(&v, cur * C + a - P->base.split, 1);
+            if (!aa_has_splittable(&v, cur)) {
+                g->s[S_STEP] += 1;
+                aa_splits_next(&v);
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------------------- storage */
+/* The arrays of aa_state in one block, doubles first so every array is aligned for its type. */
+static size_t state_layout(const aa_params *P, aa_state *g, char *mem) {
+    size_t U = (size_t)P->U, K = (size_t)P->K, off = 0;
+    size_t n_feat = P->terrain.n_feat > 0 ? (size_t)P->terrain.n_feat : 1;
+#define AA_PLACE(field, type, count)                                       \
+    do {                                                                   \
+        if (g != NULL)                                                     \
+            g->field = (type *)(void *)(mem + off);                        \
+        off += (count) * sizeof(type);                                     \
+    } while (0)
+    AA_PLACE(f64, double, NF64 * U);
+    AA_PLACE(bonus, double, 2);
+    AA_PLACE(s, int32_t, NS);
+    AA_PLACE(i32, int32_t, NI32 * U);
+    AA_PLACE(counts, int32_t, 2 * NC);
+    AA_PLACE(piles, int16_t, 2 * 3 * K);
+    AA_PLACE(i8, int8_t, NI8 * U);
+    AA_PLACE(los, int8_t, U * U);
+    AA_PLACE(fcover, int8_t, n_feat);
+#undef AA_PLACE
+    return off;
+}
+
+size_t aa_state_size(const aa_params *P) {
+    return state_layout(P, NULL, NULL);
+}
+
+void aa_state_bind(aa_state *g, const aa_params *P, void *mem) {
+    state_layout(P, g, (char *)mem);
+}

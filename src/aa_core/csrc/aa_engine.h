@@ -1,0 +1,261 @@
+/* The full game as a native state machine over struct-of-arrays storage (atomic_africa.game.engine
+ * Game, ported to C; VectorGame's kernel).
+ *
+ * One game's state is an aa_state: pointers into caller-owned arrays, one per dtype, each laid out
+ * field-major (all units' x, then all units' y, ...). aa_params holds the rules and scenario
+ * constants, one section per rules section (every rules number comes from the rules data: the
+ * Python side fills them in atomic_africa.game.native.params). The functions mirror
+ * atomic_africa.game.engine.Game method for method; a game advanced with the same actions and the
+ * same PCG64 stream produces the same state, observations and event records, bit for bit.
+ *
+ *     aa_start_game(&P, &g);
+ *     while (g.s[S_STAGE] != ST_OVER) {
+ *         n = aa_legal_actions(&P, &g, buf);               (buf: MAX_LEGAL ints)
+ *         aa_apply_action(&P, &g, buf[k]);
+ *     }
+ *
+ * A state is single-threaded; a const aa_params is shared read-only by any number of games. */
+#ifndef AA_ENGINE_H
+#define AA_ENGINE_H
+
+#include "aa_common.h"
+#include "aa_bitgen.h"
+#include "aa_fire.h"
+#include "aa_geometry.h"
+#include "aa_schema.h"
+
+AA_EXTERN_C_BEGIN
+
+/* Per-player card piles (2, 3, K) int16 and counts (2, NC) int32. */
+enum {
+    PILE_DECK = 0,
+    PILE_HAND = 1,
+    PILE_DISCARD = 2,
+    C_DECK = 0,
+    C_HAND = 1,
+    C_DISCARD = 2,
+    C_REMOVED = 3,   /* figures removed from the table (both the Python engine's and the score's) */
+    NC = 4
+};
+
+/* A game's event records: code, turn, n values, values..., as doubles. The engine grows `data`
+ * with realloc; when that fails the record is lost and `failed` is set (a driver reports it). */
+typedef struct aa_events {
+    double *data;
+    ptrdiff_t size;
+    ptrdiff_t cap;
+    int failed;
+} aa_events;
+
+/* ---------------------------------------------------------------------------------- parameters
+ * Each section is numbers, int flags and fixed-size arrays only, so the Python side fills it from a
+ * dict by field name (a rules section's own fields keep their rules names; the values derived from
+ * them are commented; arrays are padded to their full size). aa_core/vgame.pxd names the same
+ * fields for Cython (tests/test_c_core.py checks that the two agree). */
+typedef struct aa_action_bases {   /* first id of each segment of the action space (ActionSpace.base) */
+    int assign, end_orders, select, declare, target, no_target, asset, move, stay, split, end_splits;
+    int feature;
+} aa_action_bases;
+
+typedef struct aa_movement_params {   /* rules.movement */
+    double increment_cm, vehicle_increment_cm, sprint_increment_cm, vehicle_sprint_increment_cm;
+    int basic_move_per_value, sprint_card_value, directions;
+    double distance_fractions[MAX_FRACS];
+    double merge_contact_cm;
+    int merge_same_kind_only, vehicles_merge;
+    int n_fractions;                    /* derived: len(distance_fractions) */
+    double dir_angle[MAX_DIRECTIONS];   /* derived: angle of each direction */
+} aa_movement_params;
+
+typedef struct aa_orders_params {   /* rules.orders */
+    int joker_takes_initiative, fire_needs_los, first_player_alternates, attached_add_cards;
+    int bystander_posture;   /* Posture value */
+    int ranks;               /* derived: cards per suit */
+    int draw_bonus[2];       /* derived: experience_bonus of each side */
+    int hand_fixed[2];       /* derived: cards per Orders phase; -1: own units on the table + bonus */
+} aa_orders_params;
+
+typedef struct aa_rally_params {   /* rules.rally */
+    int self_range, comms_range_penalty, markers_removed;
+} aa_rally_params;
+
+typedef struct aa_call_for_fire_params {   /* rules.call_for_fire */
+    int scatter_die, support_range_band;
+    int support_action, support_posture;       /* Action / Posture values */
+    double scatter_increment_cm;
+    int clockwise, blast_hits_friends;
+    double clock_zero_rad;                      /* derived: clock_zero_deg in radians */
+    double clock_angle[MAX_CLOCK];              /* derived: direction of each scatter die face */
+    int n_assets[2];                            /* derived: each side's fire support assets */
+    int asset_dice[2][MAX_ASSETS][3];
+    int asset_ap[2][MAX_ASSETS];
+    double asset_r2[2][MAX_ASSETS];             /* blast radius squared */
+    double asset_blast_cm[2][MAX_ASSETS];       /* blast radius (the greedy agent's odds compare with it) */
+} aa_call_for_fire_params;
+
+typedef struct aa_cleanup_params {   /* rules.cleanup */
+    int split_min_figures, morale_markers_removed;
+    int odd_to_larger_half;
+    double split_offset_cm;
+    int shattered_if_morale_only;   /* derived: shattered_split_die == "morale" */
+} aa_cleanup_params;
+
+typedef struct aa_dice_params {   /* rules.dice */
+    int64_t ladder[MAX_LADDER];
+    int shattered_die;
+    int n_ladder;        /* derived: len(ladder) */
+    int shift_attr[2];   /* derived: wound_shift_infantry / _vehicle as attribute indices */
+} aa_dice_params;
+
+typedef struct aa_fire_params {   /* rules.fire */
+    aa_fire_rules rules;   /* derived: Rules.fire_params (aa_fire.h) */
+    double band_edges_cm[MAX_EDGES];
+    int feature_defense, feature_cover_per_wound;
+    int n_edges;           /* derived: len(band_edges_cm) */
+} aa_fire_params;
+
+typedef struct aa_table_params {   /* scenario: the table and the game length */
+    double width_cm, height_cm, mid_x, mid_y;
+    int turns;
+} aa_table_params;
+
+/* Exact odds of one side's three dice for one Table 5 row (action, posture), counted over all face
+ * triples (atomic_africa.odds._Side): score s sits in slot s + 1 (slot 0: no such score). */
+enum {
+    ODDS_SLOTS = 26,    /* scores are at most a pair of d12 */
+    ODDS_DICE = 5,      /* d4, d6, d8, d10, d12 (Die) */
+    ODDS_ROWS = 2000    /* ODDS_DICE ** 3 dice triples x N_ACTIONS x 2 postures */
+};
+
+typedef struct aa_odds_side {
+    int32_t total;                                  /* face triples */
+    int32_t att_cum[ODDS_SLOTS + 1][ODDS_SLOTS + 1];   /* [x][y]: triples with attack slots < x and < y */
+    int32_t att0[ODDS_SLOTS];                       /* first attack (the lower of Split Fire's pair) */
+    int32_t att1[ODDS_SLOTS];                       /* second attack */
+    int32_t defense[ODDS_SLOTS];
+    int32_t rally[ODDS_SLOTS];
+    int32_t spotting[ODDS_SLOTS];
+} aa_odds_side;
+
+/* Bytes of the greedy agent's odds tables (aa_fill_odds_tables). */
+#define AA_ODDS_TABLE_BYTES ((size_t)ODDS_ROWS * sizeof(aa_odds_side))
+
+typedef struct aa_tables {   /* arrays (atomic_africa.game.native.params: tables), never NULL */
+    /* cards (atomic_africa.game.cards.Deck), by card id */
+    const int8_t *card_joker;
+    const int8_t *card_suit;
+    const int8_t *card_rank;
+    const int8_t *card_posture;
+    const int8_t *card_face;
+    const int8_t *card_any;        /* legal for a suppressed unit */
+    const int32_t *card_move;
+    const signed char *table5;     /* [action][posture][3] */
+    /* terrain features as heavy-weapon targets, by feature (scenario order) */
+    const double *feat_x;          /* aim point */
+    const double *feat_y;
+    const int8_t *feat_cover0;     /* cover at the start */
+    /* initial units: one game's worth of unit arrays (NI8 x U, NI32 x U, NF64 x U) */
+    const int8_t *tmpl_i8;
+    const int32_t *tmpl_i32;
+    const double *tmpl_f64;
+    /* the greedy agent's exact odds (aa_fill_odds_tables): [dice triple][action][posture]; NULL: the
+     * greedy agent plays no action */
+    const aa_odds_side *odds;
+} aa_tables;
+
+typedef struct aa_params {
+    int C, U, K, obs_size, n_actions;   /* slots per side, 2 * C, cards per deck, sizes */
+    aa_action_bases base;
+    aa_movement_params movement;
+    aa_orders_params orders;
+    aa_rally_params rally;
+    aa_call_for_fire_params call_for_fire;
+    aa_cleanup_params cleanup;
+    aa_dice_params dice;
+    aa_fire_params fire;
+    aa_table_params table;
+    aa_tables tables;
+    aa_terrain terrain;                 /* aa_geometry.h; feat_armor 0: not a heavy-weapon target */
+} aa_params;
+
+/* ---------------------------------------------------------------------------------- one game */
+typedef struct aa_state {
+    int32_t *s;         /* scalars, NS */
+    int8_t *i8;         /* NI8 x U */
+    int32_t *i32;       /* NI32 x U */
+    double *f64;        /* NF64 x U */
+    int16_t *piles;     /* 2 x 3 x K */
+    int32_t *counts;    /* 2 x NC */
+    double *bonus;      /* 2 sprint bonus displacements (pending sprints) */
+    int8_t *los;        /* U x U cache: -1 unknown, 0 blocked, 1 clear */
+    int8_t *fcover;     /* max(1, n_feat): each terrain feature's current cover */
+    aa_bitgen *rng;     /* the game's stream (Game's RandomSource) */
+    aa_events *ev;      /* NULL: events not recorded */
+} aa_state;
+
+/* Bytes of one game's arrays for P in one block (aa_state_bind lays them out). */
+size_t aa_state_size(const aa_params *P);
+
+/* Point g's arrays into `mem` (aa_state_size(P) bytes, aligned for double); g->rng and g->ev are
+ * left to the caller. A game copies as that block plus its stream. */
+void aa_state_bind(aa_state *g, const aa_params *P, void *mem);
+
+/* Game._start: units from the scenario, both decks shuffled, turn 1 begun (events cleared by the
+ * caller). */
+void aa_start_game(const aa_params *P, aa_state *g);
+
+/* Game.legal_actions, unsorted: the legal action ids of the player to move into out (room for
+ * MAX_LEGAL, at least n_actions, ints); returns their number (0 once the game is over). */
+int aa_legal_actions(const aa_params *P, aa_state *g, int *out);
+
+/* Whether action id a is legal now. */
+int aa_is_legal(const aa_params *P, aa_state *g, int a);
+
+/* Game.apply (Game._dispatch): apply a legal action id (not checked: see aa_is_legal) and run to the
+ * next decision. */
+void aa_apply_action(const aa_params *P, aa_state *g, int a);
+
+/* atomic_africa.game.observe.observe: what `player` may see, into out (obs_size floats). */
+void aa_observe(const aa_params *P, aa_state *g, int player, float *out);
+
+/* One game's unit rows as named pointers (aa_view, generated in aa_schema.h). */
+AA_INLINE void aa_make_view(const aa_params *P, aa_state *g, aa_view *v) {
+    v->P = P;
+    v->g = g;
+    v->ev = g->ev;
+    v->s = g->s;
+    v->U = P->U;
+    v->C = P->C;
+    v->K = P->K;
+    aa_view_rows(v, g->i8, g->i32, g->f64, P->U);
+}
+
+/* Game.figures(side): the figures of side's units on the table. */
+int aa_side_figures(const aa_view *v, int side);
+
+/* ---------------------------------------------------------------------------------- agents
+ * Native twins of atomic_africa.agents, each step for step equal to its Python class (the
+ * reference). aa_agent_action returns the action the agent of `kind` plays in g (-1 if none is
+ * legal); only AGENT_RANDOM draws, from `rng` (the agent's own stream: RandomAgent(seed)). */
+enum {
+    AGENT_RANDOM = 0,
+    AGENT_HEURISTIC = 1,
+    AGENT_GREEDY = 2,
+    AGENT_DOCTRINE = 3,
+    N_AGENT_KINDS = 4
+};
+
+typedef struct aa_agent_params {   /* the Python agents' constructor values (atomic_africa.agents) */
+    double wound_value, marker_value, rally_value, cover_value;   /* GreedyAgent */
+    double standoff_cm;                                           /* DoctrineAgent */
+} aa_agent_params;
+
+int aa_agent_action(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng);
+
+/* Fill out (ODDS_ROWS entries, AA_ODDS_TABLE_BYTES) with every dice triple x action x posture's
+ * score counts for Table 5 `table5` (N_ACTIONS x 2 x 3 values): aa_tables.odds. */
+void aa_fill_odds_tables(const signed char *table5, aa_odds_side *out);
+
+AA_EXTERN_C_END
+
+#endif

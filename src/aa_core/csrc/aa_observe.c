@@ -1,0 +1,103 @@
+/* Observations: atomic_africa.game.observe.observe in C, float for float. */
+#include "aa_engine_internal.h"
+
+/* k / 20, k / 5, k / 2, k / 12 for the common small counts, as observe() rounds them (the float32
+ * of a double quotient), computed by the compiler: constant tables shared by every thread. */
+#define SCALE1(d, k) (float)((k) / (d))
+#define SCALE4(d, k) SCALE1(d, k), SCALE1(d, (k) + 1), SCALE1(d, (k) + 2), SCALE1(d, (k) + 3)
+#define SCALE16(d, k) SCALE4(d, k), SCALE4(d, (k) + 4), SCALE4(d, (k) + 8), SCALE4(d, (k) + 12)
+#define SCALE64(d, k) SCALE16(d, k), SCALE16(d, (k) + 16), SCALE16(d, (k) + 32), SCALE16(d, (k) + 48)
+#define SCALE256(d) SCALE64(d, 0), SCALE64(d, 64), SCALE64(d, 128), SCALE64(d, 192)
+
+static const double SCALE_DIV[4] = {20.0, 5.0, 2.0, 12.0};
+static const float SCALE_TABLE[4][256] = {{SCALE256(20.0)}, {SCALE256(5.0)}, {SCALE256(2.0)}, {SCALE256(12.0)}};
+
+/* (float)(k / divisor) without a division for the common small counts. */
+AA_INLINE float scaled(int k, int which) {
+    if (0 <= k && k < 256)
+        return SCALE_TABLE[which][k];
+    return (float)(k / SCALE_DIV[which]);
+}
+
+/* observe._unit_features (game/observe.py): the features of a live unit into f (zeroed by the caller). */
+static void unit_features(V *v, int u, int visible, float *f) {
+    const aa_params *P = v->P;
+    int c = v->card[u], k;
+    int has = c != NO_CARD;
+    int known = has && (visible || v->revealed[u]);
+    f[0] = 1.0f;
+    f[1] = (float)(v->x[u] / P->table.width_cm);
+    f[2] = (float)(v->y[u] / P->table.height_cm);
+    f[3] = scaled(v->figures[u], 0);
+    f[4] = scaled(v->markers[u], 1);
+    f[5] = scaled(v->wounds[u], 1);
+    f[6] = scaled(v->turn_markers[u], 2);
+    f[7 + v->kind[u]] = 1.0f;
+    f[10] = scaled(v->armor[u], 1);
+    for (k = 0; k < 3; k++)
+        f[11 + k] = scaled(die_of(v, u, k), 3);
+    f[14] = v->hwd[u];
+    f[15] = v->hwp[u];
+    f[16] = v->spotter[u];
+    f[17] = v->comms[u];
+    f[18] = v->commander[u];
+    f[19] = (float)has;
+    f[20] = (float)known;
+    if (known) {
+        if (P->tables.card_joker[c]) {
+            f[21] = 1.0f;
+        } else {
+            f[22 + P->tables.card_suit[c]] = 1.0f;
+            f[26] = (float)(P->tables.card_rank[c] / (double)P->orders.ranks);
+        }
+    }
+    f[27] = v->acted[u];
+    f[28] = (float)(u == v->s[S_ACT]);
+    f[29] = (float)(u == v->s[S_REACT]);
+    f[30] = (float)(u == v->s[S_DECL]);
+    if (v->action[u] >= 0)
+        f[31 + v->action[u]] = 1.0f;
+    f[39] = (float)(v->dest_x[u] / P->table.width_cm);
+    f[40] = (float)(v->dest_y[u] / P->table.height_cm);
+    f[41] = v->moves[u];
+}
+
+void aa_observe(const aa_params *P, aa_state *g, int player, float *out) {   /* observe.observe (game/observe.py) */
+    V v;
+    int K = P->K, pos, k, uid, i, q = 1 - player, cur;
+    double n = K;
+    int32_t *me;
+    int32_t *op;
+    int16_t *hand;
+    aa_make_view(P, g, &v);
+    /* One libc memset of the whole row: fixed-size memsets per unit compile to `rep stos`, whose
+     * start-up cost made them the slowest part of a step. */
+    memset(out, 0, (size_t)P->obs_size * sizeof(float));
+    me = cnt(&v, player);
+    op = cnt(&v, q);
+    out[0] = (float)(g->s[S_TURN] / (double)P->table.turns);
+    out[1 + g->s[S_STAGE]] = 1.0f;
+    cur = g->s[S_STAGE] == ST_OVER ? -1 : g->s[S_CUR];
+    pos = 1 + N_STAGES;
+    out[pos] = (float)(cur == player);
+    out[pos + 1] = (float)(g->s[S_ACTIVATING] == player);
+    out[pos + 2] = (float)(me[C_DECK] / n);
+    out[pos + 3] = (float)(me[C_DISCARD] / n);
+    out[pos + 4] = (float)(me[C_HAND] / n);
+    out[pos + 5] = (float)(op[C_DECK] / n);
+    out[pos + 6] = (float)(op[C_DISCARD] / n);
+    out[pos + 7] = (float)(op[C_HAND] / n);
+    pos += 8;
+    hand = pile(&v, player, PILE_HAND);
+    for (i = 0; i < me[C_HAND]; i++)
+        out[pos + hand[i]] = 1.0f;
+    pos += K;
+    for (k = 0; k < 2 * P->C; k++) {
+        uid = k < P->C ? player * P->C + k : q * P->C + k - P->C;
+        if (v.alive[uid])
+            unit_features(&v, uid, uid / P->C == player, out + pos + k * UNIT_FEATURES);
+    }
+    pos += 2 * P->C * UNIT_FEATURES;
+    for (k = 0; k < P->terrain.n_feat; k++)
+        out[pos + k] = (float)(g->fcover[k] / 2.0);
+}
