@@ -1,9 +1,15 @@
-"""The Cython kernels in src/aa_core, with compiler flags chosen per compiler (metadata: pyproject.toml).
+"""The C core and the Cython kernels in src/aa_core, with compiler flags chosen per compiler
+(metadata: pyproject.toml).
+
+The C core (src/aa_core/csrc/*.c: rules engine, agents, kernels) is built once into the static
+library ``atomic_africa`` (build_clib), which every extension links; its headers are included by the
+Cython modules, which only declare and drive it (numpy.random's model).
 
 - GCC and clang: ``-O3``, no FMA contraction (results equal on every machine), no debug info, and
-  OpenMP when a tiny OpenMP program compiles and links (Apple's clang has none unless libomp is
-  installed: the kernels then run serially, with the same results).
-- MSVC: ``/O2 /fp:precise /openmp``.
+  OpenMP for the Cython drivers when a tiny OpenMP program compiles and links (Apple's clang has none
+  unless libomp is installed: the kernels then run serially, with the same results). The C core is
+  compiled as ISO C11 and has no threads.
+- MSVC: ``/O2 /fp:precise`` (and ``/openmp`` for the drivers).
 
 ``AA_DEBUG_BUILD=1`` keeps debug info (``-g``, unstripped) for profiling and debuggers.
 """
@@ -15,9 +21,34 @@ from pathlib import Path
 import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_clib import build_clib
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).parent
+CSRC = Path("src") / "aa_core" / "csrc"   # relative: setuptools wants relative source paths
+C_SOURCES = sorted((CSRC / p.name).as_posix() for p in (HERE / CSRC).glob("*.c"))
+C_HEADERS = sorted((CSRC / p.name).as_posix() for p in (HERE / CSRC).glob("*.h"))
+
+
+def _float_flags(compiler_type: str, debug: bool) -> list:
+    """Optimisation, floating-point and debug flags shared by the C core and the extensions."""
+    if compiler_type == "msvc":
+        return ["/O2", "/fp:precise"]
+    # -g0 after the interpreter's own CFLAGS (which often hold -g) drops the debug info;
+    # -ffp-contract=off keeps a*b+c two roundings, as numpy and the reference compute it.
+    return ["-O3", "-ffp-contract=off", "-g" if debug else "-g0"]
+
+
+class BuildClib(build_clib):
+    """build_clib that compiles the C core with the extensions' floating-point and optimisation flags."""
+
+    def build_libraries(self, libraries):
+        debug = os.environ.get("AA_DEBUG_BUILD") == "1"
+        flags = _float_flags(self.compiler.compiler_type, debug)
+        if self.compiler.compiler_type != "msvc":
+            flags = ["-std=c11"] + flags
+        libraries = [(name, {**info, "cflags": flags + list(info.get("cflags", []))}) for name, info in libraries]
+        super().build_libraries(libraries)
 
 # OpenMP compile and link flags to try, in order, per platform (the first that builds is used).
 _OPENMP_CANDIDATES = {
@@ -35,21 +66,28 @@ class BuildExt(build_ext):
         if self.parallel is None:  # the modules are independent: compile them on every core
             self.parallel = os.cpu_count() or 1
 
+    def run(self):
+        # The extensions link the C core: build it first (also for `build_ext --inplace` alone).
+        self.run_command("build_clib")
+        super().run()
+
     def build_extensions(self):
         debug = os.environ.get("AA_DEBUG_BUILD") == "1"
+        compile_args = _float_flags(self.compiler.compiler_type, debug)
         if self.compiler.compiler_type == "msvc":
-            compile_args, link_args = ["/O2", "/fp:precise", "/openmp"], []
+            compile_args, link_args = compile_args + ["/openmp"], []
         else:
-            # -g0 after the interpreter's own CFLAGS (which often hold -g) drops the debug info;
-            # -ffp-contract=off keeps a*b+c two roundings, as numpy and the reference compute it.
-            compile_args = ["-O3", "-ffp-contract=off", "-g" if debug else "-g0"]
             link_args = [] if debug or sys.platform == "darwin" else ["-s"]  # strip the symbols
             omp_compile, omp_link = self._openmp_flags()
             compile_args += omp_compile
             link_args += omp_link
+        clib = self.get_finalized_command("build_clib")
+        library = [str(Path(clib.build_clib) / self.compiler.library_filename(name))
+                   for name, _ in self.distribution.libraries or []]
         for ext in self.extensions:
             ext.extra_compile_args = compile_args + list(ext.extra_compile_args or [])
             ext.extra_link_args = link_args + list(ext.extra_link_args or [])
+            ext.depends = list(ext.depends or []) + C_SOURCES + C_HEADERS + library  # relink on a core change
         super().build_extensions()
 
     def _openmp_flags(self):
@@ -73,18 +111,23 @@ class BuildExt(build_ext):
         return True
 
 
+# The C core as one static library, linked into every extension (build_ext adds it to each).
+LIBRARIES = [("atomic_africa", {"sources": C_SOURCES, "include_dirs": [CSRC.as_posix()],
+                                "obj_deps": {"": C_HEADERS}})]
+
 extensions = [
     Extension(
         f"aa_core.{pyx.stem}",
         [str(pyx.relative_to(HERE))],
-        include_dirs=[np.get_include(), "src"],
+        include_dirs=[np.get_include(), "src", "src/aa_core", CSRC.as_posix()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
     for pyx in sorted((HERE / "src" / "aa_core").glob("*.pyx"))
 ]
 
 setup(
-    cmdclass={"build_ext": BuildExt},
+    cmdclass={"build_clib": BuildClib, "build_ext": BuildExt},
+    libraries=LIBRARIES,
     ext_modules=cythonize(
         extensions,
         include_path=["src"],

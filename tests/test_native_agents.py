@@ -1,4 +1,4 @@
-"""The native agents (``Engine.agent_actions``: aa_core/vagents.pxi) are their Python twins of
+"""The native agents (``Engine.agent_actions``: src/aa_core/csrc/aa_agent*.c) are their Python twins of
 atomic_africa.agents, step for step.
 
 Per decision: a VectorGame and one Python ``Game`` per env (env ``i``'s episode ``k`` is

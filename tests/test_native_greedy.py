@@ -1,4 +1,4 @@
-"""The native greedy agent (src/aa_core/vagent_greedy.pxi) plays the Python GreedyAgent's action at
+"""The native greedy agent (src/aa_core/csrc/aa_agent_greedy.c) plays the Python GreedyAgent's action at
 every decision: per decision over varied positions (default and random scenarios, other rules and
 agent values) and over whole greedy-vs-greedy games. Thousands of games: benchmarks/greedy_parity.py."""
 from collections import Counter

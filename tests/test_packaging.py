@@ -1,6 +1,7 @@
-"""Packaging as a user meets it: the sdist holds what its tests need and no generated C; a wheel built
-from it (by pip, with build isolation, as ``pip install atomic-africa-X.tar.gz`` builds it) carries
-the license, the .pxd files, the rules data and kernels without debug info; installed in a fresh venv,
+"""Packaging as a user meets it: the sdist holds what its tests need, the C core's sources and no
+generated C; a wheel built from it (by pip, with build isolation, as ``pip install
+atomic-africa-X.tar.gz`` builds it) carries the license, the .pxd files and C headers, the rules data
+and kernels without debug info; installed in a fresh venv,
 the sdist's own tests pass against it."""
 from __future__ import annotations
 
@@ -84,7 +85,10 @@ def test_sdist_has_the_tests_and_no_generated_c(built):
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
         pkg_info = tar.extractfile(next(n for n in tar.getnames() if n.endswith("/PKG-INFO")
                                         and n.count("/") == 1)).read().decode()
-    assert not [n for n in names if n.endswith(".c")]
+    # The C core's sources are hand-written (src/aa_core/csrc); Cython's generated C never ships.
+    assert not [n for n in names if n.endswith(".c") and not n.startswith("src/aa_core/csrc/")]
+    core = {p.relative_to(ROOT).as_posix() for p in (ROOT / "src" / "aa_core" / "csrc").iterdir()}
+    assert core and core <= names, sorted(core - names)
     for need in ("LICENSE", "README.md", "MANIFEST.in", "pyproject.toml", "setup.py",
                  "tests/conftest.py", "tests/helpers.py", "tests/test_pcg.py",
                  "examples/embed/my_sim.pyx", "examples/embed/build.py", "benchmarks/conftest.py",
@@ -119,6 +123,9 @@ def test_wheel_contents(built):
     assert any(re.fullmatch(r"atomic_africa-[^/]+\.dist-info/licenses/LICENSE", n) for n in names)
     assert "aa_core/pcg.pxd" in names and "atomic_africa/data/rules.toml" in names
     assert "aa_core/vgame_schema.pxi" in names  # vgame.pxd includes it: cimport needs it installed
+    # The .pxd files declare the C core's headers: a Cython host compiles against them.
+    headers = {f"aa_core/csrc/{p.name}" for p in (ROOT / "src" / "aa_core" / "csrc").glob("*.h")}
+    assert headers and headers <= set(names), sorted(headers - set(names))
     assert not [n for n in names if n.endswith(".c")]
 
 

@@ -1,5 +1,5 @@
 """The one schema (atomic_africa.game.schema) and everything derived from it agree: the committed
-Cython declarations, the Python Unit and Stage, the event dicts the Python engine logs, the decoder
+C header and its Cython declarations, the Python Unit and Stage, the event dicts the Python engine logs, the decoder
 of native event records and the native arrays."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from atomic_africa.enums import Action, Posture, UnitKind
 from atomic_africa.game import schema
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.native.layout import decode_records, unit_templates
-from atomic_africa.game.native.schema_pxi import PXI_PATH, render
+from atomic_africa.game.native.schema_c import HEADER_PATH, PXI_PATH, render, render_pxi
 from atomic_africa.game.state import Stage, Unit
 from vector_helpers import random_scenario
 
@@ -22,16 +22,17 @@ ROOT = Path(__file__).resolve().parents[1]
 NATIVE = ("i8", "i32", "f64")
 
 
-def test_committed_pxi_is_rendered_from_the_schema():
-    committed = (ROOT / PXI_PATH).read_text()
-    assert committed == render(), (
-        f"{PXI_PATH} differs from atomic_africa.game.schema; regenerate it with\n"
-        f"  PYTHONPATH=python python -m atomic_africa.game.native.schema_pxi > {PXI_PATH}\n"
-        "then rebuild the kernels (python setup.py build_ext --inplace)")
+def test_committed_header_and_pxi_are_rendered_from_the_schema():
+    for path, text in ((HEADER_PATH, render()), (PXI_PATH, render_pxi())):
+        committed = (ROOT / path).read_text()
+        assert committed == text, (
+            f"{path} differs from atomic_africa.game.schema; regenerate it with\n"
+            f"  PYTHONPATH=python python -m atomic_africa.game.native.schema_c\n"
+            "then rebuild the kernels (python setup.py build_ext --inplace)")
 
 
-def test_pxi_declares_every_schema_name():
-    text = render()
+def test_header_and_pxi_declare_every_schema_name():
+    header, pxi = render(), render_pxi()
     names = ([f"ST_{n}" for n, _ in schema.STAGES] + [f"S_{n.upper()}" for n, _ in schema.SCALARS]
              + [f"E_{t.upper()}" for t, _ in schema.EVENTS] + [f"R_{r.name}" for r in schema.END_REASONS]
              + [x.name for x in schema.LIMITS] + [f"A_{a.name}" for a in Action]
@@ -39,7 +40,8 @@ def test_pxi_declares_every_schema_name():
     for s in NATIVE:
         names += [f"F_{c}" for _, c, _ in schema.native_rows(s)]
     for name in names:
-        assert f"\n    {name} = " in text, name
+        assert f"\n    {name} = " in header, name
+        assert f"\n        {name}\n" in pxi or f"\n        {name} " in pxi, name
 
 
 def test_native_rows_are_contiguous_and_unique():

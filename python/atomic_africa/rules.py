@@ -182,7 +182,7 @@ class MovementRules(_Section):
         for name in ("increment_cm", "vehicle_increment_cm", "sprint_increment_cm",
                      "vehicle_sprint_increment_cm", "merge_contact_cm"):
             _set(self, name, _f.number(f"{path}.{name}", getattr(self, name), positive=True, hi=MAX_CM))
-        # card value (<= MAX_COUNT) x per value is a C int product (aa_core/vgame.pyx max_move)
+        # card value (<= MAX_COUNT) x per value is a C int product (max_move in src/aa_core/csrc/aa_engine_internal.h)
         _f.integer(f"{path}.basic_move_per_value", self.basic_move_per_value, lo=0, hi=100)
         _f.integer(f"{path}.sprint_card_value", self.sprint_card_value, lo=1, hi=MAX_COUNT)
         # 1..MAX_DIRECTIONS, 1..MAX_FRACTIONS fractions: the native engine's tables

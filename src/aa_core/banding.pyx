@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Range banding kernel over arrays of distances."""
+"""Range banding kernel over arrays of distances (the C core's csrc/aa_banding.h)."""
 from libc.float cimport DBL_MAX
 from libc.stdint cimport int8_t
 

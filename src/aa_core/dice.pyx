@@ -1,11 +1,15 @@
 # cython: language_level=3
-"""Dice kernels: wound shifts on the die ladder and rolling many units' dice from a BitGenerator."""
+"""Dice kernels: wound shifts on the die ladder and rolling many units' dice from a BitGenerator
+(the C core's csrc/aa_dice.h and csrc/aa_rng.h)."""
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t
 from numpy.random cimport bitgen_t
 
 from aa_core.dice cimport shift_die
-from aa_core.rng cimport reject_threshold, roll_faces
+from aa_core.rng cimport bitgen_layout_matches, reject_threshold, roll_faces
+
+if not bitgen_layout_matches():
+    raise ImportError("aa_core.dice: numpy's bitgen_t no longer has the layout of the core's aa_bitgen")
 
 
 def shift_dice(const int64_t[:] sides, const int64_t[:] steps, const int64_t[::1] ladder,

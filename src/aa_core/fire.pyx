@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""Fire kernels over arrays: single attacks, volleys with the per-turn cap, cover, scatter."""
+"""Fire kernels over arrays: single attacks, volleys with the per-turn cap, cover, scatter (the C
+core's csrc/aa_fire.h)."""
 from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 
 from aa_core.fire cimport FireRules, cap_markers, predominant_cover, resolve_fire, scatter

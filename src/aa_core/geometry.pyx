@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""Line of sight and cover against polygon/circle terrain, many segments or points per call."""
+"""Line of sight and cover against polygon/circle terrain, many segments or points per call (the C
+core's csrc/aa_geometry.h)."""
 from libc.stdint cimport int8_t, int64_t, uint8_t
 
 from aa_core.geometry cimport Terrain, terrain_blocked, terrain_cover

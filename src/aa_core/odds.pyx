@@ -3,13 +3,14 @@
 
 Everything is counted in int64 (number of equally likely face combinations), so the Python layer
 can turn counts into floats or exact Fractions. Histograms index a score s at s + 1, so index 0
-holds "no such score" (-1 in aa_core.scores.Scores).
+holds "no such score" (-1 in aa_core.scores.Scores). The counting is the C core's (csrc/aa_odds.h).
 """
+from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport int64_t
 
 from aa_core.fire cimport FireRules
-from aa_core.odds cimport volley
-from aa_core.scores cimport Scores, action_scores
+from aa_core.odds cimport (aa_engagement_counts, aa_grid_counts, aa_side_counts, aa_split_counts,
+                           aa_split_target, volley)
 
 
 def side_counts(int s0, int s1, int s2, const signed char[::1] row, bint sprint,
@@ -20,23 +21,9 @@ def side_counts(int s0, int s1, int s2, const signed char[::1] row, bint sprint,
     attacks[a0 + 1, a1 + 1] is the joint count of the two attack slots (a0 <= a1 when two; -1 =
     none); the others are 1-D histograms. Outputs are zeroed first; sizes must exceed 2 * max face.
     """
-    cdef int f0, f1, f2
-    cdef Scores s
-    attacks[:, :] = 0
-    defense[:] = 0
-    rally[:] = 0
-    spotting[:] = 0
-    bonus[:] = 0
     with nogil:
-        for f0 in range(1, s0 + 1):
-            for f1 in range(1, s1 + 1):
-                for f2 in range(1, s2 + 1):
-                    action_scores(f0, f1, f2, &row[0], sprint, &s)
-                    attacks[s.attack[0] + 1, s.attack[1] + 1] += 1
-                    defense[s.defense + 1] += 1
-                    rally[s.rally + 1] += 1
-                    spotting[s.spotting + 1] += 1
-                    bonus[s.sprint_bonus + 1] += 1
+        aa_side_counts(s0, s1, s2, &row[0], sprint, &attacks[0, 0], attacks.shape[0], attacks.shape[1],
+                       &defense[0], &rally[0], &spotting[0], &bonus[0], defense.shape[0])
 
 
 def engagement_counts(const int64_t[::1] a0, const int64_t[::1] a1, const int64_t[::1] a_count,
@@ -48,15 +35,10 @@ def engagement_counts(const int64_t[::1] a0, const int64_t[::1] a1, const int64_
     (a0, a1, a_count): the shooter's joint attack support; (d, d_count): the target's Defense
     support. out is zeroed first and must be large enough (markers <= cap, wounds <= 2 * 24).
     """
-    cdef Py_ssize_t i, j, na = a0.shape[0], nd = d.shape[0]
-    cdef int m, w
-    out[:, :] = 0
     with nogil:
-        for i in range(na):
-            for j in range(nd):
-                m = volley(<int>a0[i], <int>a1[i], <int>d[j], split_high, band, armor, cover, ap,
-                           vehicle, &rules, &w)
-                out[m, w] += a_count[i] * d_count[j]
+        aa_engagement_counts(&a0[0], &a1[0], &a_count[0], a0.shape[0], &d[0], &d_count[0], d.shape[0],
+                             split_high, band, armor, cover, ap, vehicle, &rules, &out[0, 0], out.shape[0],
+                             out.shape[1])
 
 
 def split_counts(const int64_t[::1] a0, const int64_t[::1] a1, const int64_t[::1] a_count,
@@ -70,20 +52,16 @@ def split_counts(const int64_t[::1] a0, const int64_t[::1] a1, const int64_t[::1
     One shooter roll feeds both targets, so the two outcomes are correlated through (a0, a1); the
     targets' Defense rolls are independent. out is zeroed first.
     """
-    cdef Py_ssize_t i, j, k, na = a0.shape[0], nh = dh.shape[0], nl = dl.shape[0]
-    cdef int mh, wh, ml, wl
-    cdef int64_t c
-    out[:, :, :, :] = 0
+    cdef aa_split_target h, l
+    cdef ptrdiff_t dims[4]
+    h.d, h.d_count, h.nd = &dh[0], &dh_count[0], dh.shape[0]
+    h.band, h.armor, h.cover, h.ap, h.vehicle = band_h, armor_h, cover_h, ap_h, vehicle_h
+    l.d, l.d_count, l.nd = &dl[0], &dl_count[0], dl.shape[0]
+    l.band, l.armor, l.cover, l.ap, l.vehicle = band_l, armor_l, cover_l, ap_l, vehicle_l
+    for k in range(4):
+        dims[k] = out.shape[k]
     with nogil:
-        for i in range(na):
-            for j in range(nh):
-                mh = volley(-1, <int>a1[i], <int>dh[j], 0, band_h, armor_h, cover_h, ap_h,
-                            vehicle_h, &rules, &wh)
-                c = a_count[i] * dh_count[j]
-                for k in range(nl):
-                    ml = volley(-1, <int>a0[i], <int>dl[k], 0, band_l, armor_l, cover_l, ap_l,
-                                vehicle_l, &rules, &wl)
-                    out[mh, wh, ml, wl] += c * dl_count[k]
+        aa_split_counts(&a0[0], &a1[0], &a_count[0], a0.shape[0], &h, &l, &rules, &out[0, 0, 0, 0], dims)
 
 
 def grid_counts(const int64_t[::1] a0, const int64_t[::1] a1, const int64_t[::1] a_count,
@@ -92,34 +70,10 @@ def grid_counts(const int64_t[::1] a0, const int64_t[::1] a1, const int64_t[::1]
                 int ap, bint vehicle, FireRules rules, int64_t[:, :, :, ::1] out):
     """Per (band, cover, armor) cell: out[..., :] = counts of (>= 1 marker, >= 1 wound),
     sums of markers x count and wounds x count over all face combinations."""
-    cdef Py_ssize_t b, c, a, i, j
-    cdef Py_ssize_t na = a0.shape[0], nd = d.shape[0]
-    cdef int m, w
-    cdef int64_t n, n_m, n_w, s_m, s_w
     with nogil:
-        for b in range(bands.shape[0]):
-            for c in range(covers.shape[0]):
-                for a in range(armors.shape[0]):
-                    n_m = 0
-                    n_w = 0
-                    s_m = 0
-                    s_w = 0
-                    for i in range(na):
-                        for j in range(nd):
-                            m = volley(<int>a0[i], <int>a1[i], <int>d[j], split_high,
-                                       <int>bands[b], <int>armors[a], <int>covers[c], ap, vehicle,
-                                       &rules, &w)
-                            n = a_count[i] * d_count[j]
-                            if m > 0:
-                                n_m += n
-                            if w > 0:
-                                n_w += n
-                            s_m += m * n
-                            s_w += w * n
-                    out[b, c, a, 0] = n_m
-                    out[b, c, a, 1] = n_w
-                    out[b, c, a, 2] = s_m
-                    out[b, c, a, 3] = s_w
+        aa_grid_counts(&a0[0], &a1[0], &a_count[0], a0.shape[0], &d[0], &d_count[0], d.shape[0], split_high,
+                       &bands[0], bands.shape[0], &covers[0], covers.shape[0], &armors[0], armors.shape[0],
+                       ap, vehicle, &rules, &out[0, 0, 0, 0])
 
 
 def volley_scalar(int a0, int a1, int defense, bint split_high, int band, int armor, int cover,

@@ -1,6 +1,6 @@
 # cython: language_level=3
-"""Python twins of the C-level PCG64 and SeedSequence in aa_core/pcg.pxd, for the tests that compare
-them with numpy's (tests/test_pcg.py). Not used by the engine."""
+"""Python twins of the C core's PCG64 and SeedSequence (csrc/aa_pcg.h, declared in aa_core/pcg.pxd),
+for the tests that compare them with numpy's (tests/test_pcg.py). Not used by the engine."""
 from libc.stdint cimport uint32_t, uint64_t
 
 from aa_core.pcg cimport pcg_next32, pcg_seed, seedseq_state

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Table 5 kernel over arrays of faces."""
+"""Table 5 kernel over arrays of faces (the C core's csrc/aa_scores.h)."""
 from libc.stdint cimport int16_t, int64_t
 
 from aa_core.scores cimport Scores, action_scores

@@ -4,17 +4,19 @@ stepped together with the GIL released on OpenMP threads; per-env random streams
 per side for the native agents); whole games and opponent turns played by native agents in one call;
 C-level capsules.
 
-The rules themselves live in aa_core.vgame (start_game, legal_actions, apply_action, observe); this
-module only owns storage, threads and seeding, so another driver can reuse the rules unchanged.
+The rules themselves live in the C core (csrc/aa_engine.h: aa_start_game, aa_legal_actions,
+aa_apply_action, aa_observe, aa_agent_action) and so do the seeds (csrc/aa_pcg.h); this module only
+owns storage, threads and the Python face, so another driver (a C host) reuses the rules unchanged.
 """
 from cpython.pycapsule cimport PyCapsule_New
 from cython.parallel cimport prange
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from numpy.random cimport bitgen_t
 
-from aa_core.pcg cimport PCG_WORDS, int_words, pcg_bitgen, pcg_seed, seedseq_state
+from aa_core.pcg cimport (PCG_WORDS, aa_episode_seed, aa_learner_side, aa_pcg_bitgen, aa_pcg_from_seed,
+                          aa_spawn_seed)
+from aa_core.rng cimport aa_bitgen
 from aa_core.vgame cimport *
 
 import numpy as np
@@ -58,33 +60,6 @@ cdef bint _log_push(ActionLog* log, int a) noexcept nogil:
     return True
 
 
-cdef inline void _pcg_of(uint64_t seed, uint64_t* st) noexcept nogil:
-    """st = the state of PCG64(SeedSequence(seed)) (as np.random.PCG64(seed))."""
-    cdef uint32_t w[2]
-    pcg_seed(w, int_words(seed, w), st)
-
-
-cdef uint64_t _agent_seed(uint64_t gs, int side) noexcept nogil:
-    """SeedSequence(gs, spawn_key=(side,)).generate_state(1, uint64)[0]: the seed of side's agent in
-    the game of seed gs (VectorGame.agent_seed)."""
-    cdef uint32_t ent[5]
-    cdef uint32_t w[2]
-    cdef int m = int_words(gs, ent)
-    while m < 4:
-        ent[m] = 0
-        m += 1
-    ent[m] = <uint32_t>side
-    seedseq_state(ent, m + 1, w, 2)
-    return <uint64_t>w[0] | (<uint64_t>w[1] << 32)
-
-
-# The learner's side in a game a Gymnasium env plays with player="random": spawn key 2 of the game
-# seed (keys 0 and 1 are the sides' agent streams), so the side is known wherever the game starts.
-cdef inline int _learner_side(uint64_t gs) noexcept nogil:
-    """SeedSequence(gs, spawn_key=(2,)).generate_state(1, uint64)[0] & 1 (native_agents.learner_side)."""
-    return <int>(_agent_seed(gs, 2) & 1)
-
-
 cdef class Engine:
     """Many games stepped together; state lives in the numpy arrays of `arrays` (batch first).
 
@@ -98,8 +73,8 @@ cdef class Engine:
     cdef readonly bint record_events
     cdef readonly dict arrays
     cdef list _keep
-    cdef bitgen_t* game_bg       # env i's game stream: a bitgen_t over arrays["rng"][i]
-    cdef bitgen_t* agent_bg      # side p's agent stream in env i (at 2 * i + p): arrays["agent_rng"][i, p]
+    cdef aa_bitgen* game_bg      # env i's game stream: an aa_bitgen over arrays["rng"][i]
+    cdef aa_bitgen* agent_bg     # side p's agent stream in env i (at 2 * i + p): arrays["agent_rng"][i, p]
     cdef uint64_t* rng_w         # the data of arrays["rng"], ["agent_rng"], ["game_seed"] (fixed buffers)
     cdef uint64_t* agent_w
     cdef uint64_t* seed_w
@@ -159,8 +134,8 @@ cdef class Engine:
                 self.evs[i].data = NULL
                 self.evs[i].size = self.evs[i].cap = 0
                 self.evs[i].failed = False
-        self.game_bg = <bitgen_t*>malloc(n * sizeof(bitgen_t))
-        self.agent_bg = <bitgen_t*>malloc(2 * n * sizeof(bitgen_t))
+        self.game_bg = <aa_bitgen*>malloc(n * sizeof(aa_bitgen))
+        self.agent_bg = <aa_bitgen*>malloc(2 * n * sizeof(aa_bitgen))
         if self.game_bg == NULL or self.agent_bg == NULL:
             raise MemoryError("num_envs: cannot allocate the random streams")
         self.n_seed_words = 1
@@ -192,9 +167,9 @@ cdef class Engine:
             self.games[i].bonus = &bonus[i, 0]
             self.games[i].los = &lv[i, 0]
             self.games[i].fcover = &fc[i, 0]
-            pcg_bitgen(&rng[i, 0], &self.game_bg[i])
-            pcg_bitgen(&arng[i, 0, 0], &self.agent_bg[2 * i])
-            pcg_bitgen(&arng[i, 1, 0], &self.agent_bg[2 * i + 1])
+            aa_pcg_bitgen(&rng[i, 0], &self.game_bg[i])
+            aa_pcg_bitgen(&arng[i, 0, 0], &self.agent_bg[2 * i])
+            aa_pcg_bitgen(&arng[i, 1, 0], &self.agent_bg[2 * i + 1])
             self.games[i].rng = &self.game_bg[i]
             self.games[i].ev = &self.evs[i] if self.evs != NULL else NULL
 
@@ -242,38 +217,20 @@ cdef class Engine:
         for k in range(self.n_seed_words):
             self.seed_words[k] = words[k]
 
-    cdef int _entropy(self, uint32_t* ent, uint64_t a, uint64_t b, bint two) noexcept nogil:
-        """Assembled entropy of SeedSequence(seed, spawn_key=(a,) or (a, b)); returns its length."""
-        cdef int k, m = self.n_seed_words
-        for k in range(m):
-            ent[k] = self.seed_words[k]
-        while m < 4:
-            ent[m] = 0
-            m += 1
-        m += int_words(a, ent + m)
-        if two:
-            m += int_words(b, ent + m)
-        return m
-
     cdef void _seed_env(self, Py_ssize_t i, uint64_t gs, uint64_t s0, uint64_t s1) noexcept nogil:
         """Env i's streams for Game(spec, gs) with RandomAgent(s0) playing side 0 and RandomAgent(s1)
         side 1: each PCG64(SeedSequence(seed))."""
         self.seed_w[i] = gs
-        _pcg_of(gs, self.rng_w + i * PCG_WORDS)
-        _pcg_of(s0, self.agent_w + 2 * i * PCG_WORDS)
-        _pcg_of(s1, self.agent_w + (2 * i + 1) * PCG_WORDS)
+        aa_pcg_from_seed(gs, self.rng_w + i * PCG_WORDS)
+        aa_pcg_from_seed(s0, self.agent_w + 2 * i * PCG_WORDS)
+        aa_pcg_from_seed(s1, self.agent_w + (2 * i + 1) * PCG_WORDS)
 
     cdef void _seed_episode(self, Py_ssize_t i, int64_t* episode) noexcept nogil:
         """Env i's streams for its current episode: game seed
         gs = SeedSequence(seed, spawn_key=(i, episode)).generate_state(1, uint64)[0], side p's agent
-        seed _agent_seed(gs, p)."""
-        cdef uint32_t ent[24]
-        cdef uint32_t w[2]
-        cdef int m = self._entropy(ent, <uint64_t>i, <uint64_t>episode[i], True)
-        cdef uint64_t gs
-        seedseq_state(ent, m, w, 2)
-        gs = <uint64_t>w[0] | (<uint64_t>w[1] << 32)
-        self._seed_env(i, gs, _agent_seed(gs, 0), _agent_seed(gs, 1))
+        seed aa_spawn_seed(gs, p)."""
+        cdef uint64_t gs = aa_episode_seed(self.seed_words, self.n_seed_words, <uint64_t>i, <uint64_t>episode[i])
+        self._seed_env(i, gs, aa_spawn_seed(gs, 0), aa_spawn_seed(gs, 1))
 
     cdef bint _start_decided(self, Py_ssize_t i, int64_t* episode) noexcept nogil:
         """Start env i's game of episode[i]; while that game is over before its first decision, go
@@ -288,7 +245,7 @@ cdef class Engine:
                 if g.ev != NULL:
                     g.ev.size = mark
             self._seed_episode(i, episode)
-            start_game(&self.P, g)
+            aa_start_game(&self.P, g)
             if g.s[S_STAGE] != ST_OVER:
                 return True
         return False
@@ -326,12 +283,12 @@ cdef class Engine:
         with nogil:
             for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=4):
                 g = &self.games[envs[j]]
-                observe(&self.P, g, 0, &final[j, 0, 0])
-                observe(&self.P, g, 1, &final[j, 1, 0])
+                aa_observe(&self.P, g, 0, &final[j, 0, 0])
+                aa_observe(&self.P, g, 1, &final[j, 1, 0])
                 ep[envs[j]] += 1
                 ok[j] = self._start_decided(envs[j], &ep[0])
                 if observe_all and ok[j]:
-                    observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
+                    aa_observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
         self._check_events()
         for j in range(m):
             if not ok[j]:
@@ -355,7 +312,7 @@ cdef class Engine:
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 ok[i] = not active[i] or (0 <= actions[i] < self.P.n_actions and
-                                          is_legal(&self.P, &self.games[i], <int>actions[i]))
+                                          aa_is_legal(&self.P, &self.games[i], <int>actions[i]))
         for i in range(n):
             if not ok[i]:
                 return i
@@ -369,13 +326,13 @@ cdef class Engine:
                 if g.ev != NULL:
                     g.ev.size = 0        # an inactive env logs nothing in this step
                 if active[i]:
-                    apply_action(&self.P, g, <int>actions[i])
+                    aa_apply_action(&self.P, g, <int>actions[i])
                     if g.s[S_STAGE] == ST_OVER:
                         terminated[i] = 1
                         winner[i] = _score_end(g, &rewards[i, 0])
                 if observe_all:
                     cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
-                    observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
+                    aa_observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
         self._check_events()
         return -1
 
@@ -392,7 +349,7 @@ cdef class Engine:
                     p = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
                     if p < 0:
                         p = 0
-                observe(&self.P, g, p, &out[j, 0])
+                aa_observe(&self.P, g, p, &out[j, 0])
 
     cdef int _check_events(self) except -1:
         """MemoryError if an env's event records could not grow in the last call (flags cleared)."""
@@ -453,7 +410,7 @@ cdef class Engine:
         cdef int cur = g.s[S_CUR]
         if g.s[S_STAGE] == ST_OVER or cur < 0:
             return -1
-        return agent_action(&self.P, g, kind, &self.agent_params, &self.agent_bg[2 * i + cur])
+        return aa_agent_action(&self.P, g, kind, &self.agent_params, &self.agent_bg[2 * i + cur])
 
     def start_seeded(self, const int64_t[::1] envs, const uint64_t[::1] game_seeds,
                      const uint64_t[:, ::1] agent_seeds, int threads):
@@ -467,7 +424,7 @@ cdef class Engine:
                 if g.ev != NULL:
                     g.ev.size = 0
                 self._seed_env(envs[j], game_seeds[j], agent_seeds[j, 0], agent_seeds[j, 1])
-                start_game(&self.P, g)
+                aa_start_game(&self.P, g)
         self._check_events()
 
     def play_games(self, const uint64_t[::1] game_seeds, const uint64_t[:, ::1] agent_seeds,
@@ -529,7 +486,7 @@ cdef class Engine:
         if g.ev != NULL:
             g.ev.size = 0
         self._seed_env(j, gs, s0, s1)
-        start_game(&self.P, g)
+        aa_start_game(&self.P, g)
         while g.s[S_STAGE] != ST_OVER:
             a = self._agent_move(j, k1 if g.s[S_CUR] == 1 else k0)
             if a < 0:
@@ -538,22 +495,22 @@ cdef class Engine:
             if log != NULL and not _log_push(log, a):
                 status = 2
                 break
-            apply_action(&self.P, g, a)
+            aa_apply_action(&self.P, g, a)
             d += 1
         make_view(&self.P, g, &v)
         winner[0] = <int8_t>g.s[S_WINNER]
         reason[0] = <int8_t>g.s[S_REASON]
         turns[0] = g.s[S_TURN]
         decisions[0] = d
-        figures[0] = side_figures(&v, 0)
-        figures[1] = side_figures(&v, 1)
+        figures[0] = aa_side_figures(&v, 0)
+        figures[1] = aa_side_figures(&v, 1)
         return status
 
     def opponent_turns(self, const int8_t[::1] kinds, const int8_t[::1] learner, const uint8_t[::1] active,
                        float[:, ::1] obs, float[:, ::1] rewards, uint8_t[::1] ended, int8_t[::1] winner,
                        float[:, :, ::1] final, int64_t[::1] decisions, int threads, bint observe_all=True):
         """In each active env, native agent kinds[i] plays every decision until learner[i] is to move
-        (learner[i] = -1: the side _learner_side draws from the game's seed, drawn again for a new game).
+        (learner[i] = -1: the side aa_learner_side draws from the game's seed, drawn again for a new game).
         A game that ends meanwhile sets ended[i], winner[i] and rewards[i] (Game.returns), is seen by
         both players in final[i], and the env goes on to its next episode with a decision (as restart)
         where the agent plays on. decisions[i] counts the agent's decisions; obs[i] is then the
@@ -567,7 +524,7 @@ cdef class Engine:
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
                 g = &self.games[i]
-                side = learner[i] if learner[i] >= 0 else _learner_side(self.seed_w[i])
+                side = learner[i] if learner[i] >= 0 else aa_learner_side(self.seed_w[i])
                 rewards[i, 0] = 0.0
                 rewards[i, 1] = 0.0
                 ended[i] = 0
@@ -581,7 +538,7 @@ cdef class Engine:
                         if a < 0:
                             why[i] = _OPP_NO_ACTION
                             break
-                        apply_action(&self.P, g, a)
+                        aa_apply_action(&self.P, g, a)
                         decisions[i] += 1
                         if g.s[S_STAGE] == ST_OVER:
                             if ended[i]:
@@ -589,17 +546,17 @@ cdef class Engine:
                                 break
                             ended[i] = 1
                             winner[i] = _score_end(g, &rewards[i, 0])
-                            observe(&self.P, g, 0, &final[i, 0, 0])
-                            observe(&self.P, g, 1, &final[i, 1, 0])
+                            aa_observe(&self.P, g, 0, &final[i, 0, 0])
+                            aa_observe(&self.P, g, 1, &final[i, 1, 0])
                             ep[i] += 1
                             if not self._start_decided(i, &ep[0]):
                                 why[i] = _OPP_NO_DECISION
                                 break
                             if learner[i] < 0:      # the new game's own side
-                                side = _learner_side(self.seed_w[i])
+                                side = aa_learner_side(self.seed_w[i])
                 if observe_all:
                     cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
-                    observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
+                    aa_observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
         self._check_events()
         for i in range(n):
             if why[i]:
@@ -607,10 +564,10 @@ cdef class Engine:
         return -1, 0
 
     def learner_sides(self, int8_t[::1] out):
-        """out[i] = the side _learner_side draws from env i's game seed (player="random")."""
+        """out[i] = the side aa_learner_side draws from env i's game seed (player="random")."""
         cdef Py_ssize_t i
         for i in range(self.n):
-            out[i] = <int8_t>_learner_side(self.seed_w[i])
+            out[i] = <int8_t>aa_learner_side(self.seed_w[i])
 
     def events(self, int i):
         """Env i's event records since its last step/start (float64 array)."""
@@ -642,7 +599,7 @@ cdef void _mask_row(const Params* P, Game* g, uint8_t* row) noexcept nogil:
     cdef int buf[MAX_LEGAL]
     cdef int k, m
     memset(row, 0, P.n_actions)
-    m = legal_actions(P, g, buf)
+    m = aa_legal_actions(P, g, buf)
     for k in range(m):
         row[buf[k]] = 1
 
@@ -676,7 +633,7 @@ cdef int _bind_tables(Tables* t, dict a) except -1:
     t.tmpl_i8 = _first[int8_t](a["tmpl_i8"])
     t.tmpl_i32 = _first[int32_t](a["tmpl_i32"])
     t.tmpl_f64 = _first[double](a["tmpl_f64"])
-    t.odds = <const OddsSide*>_first[uint8_t](a["odds"])   # vagent_greedy.pxi: odds_tables
+    t.odds = <const OddsSide*>_first[uint8_t](a["odds"])   # aa_fill_odds_tables (csrc/aa_agent_greedy.c)
     return 0
 
 

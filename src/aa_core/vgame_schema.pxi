@@ -1,257 +1,212 @@
-# Generated from atomic_africa.game.schema by atomic_africa.game.native.schema_pxi: do not edit by hand.
-# Regenerate: PYTHONPATH=python python -m atomic_africa.game.native.schema_pxi > src/aa_core/vgame_schema.pxi
-# (tests/test_schema.py fails when this file and the schema differ). Included by vgame.pxd.
+# Generated from atomic_africa.game.schema by atomic_africa.game.native.schema_c: do not edit by hand.
+# Regenerate: PYTHONPATH=python python -m atomic_africa.game.native.schema_c
+# (tests/test_schema.py fails when this file and the schema differ). Included by vgame.pxd: the
+# names of csrc/aa_schema.h, whose values the C compiler takes from the header.
 
-# Limits of the fixed-size arrays (schema.LIMITS).
-cdef enum:
-    MAX_ASSETS = 16        # fire-support assets per side (Params.call_for_fire.asset_*)
-    MAX_FRACS = 16         # movement distance fractions (Params.movement.distance_fractions)
-    MAX_DIRECTIONS = 64    # movement directions (Params.movement.dir_angle)
-    MAX_CLOCK = 64         # scatter-die faces + 1 (Params.call_for_fire.clock_angle, indexed by face)
-    MAX_EDGES = 32         # range band edges (Params.fire.band_edges_cm)
-    MAX_LADDER = 8         # dice of the wound ladder (Params.dice.ladder)
-    MAX_LEGAL = 8192       # actions of the action space (buffers for legal_actions)
-    MAX_SLOTS_TOTAL = 250  # unit slots of both sides (2 * C)
-    MAX_CARDS = 32767      # cards in a deck (int16 card piles)
-    MAX_FEATURES = 1024    # terrain features of a scenario
-    MAX_TARGETS = 1024     # one declaration's targets: unit slots or features
-    MAX_ATTACKS = 512      # attacks resolved in one Activation phase
-    UNIT_FEATURES = 42     # observation floats per unit slot
-    N_STAGES = 12          # stages (the observation's one-hot)
-    N_ACTIONS = 8          # Action values
+cdef extern from "csrc/aa_schema.h":
+    # Limits of the fixed-size arrays (schema.LIMITS).
+    enum:
+        MAX_ASSETS       # fire-support assets per side (Params.call_for_fire.asset_*)
+        MAX_FRACS        # movement distance fractions (Params.movement.distance_fractions)
+        MAX_DIRECTIONS   # movement directions (Params.movement.dir_angle)
+        MAX_CLOCK        # scatter-die faces + 1 (Params.call_for_fire.clock_angle, indexed by face)
+        MAX_EDGES        # range band edges (Params.fire.band_edges_cm)
+        MAX_LADDER       # dice of the wound ladder (Params.dice.ladder)
+        MAX_LEGAL        # actions of the action space (buffers for legal_actions)
+        MAX_SLOTS_TOTAL  # unit slots of both sides (2 * C)
+        MAX_CARDS        # cards in a deck (int16 card piles)
+        MAX_FEATURES     # terrain features of a scenario
+        MAX_TARGETS      # one declaration's targets: unit slots or features
+        MAX_ATTACKS      # attacks resolved in one Activation phase
+        UNIT_FEATURES    # observation floats per unit slot
+        N_STAGES         # stages (the observation's one-hot)
+        N_ACTIONS        # Action values
 
-# Action / Posture / UnitKind values (atomic_africa.enums) and the empty card.
-cdef enum:
-    A_BASIC = 0
-    A_DIG_IN = 1
-    A_MASS_FIRE = 2
-    A_SPLIT_FIRE = 3
-    A_HEAVY_WEAPON = 4
-    A_RALLY = 5
-    A_CALL_FOR_FIRE = 6
-    A_SPRINT = 7
-    P_OFFENSIVE = 0
-    P_DEFENSIVE = 1
-    K_INFANTRY = 0
-    K_LIGHT_INFANTRY = 1
-    K_VEHICLE = 2
-    NO_CARD = -1
+    # Action / Posture / UnitKind values (atomic_africa.enums) and the empty card.
+    enum:
+        A_BASIC
+        A_DIG_IN
+        A_MASS_FIRE
+        A_SPLIT_FIRE
+        A_HEAVY_WEAPON
+        A_RALLY
+        A_CALL_FOR_FIRE
+        A_SPRINT
+        P_OFFENSIVE
+        P_DEFENSIVE
+        K_INFANTRY
+        K_LIGHT_INFANTRY
+        K_VEHICLE
+        NO_CARD
 
-# Stages (atomic_africa.game.state.Stage).
-cdef enum:
-    ST_ORDERS = 0           # current player assigns cards to its units
-    ST_ACTIVATE = 1         # Activating player reveals one ordered unit
-    ST_DECLARE_ACTION = 2   # choose the action (and posture, for a Joker)
-    ST_DECLARE_TARGET = 3   # fire / Rally / Call for Fire target (or none)
-    ST_DECLARE_TARGET2 = 4  # Split Fire's second target (the lower Attack)
-    ST_DECLARE_ASSET = 5    # Call for Fire: which off-board asset
-    ST_REACT = 6            # Reacting player answers with one ordered unit
-    ST_RESERVE_PICK = 7     # a unit forced to react takes a legal card from the Reserve
-    ST_MOVE = 8             # place the Destination figure
-    ST_SPRINT_MOVE = 9      # after resolution: direction of the sprint bonus displacement
-    ST_SPLIT = 10           # Clean-up: voluntary splits
-    ST_OVER = 11            # the game is over
+    # Stages (atomic_africa.game.state.Stage).
+    enum:
+        ST_ORDERS           # current player assigns cards to its units
+        ST_ACTIVATE         # Activating player reveals one ordered unit
+        ST_DECLARE_ACTION   # choose the action (and posture, for a Joker)
+        ST_DECLARE_TARGET   # fire / Rally / Call for Fire target (or none)
+        ST_DECLARE_TARGET2  # Split Fire's second target (the lower Attack)
+        ST_DECLARE_ASSET    # Call for Fire: which off-board asset
+        ST_REACT            # Reacting player answers with one ordered unit
+        ST_RESERVE_PICK     # a unit forced to react takes a legal card from the Reserve
+        ST_MOVE             # place the Destination figure
+        ST_SPRINT_MOVE      # after resolution: direction of the sprint bonus displacement
+        ST_SPLIT            # Clean-up: voluntary splits
+        ST_OVER             # the game is over
 
-# Game scalars: columns of the (n, NS) int32 array.
-cdef enum:
-    S_TURN = 0        # turn number (0: set-up)
-    S_STAGE = 1       # Stage
-    S_CUR = 2         # player to move (-1: game over)
-    S_FIRST = 3       # first Activating player of this turn
-    S_ACTIVATING = 4  # Activating player of the current Activation phase
-    S_NEXT_ACT = 5    # Activating player of the next phase
-    S_PHASE = 6       # Activation phases so far (whole game)
-    S_ACT = 7         # activated unit of this phase (-1: none)
-    S_REACT = 8       # reacting unit (-1: none)
-    S_DECL = 9        # unit being declared / moved / sprinting
-    S_NPEND = 10      # units still to move or sprint
-    S_PEND0 = 11      # first pending unit
-    S_PEND1 = 12      # second pending unit
-    S_STEP = 13       # which player of the two is assigning orders / splitting
-    S_WINNER = 14     # -2 running, -1 draw, 0/1 winner
-    S_REASON = 15     # end reason: index into END_REASONS
-    S_LAST = 16       # player who took the last decision
-    NS = 17
+    # Game scalars: columns of the (n, NS) int32 array.
+    enum:
+        S_TURN        # turn number (0: set-up)
+        S_STAGE       # Stage
+        S_CUR         # player to move (-1: game over)
+        S_FIRST       # first Activating player of this turn
+        S_ACTIVATING  # Activating player of the current Activation phase
+        S_NEXT_ACT    # Activating player of the next phase
+        S_PHASE       # Activation phases so far (whole game)
+        S_ACT         # activated unit of this phase (-1: none)
+        S_REACT       # reacting unit (-1: none)
+        S_DECL        # unit being declared / moved / sprinting
+        S_NPEND       # units still to move or sprint
+        S_PEND0       # first pending unit
+        S_PEND1       # second pending unit
+        S_STEP        # which player of the two is assigning orders / splitting
+        S_WINNER      # -2 running, -1 draw, 0/1 winner
+        S_REASON      # end reason: index into END_REASONS
+        S_LAST        # player who took the last decision
+        NS
 
-# Unit int8_t fields: rows of the (n, NI8, U) array.
-cdef enum:
-    F_ALIVE = 0       # False: an empty slot (never used, merged away or removed)
-    F_KIND = 1        # UnitKind
-    F_HWD = 2         # has a dispersed heavy weapon
-    F_HWP = 3         # has a point heavy weapon
-    F_SPOTTER = 4     # may Call for Fire
-    F_COMMS = 5       # extends Rally range
-    F_COMMANDER = 6   # commander unit
-    F_REVEALED = 7    # its order card is face up
-    F_ACTED = 8       # took its action this turn (activated or reacted)
-    F_SPLIT_DONE = 9  # already split in this Clean-up
-    F_MOVES = 10      # placed In-transit/Destination figures
-    F_CONFUSED = 11   # confused this phase
-    F_BORN = 12       # scratch: slot filled during this Clean-up's compulsory splits
-    F_ATTACHED = 13   # needs orders but adds no card to the hand (RULES.md section 1)
-    NI8 = 14
+    # Unit int8_t fields: rows of the (n, NI8, U) array.
+    enum:
+        F_ALIVE       # False: an empty slot (never used, merged away or removed)
+        F_KIND        # UnitKind
+        F_HWD         # has a dispersed heavy weapon
+        F_HWP         # has a point heavy weapon
+        F_SPOTTER     # may Call for Fire
+        F_COMMS       # extends Rally range
+        F_COMMANDER   # commander unit
+        F_REVEALED    # its order card is face up
+        F_ACTED       # took its action this turn (activated or reacted)
+        F_SPLIT_DONE  # already split in this Clean-up
+        F_MOVES       # placed In-transit/Destination figures
+        F_CONFUSED    # confused this phase
+        F_BORN        # scratch: slot filled during this Clean-up's compulsory splits
+        F_ATTACHED    # needs orders but adds no card to the hand (RULES.md section 1)
+        NI8
 
-# Unit int32_t fields: rows of the (n, NI32, U) array.
-cdef enum:
-    F_NAME_BASE = 0     # index of the scenario unit the name comes from (-1: empty slot)
-    F_NAME_DEPTH = 1    # '/b' suffixes (splits)
-    F_FIGURES = 2       # figures left
-    F_ARMOR = 3         # armour value
-    F_HWD_AP = 4        # armour piercing of the dispersed heavy weapon
-    F_HWP_AP = 5        # armour piercing of the point heavy weapon
-    F_MARKERS = 6       # suppression markers
-    F_WOUNDS = 7        # wounds
-    F_TURN_MARKERS = 8  # new suppression markers received this turn (for the per-turn cap)
-    F_CARD = 9          # order card on the unit (face down until revealed)
-    F_ACTION = 10       # Activation-phase scratch: declared Action
-    F_POSTURE = 11      # Activation-phase scratch: declared Posture
-    F_TARGET = 12       # Activation-phase scratch: target uid (or feature)
-    F_TARGET2 = 13      # Activation-phase scratch: Split Fire's second target
-    F_ASSET = 14        # Activation-phase scratch: Call for Fire asset
-    F_DIE0 = 15         # sides of the three Attribute dice (dice[0])
-    F_DIE1 = 16         # sides of the three Attribute dice (dice[1])
-    F_DIE2 = 17         # sides of the three Attribute dice (dice[2])
-    NI32 = 18
+    # Unit int32_t fields: rows of the (n, NI32, U) array.
+    enum:
+        F_NAME_BASE     # index of the scenario unit the name comes from (-1: empty slot)
+        F_NAME_DEPTH    # '/b' suffixes (splits)
+        F_FIGURES       # figures left
+        F_ARMOR         # armour value
+        F_HWD_AP        # armour piercing of the dispersed heavy weapon
+        F_HWP_AP        # armour piercing of the point heavy weapon
+        F_MARKERS       # suppression markers
+        F_WOUNDS        # wounds
+        F_TURN_MARKERS  # new suppression markers received this turn (for the per-turn cap)
+        F_CARD          # order card on the unit (face down until revealed)
+        F_ACTION        # Activation-phase scratch: declared Action
+        F_POSTURE       # Activation-phase scratch: declared Posture
+        F_TARGET        # Activation-phase scratch: target uid (or feature)
+        F_TARGET2       # Activation-phase scratch: Split Fire's second target
+        F_ASSET         # Activation-phase scratch: Call for Fire asset
+        F_DIE0          # sides of the three Attribute dice (dice[0])
+        F_DIE1          # sides of the three Attribute dice (dice[1])
+        F_DIE2          # sides of the three Attribute dice (dice[2])
+        NI32
 
-# Unit double fields: rows of the (n, NF64, U) array.
-cdef enum:
-    F_X = 0       # position (cm)
-    F_Y = 1       # position (cm)
-    F_AIM_X = 2   # Call for Fire target point
-    F_AIM_Y = 3   # Call for Fire target point
-    F_DEST_X = 4  # Destination figure
-    F_DEST_Y = 5  # Destination figure
-    NF64 = 6
+    # Unit double fields: rows of the (n, NF64, U) array.
+    enum:
+        F_X       # position (cm)
+        F_Y       # position (cm)
+        F_AIM_X   # Call for Fire target point
+        F_AIM_Y   # Call for Fire target point
+        F_DEST_X  # Destination figure
+        F_DEST_Y  # Destination figure
+        NF64
 
-# Event record codes; a record is code, turn, n, then n values (listed).
-cdef enum:
-    E_SETUP = 0                # (no values)
-    E_SHUFFLE = 1              # player, deck...
-    E_RESHUFFLE = 2            # player, deck...
-    E_DRAW = 3                 # player, cards...
-    E_ASSIGN = 4               # player, unit, card
-    E_ORDERS_DONE = 5          # player, reserve
-    E_ACTIVATE = 6             # player, unit, card
-    E_REACT = 7                # player, unit, card
-    E_RESERVE_CARD = 8         # player, unit, card
-    E_CONFUSED_DRAW = 9        # player, unit, card
-    E_CONFUSED = 10            # player, unit, card
-    E_CONFUSED_DIRECTION = 11  # unit, face, sprint
-    E_NO_REACTION = 12         # player, unit
-    E_DECLARE = 13             # unit, action, posture, confused
-    E_TARGETS = 14             # unit, target, target2, asset
-    E_MOVE = 15                # unit, start.x, start.y, dest.x, dest.y, in_transit.x, in_transit.y
-    E_ROLL = 16                # unit, dice[3], faces[3], shattered, action, posture, n_attacks, attacks[2], defense, rally, spotting, sprint_bonus
-    E_BYSTANDER_ROLL = 17      # unit, dice[3], faces[3], shattered, action, posture, n_attacks, attacks[2], defense, rally, spotting, sprint_bonus
-    E_SCATTER = 18             # unit, asset, aim.x, aim.y, clock, distance, spotting, direct_hit, impact.x, impact.y
-    E_SUPPORT_ROLL = 19        # unit, asset, faces[3], attack
-    E_FIRE = 20                # source, target, attack, range, defense, armor, cover, ap, markers, wounds
-    E_FIRE_RESULT = 21         # target, markers, wounds, total_markers, total_wounds, cover
-    E_RALLY = 22               # unit, target, rally, range, markers, los, success
-    E_SPRINT = 23              # unit, distance, dest.x, dest.y
-    E_COMPLETE_MOVE = 24       # unit, start.x, start.y, dest.x, dest.y
-    E_MERGE = 25               # unit, name_base, name_depth, into, figures[2], markers[2], wounds[2]
-    E_INITIATIVE = 26          # player
-    E_SPLIT = 27               # unit, new_unit, voluntary, figures[2], markers[2], wounds[2]
-    E_REMOVED = 28             # unit, name_base, name_depth, side, figures
-    E_MORALE = 29              # unit, die, face, markers, success
-    E_DISCARD = 30             # player, reserve
-    E_TURN_END = 31            # figures[2], units[2]
-    E_GAME_OVER = 32           # winner, reason, figures[2]
-    E_FEATURE_FIRE = 33        # source, feature, attack, range, defense, armor, ap, wounds, cover[2]
+    # Event record codes; a record is code, turn, n, then n values (listed).
+    enum:
+        E_SETUP               # (no values)
+        E_SHUFFLE             # player, deck...
+        E_RESHUFFLE           # player, deck...
+        E_DRAW                # player, cards...
+        E_ASSIGN              # player, unit, card
+        E_ORDERS_DONE         # player, reserve
+        E_ACTIVATE            # player, unit, card
+        E_REACT               # player, unit, card
+        E_RESERVE_CARD        # player, unit, card
+        E_CONFUSED_DRAW       # player, unit, card
+        E_CONFUSED            # player, unit, card
+        E_CONFUSED_DIRECTION  # unit, face, sprint
+        E_NO_REACTION         # player, unit
+        E_DECLARE             # unit, action, posture, confused
+        E_TARGETS             # unit, target, target2, asset
+        E_MOVE                # unit, start.x, start.y, dest.x, dest.y, in_transit.x, in_transit.y
+        E_ROLL                # unit, dice[3], faces[3], shattered, action, posture, n_attacks, attacks[2], defense, rally, spotting, sprint_bonus
+        E_BYSTANDER_ROLL      # unit, dice[3], faces[3], shattered, action, posture, n_attacks, attacks[2], defense, rally, spotting, sprint_bonus
+        E_SCATTER             # unit, asset, aim.x, aim.y, clock, distance, spotting, direct_hit, impact.x, impact.y
+        E_SUPPORT_ROLL        # unit, asset, faces[3], attack
+        E_FIRE                # source, target, attack, range, defense, armor, cover, ap, markers, wounds
+        E_FIRE_RESULT         # target, markers, wounds, total_markers, total_wounds, cover
+        E_RALLY               # unit, target, rally, range, markers, los, success
+        E_SPRINT              # unit, distance, dest.x, dest.y
+        E_COMPLETE_MOVE       # unit, start.x, start.y, dest.x, dest.y
+        E_MERGE               # unit, name_base, name_depth, into, figures[2], markers[2], wounds[2]
+        E_INITIATIVE          # player
+        E_SPLIT               # unit, new_unit, voluntary, figures[2], markers[2], wounds[2]
+        E_REMOVED             # unit, name_base, name_depth, side, figures
+        E_MORALE              # unit, die, face, markers, success
+        E_DISCARD             # player, reserve
+        E_TURN_END            # figures[2], units[2]
+        E_GAME_OVER           # winner, reason, figures[2]
+        E_FEATURE_FIRE        # source, feature, attack, range, defense, armor, ap, wounds, cover[2]
 
-# End reasons (S_REASON; atomic_africa.game.schema.END_REASONS).
-cdef enum:
-    R_NO_UNITS = 0       # a side has no units left
-    R_MORE_FIGURES = 1   # turn limit: more remaining figures
-    R_EQUAL_FIGURES = 2  # turn limit: equal figures
+    # End reasons (S_REASON; atomic_africa.game.schema.END_REASONS).
+    enum:
+        R_NO_UNITS       # a side has no units left
+        R_MORE_FIGURES   # turn limit: more remaining figures
+        R_EQUAL_FIGURES  # turn limit: equal figures
 
-
-# One game's unit rows as named pointers (v.x[u] is unit u's x).
-ctypedef struct V:
-    const Params* P
-    Game* g
-    EventBuffer* ev
-    int32_t* s
-    int U, C, K
-    int8_t* alive
-    int8_t* kind
-    int8_t* hwd
-    int8_t* hwp
-    int8_t* spotter
-    int8_t* comms
-    int8_t* commander
-    int8_t* revealed
-    int8_t* acted
-    int8_t* split_done
-    int8_t* moves
-    int8_t* confused
-    int8_t* born
-    int8_t* attached
-    int32_t* name_base
-    int32_t* name_depth
-    int32_t* figures
-    int32_t* armor
-    int32_t* hwd_ap
-    int32_t* hwp_ap
-    int32_t* markers
-    int32_t* wounds
-    int32_t* turn_markers
-    int32_t* card
-    int32_t* action
-    int32_t* posture
-    int32_t* target
-    int32_t* target2
-    int32_t* asset
-    double* x
-    double* y
-    double* aim_x
-    double* aim_y
-    double* dest_x
-    double* dest_y
-
-
-cdef inline void make_view(const Params* P, Game* g, V* v) noexcept nogil:
-    cdef int U = P.U
-    v.P = P
-    v.g = g
-    v.ev = g.ev
-    v.s = g.s
-    v.U = U
-    v.C = P.C
-    v.K = P.K
-    v.alive = g.i8 + F_ALIVE * U
-    v.kind = g.i8 + F_KIND * U
-    v.hwd = g.i8 + F_HWD * U
-    v.hwp = g.i8 + F_HWP * U
-    v.spotter = g.i8 + F_SPOTTER * U
-    v.comms = g.i8 + F_COMMS * U
-    v.commander = g.i8 + F_COMMANDER * U
-    v.revealed = g.i8 + F_REVEALED * U
-    v.acted = g.i8 + F_ACTED * U
-    v.split_done = g.i8 + F_SPLIT_DONE * U
-    v.moves = g.i8 + F_MOVES * U
-    v.confused = g.i8 + F_CONFUSED * U
-    v.born = g.i8 + F_BORN * U
-    v.attached = g.i8 + F_ATTACHED * U
-    v.name_base = g.i32 + F_NAME_BASE * U
-    v.name_depth = g.i32 + F_NAME_DEPTH * U
-    v.figures = g.i32 + F_FIGURES * U
-    v.armor = g.i32 + F_ARMOR * U
-    v.hwd_ap = g.i32 + F_HWD_AP * U
-    v.hwp_ap = g.i32 + F_HWP_AP * U
-    v.markers = g.i32 + F_MARKERS * U
-    v.wounds = g.i32 + F_WOUNDS * U
-    v.turn_markers = g.i32 + F_TURN_MARKERS * U
-    v.card = g.i32 + F_CARD * U
-    v.action = g.i32 + F_ACTION * U
-    v.posture = g.i32 + F_POSTURE * U
-    v.target = g.i32 + F_TARGET * U
-    v.target2 = g.i32 + F_TARGET2 * U
-    v.asset = g.i32 + F_ASSET * U
-    v.x = g.f64 + F_X * U
-    v.y = g.f64 + F_Y * U
-    v.aim_x = g.f64 + F_AIM_X * U
-    v.aim_y = g.f64 + F_AIM_Y * U
-    v.dest_x = g.f64 + F_DEST_X * U
-    v.dest_y = g.f64 + F_DEST_Y * U
+    # One game's unit rows as named pointers (v.x[u] is unit u's x).
+    ctypedef struct V "aa_view":
+        const Params* P
+        Game* g
+        EventBuffer* ev
+        int32_t* s
+        int U, C, K
+        int8_t* alive
+        int8_t* kind
+        int8_t* hwd
+        int8_t* hwp
+        int8_t* spotter
+        int8_t* comms
+        int8_t* commander
+        int8_t* revealed
+        int8_t* acted
+        int8_t* split_done
+        int8_t* moves
+        int8_t* confused
+        int8_t* born
+        int8_t* attached
+        int32_t* name_base
+        int32_t* name_depth
+        int32_t* figures
+        int32_t* armor
+        int32_t* hwd_ap
+        int32_t* hwp_ap
+        int32_t* markers
+        int32_t* wounds
+        int32_t* turn_markers
+        int32_t* card
+        int32_t* action
+        int32_t* posture
+        int32_t* target
+        int32_t* target2
+        int32_t* asset
+        double* x
+        double* y
+        double* aim_x
+        double* aim_y
+        double* dest_x
+        double* dest_y

@@ -9,7 +9,7 @@ firing from their In-transit point plus cover.
 Every expectation is taken on exact odds (``exact=True``) and rounded once, so the value of a
 decision is one well-defined float: ``marker_value * E[min(markers, cap left)] + wound_value *
 E[wounds]`` with each expectation the correctly rounded exact fraction. The native twin
-(``src/aa_core/vagent_greedy.pxi``) computes the same numbers from integer counts and plays the same
+(``src/aa_core/csrc/aa_agent_greedy.c``) computes the same numbers from integer counts and plays the same
 actions.
 """
 from __future__ import annotations

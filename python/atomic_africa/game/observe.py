@@ -18,8 +18,8 @@ __all__ = ["observe", "observation_size", "UNIT_FEATURES", "SCALE"]
 UNIT_FEATURES = LIMIT.UNIT_FEATURES
 
 #: The divisors of the scaled counts (the native ``observe`` uses the same ones, ``SCALE_DIV`` in
-#: ``vgame.pyx``; the parity tests hold them equal). :mod:`.observation_spec` documents each feature
-#: and its bounds from these.
+#: ``src/aa_core/csrc/aa_observe.c``; the parity tests hold them equal). :mod:`.observation_spec`
+#: documents each feature and its bounds from these.
 SCALE = {"figures": 20, "markers": 5, "wounds": 5, "turn_markers": 2, "armor": 5, "die": 12, "cover": 2}
 
 

@@ -163,7 +163,7 @@ class Word32Stream:
 
 
 def roll_faces(stream: Word32Stream, sides):
-    """Uniform faces 1..sides[i] from one 32-bit word each try (batched Lemire; see aa_core/rng.pxd).
+    """Uniform faces 1..sides[i] from one 32-bit word each try (batched Lemire; see src/aa_core/csrc/aa_rng.h).
 
     Equivalent to: u = floor(word * P / 2**32) for P = prod(sides), rejected when
     (word * P) mod 2**32 < 2**32 mod P, then u written in mixed radix (first die most significant).

@@ -25,7 +25,7 @@ from ..schema import SCALARS, STAGES, END_REASONS, UNIT_FIELDS, native_rows
 
 __all__ = ["layout", "env_bytes", "check_arrays", "UNIT_BOUNDS", "PCG_WORDS", "NC"]
 
-#: uint64 words of one PCG64 state (aa_core/pcg.pxd): state hi, lo, increment hi, lo, has_uint32,
+#: uint64 words of one PCG64 state (src/aa_core/csrc/aa_pcg.h): state hi, lo, increment hi, lo, has_uint32,
 #: the buffered uint32.
 PCG_WORDS = 6
 #: Columns of the counts array (vgame.pxd): deck, hand, discard, removed figures.

@@ -324,8 +324,8 @@ class VectorGame:
 
     def _reseed(self):
         """Episode 0 everywhere for ``self._seed`` (the agent streams follow each episode's game seed). The kernel derives every
-        stream itself (numpy's SeedSequence and PCG64 in C, aa_core/pcg.pxd), so automatic resets
-        need no Python."""
+        stream itself (numpy's SeedSequence and PCG64 in C, src/aa_core/csrc/aa_pcg.h), so automatic
+        resets need no Python."""
         words = np.array(_words(self._seed), dtype=np.uint32)
         if words.size > 16:
             raise ValueError(f"seed: {self._seed} is too large; VectorGame takes seeds below 2**512")

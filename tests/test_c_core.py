@@ -1,0 +1,134 @@
+"""The C core (src/aa_core/csrc) is plain ISO C11 that every host can compile: each source builds as
+an object with ``-std=c11 -Wall -Wextra -Werror -pedantic`` under every C compiler present (gcc,
+clang), each header stands alone (from C and from C++), nothing in it includes Python or numpy or
+does I/O, threads or exits, and the Cython declarations of its structs name the C fields in order."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "src" / "aa_core"
+CSRC = PKG / "csrc"
+SOURCES = sorted(CSRC.glob("*.c"))
+HEADERS = sorted(CSRC.glob("*.h"))
+STRICT = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O2"]
+
+COMPILERS = [c for c in ("gcc", "clang") if shutil.which(c)]
+CXX_COMPILERS = [c for c in ("g++", "clang++") if shutil.which(c)]
+
+
+def _compile(cc: str, args: list, src: Path, out: Path):
+    proc = subprocess.run([cc, *args, "-I", str(CSRC), "-c", str(src), "-o", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, f"{cc} {src.name}:\n{proc.stderr[-3000:]}"
+
+
+def test_the_core_is_there():
+    names = {p.name for p in SOURCES}
+    for need in ("aa_engine.c", "aa_legal.c", "aa_resolve.c", "aa_cleanup.c", "aa_observe.c", "aa_agents.c",
+                 "aa_agent_basic.c", "aa_agent_greedy.c", "aa_simulate.c", "aa_odds.c", "aa_hexmap.c"):
+        assert need in names, need
+    assert COMPILERS, "no C compiler (gcc or clang) on PATH"
+
+
+@pytest.mark.parametrize("cc", COMPILERS)
+@pytest.mark.parametrize("int128", [True, False], ids=["int128", "no-int128"])
+def test_every_source_compiles_strictly(cc, int128, tmp_path):
+    args = STRICT + ([] if int128 else ["-DAA_NO_INT128"])
+    for src in SOURCES:
+        _compile(cc, args, src, tmp_path / f"{src.stem}.o")
+
+
+@pytest.mark.parametrize("cc", COMPILERS + CXX_COMPILERS)
+def test_every_header_stands_alone(cc, tmp_path):
+    cxx = cc in CXX_COMPILERS
+    args = ["-std=c++11", "-Wall", "-Wextra", "-Werror", "-x", "c++"] if cxx else STRICT
+    for h in HEADERS:
+        src = tmp_path / f"use_{h.stem}.c"
+        src.write_text(f'#include "{h.name}"\n#include "{h.name}"\nint aa_test_{h.stem}(void);\n')
+        _compile(cc, args, src, tmp_path / f"{h.stem}.o")
+
+
+# What rules code must not touch: Python, numpy, I/O, threads, process exits.
+FORBIDDEN = [r"#\s*include\s*[<\"](Python\.h|numpy/|pyconfig\.h|stdio\.h|pthread\.h|threads\.h|omp\.h)",
+             r"\b(exit|abort|printf|fprintf|puts|fopen|malloc_trim|pthread_\w+|omp_\w+)\s*\(",
+             r"\bPy_ssize_t\b", r"\bPyObject\b", r"\bbitgen_t\b"]
+
+
+def test_no_python_numpy_io_or_threads_in_the_core():
+    for path in SOURCES + HEADERS:
+        text = re.sub(r"/\*.*?\*/", "", path.read_text(), flags=re.S)   # comments may name them
+        for pattern in FORBIDDEN:
+            hit = re.search(pattern, text)
+            assert hit is None, f"{path.name}: {hit.group(0)!r}"
+
+
+# ------------------------------------------------------------------------- Cython twins of C structs
+def _c_structs() -> dict:
+    """typedef struct NAME {fields} NAME; of every header: NAME -> field names in order."""
+    out = {}
+    for h in HEADERS:
+        text = re.sub(r"/\*.*?\*/", "", h.read_text(), flags=re.S)
+        for m in re.finditer(r"typedef struct (\w+) \{(.*?)\} \1;", text, flags=re.S):
+            names = []
+            for decl in m.group(2).split(";"):
+                decl = " ".join(decl.split())
+                if decl:
+                    names += _declarator_names(decl)
+            out[m.group(1)] = names
+    return out
+
+
+def _declarator_names(decl: str) -> list:
+    """The names a C or Cython member declaration declares ("double a, b[3]", "T (*f)(void*)")."""
+    fp = re.match(r".*\(\s*\*\s*(\w+)\s*\)\s*\(", decl)
+    if fp:
+        return [fp.group(1)]
+    names = []
+    for part in decl.split(","):
+        part = re.sub(r"\[[^\]]*\]", "", part).strip()
+        names.append(re.findall(r"\w+", part)[-1])
+    return names
+
+
+def _pxd_structs() -> dict:
+    """ctypedef struct Name "c_name": blocks of every .pxd/.pxi: c_name -> (pxd, field names)."""
+    out = {}
+    for p in sorted(PKG.glob("*.pxd")) + sorted(PKG.glob("*.pxi")):
+        lines = p.read_text().splitlines()
+        for i, line in enumerate(lines):
+            m = re.match(r'(\s*)ctypedef struct (\w+)(?: "(\w+)")?:\s*(#.*)?$', line)
+            if not m:
+                continue
+            indent, names = len(m.group(1)), []
+            for body in lines[i + 1:]:
+                if body.strip() and len(body) - len(body.lstrip()) <= indent:
+                    break
+                body = body.split("#")[0].strip()
+                if body and body != "pass":
+                    names += _declarator_names(re.sub(r"\b(noexcept|nogil)\b", "", body))
+            out[m.group(3) or m.group(2)] = (p.name, names)
+    return out
+
+
+def test_cython_declarations_name_every_c_field_in_order():
+    c, pxd = _c_structs(), _pxd_structs()
+    opaque = {"aa_u128", "aa_requests"}   # declared `pass`: Cython never reads their fields
+    checked = 0
+    for name, (where, fields) in pxd.items():
+        if name in opaque or name not in c:
+            continue
+        if name in ("aa_fire_tables",):   # simulate.pyx reads a few fields only
+            assert set(fields) <= set(c[name]), (where, name)
+            continue
+        assert fields == c[name], f"{where}: {name} fields {fields} != C {c[name]}"
+        checked += 1
+    for need in ("aa_params", "aa_state", "aa_tables", "aa_movement_params", "aa_call_for_fire_params",
+                 "aa_fire_rules", "aa_terrain", "aa_scores", "aa_bitgen", "aa_view", "aa_grid"):
+        assert need in pxd, need
+    assert checked >= 20, checked
