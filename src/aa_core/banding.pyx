@@ -3,7 +3,7 @@
 from libc.float cimport DBL_MAX
 from libc.stdint cimport int8_t
 
-from aa_core.banding cimport range_band
+from aa_core.banding cimport range_band, range_band8
 
 
 def range_band_array(const double[:] distance, const double[::1] edges, int8_t[:] out):
@@ -18,8 +18,7 @@ def range_band_array(const double[:] distance, const double[::1] edges, int8_t[:
             # The standard stick: a fixed trip count lets the compiler vectorize.
             for i in range(n):
                 d = distance[i]
-                out[i] = <int8_t>(1 + (d > e[0]) + (d > e[1]) + (d > e[2]) + (d > e[3])
-                                  + (d > e[4]) + (d > e[5]) + (d > e[6]) + (d > e[7]))
+                out[i] = <int8_t>range_band8(d, e)
                 n_bad += not (d >= 0.0 and d <= DBL_MAX)
         else:
             for i in range(n):

@@ -9,8 +9,8 @@ cdef extern from "csrc/aa_fire.h" nogil:
         int turn_cap[2]        # new markers per target per turn
 
     # Markers (before the per-turn cap) of one attack; wounds written to *wounds.
-    int resolve_fire "aa_resolve_fire"(int attack, int band, int defense, int armor, int cover, int ap,
-                                       bint vehicle, const FireRules* r, int* wounds) noexcept
+    int resolve_fire "aa_resolve_attack"(int attack, int band, int defense, int armor, int cover, int ap,
+                                         bint vehicle, const FireRules* r, int* wounds) noexcept
     # New markers after the per-turn cap, given markers `already` received this turn.
     int cap_markers "aa_cap_markers"(int new_markers, int already, bint vehicle, const FireRules* r) noexcept
     # The middle of three cover values.

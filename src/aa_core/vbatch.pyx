@@ -5,7 +5,7 @@ per side for the native agents); whole games and opponent turns played by native
 C-level capsules.
 
 The rules themselves live in the C core (csrc/aa_engine.h: aa_start_game, aa_legal_actions,
-aa_apply_action, aa_observe, aa_agent_action) and so do the seeds (csrc/aa_pcg.h); this module only
+aa_apply_action, aa_observe, aa_agent_choose) and so do the seeds (csrc/aa_pcg.h); this module only
 owns storage, threads and the Python face, so another driver (a C host) reuses the rules unchanged.
 """
 from cpython.pycapsule cimport PyCapsule_New
@@ -410,7 +410,7 @@ cdef class Engine:
         cdef int cur = g.s[S_CUR]
         if g.s[S_STAGE] == ST_OVER or cur < 0:
             return -1
-        return aa_agent_action(&self.P, g, kind, &self.agent_params, &self.agent_bg[2 * i + cur])
+        return aa_agent_choose(&self.P, g, kind, &self.agent_params, &self.agent_bg[2 * i + cur])
 
     def start_seeded(self, const int64_t[::1] envs, const uint64_t[::1] game_seeds,
                      const uint64_t[:, ::1] agent_seeds, int threads):

@@ -188,7 +188,7 @@ cdef extern from "csrc/aa_engine.h":
     void aa_apply_action(const Params* P, Game* g, int a) noexcept nogil
     void aa_observe(const Params* P, Game* g, int player, float* out) noexcept nogil
     int aa_side_figures(const V* v, int side) noexcept nogil
-    int aa_agent_action(const Params* P, Game* g, int kind, const AgentParams* ap, aa_bitgen* rng) noexcept nogil
+    int aa_agent_choose(const Params* P, Game* g, int kind, const AgentParams* ap, aa_bitgen* rng) noexcept nogil
     void aa_fill_odds_tables(const signed char* table5, OddsSide* out) noexcept nogil
 
 

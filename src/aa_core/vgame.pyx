@@ -9,9 +9,9 @@ Cython host calls them through this module without linking the C library; aa_cor
 steps many games at once with the GIL released.
 """
 from aa_core.vgame cimport (AA_ODDS_TABLE_BYTES, AGENT_DOCTRINE, AGENT_GREEDY, AGENT_HEURISTIC, AGENT_RANDOM,
-                            N_ACTIONS, AgentParams, Game, OddsSide, Params, V, aa_agent_action, aa_apply_action,
-                            aa_fill_odds_tables, aa_is_legal, aa_legal_actions, aa_observe, aa_side_figures,
-                            aa_start_game)
+                            N_ACTIONS, AgentParams, Game, OddsSide, Params, V, aa_agent_choose,
+                            aa_apply_action, aa_fill_odds_tables, aa_is_legal, aa_legal_actions, aa_observe,
+                            aa_side_figures, aa_start_game)
 from aa_core.rng cimport aa_bitgen
 
 # The agent kinds by their atomic_africa.agents names (Engine.agent_actions takes these values).
@@ -55,7 +55,7 @@ cdef int side_figures(V* v, int side) noexcept nogil:
 cdef int agent_action(const Params* P, Game* g, int kind, const AgentParams* ap,
                       aa_bitgen* rng) noexcept nogil:
     """The action native agent `kind` plays in g (-1 if none is legal); only AGENT_RANDOM draws."""
-    return aa_agent_action(P, g, kind, ap, rng)
+    return aa_agent_choose(P, g, kind, ap, rng)
 
 
 def fill_odds_tables(const signed char[::1] table5, unsigned char[::1] out):

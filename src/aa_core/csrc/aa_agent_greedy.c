@@ -218,8 +218,8 @@ static double feature_value(gview *c, int u, int f, int posture) {
     for (s = 1; s < ODDS_SLOTS; s++) {
         if (sh->att0[s] == 0)
             continue;
-        aa_resolve_fire(s - 1, b, P->fire.feature_defense, P->terrain.feat_armor[f], 0, v->hwp_ap[u], 0,
-                        &P->fire.rules, &w);
+        aa_resolve_attack(s - 1, b, P->fire.feature_defense, P->terrain.feat_armor[f], 0, v->hwp_ap[u], 0,
+                          &P->fire.rules, &w);
         lv = w * P->fire.feature_cover_per_wound;
         L += (int64_t)sh->att0[s] * (cover < lv ? cover : lv);
     }

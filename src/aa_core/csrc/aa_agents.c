@@ -32,7 +32,7 @@ static int random_act(V *v, aa_bitgen *rng) {
     return buf[face - 1];
 }
 
-int aa_agent_action(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng) {
+int aa_agent_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng) {
     V v;
     aa_make_view(P, g, &v);
     if (kind == AGENT_RANDOM)

@@ -235,7 +235,7 @@ int aa_side_figures(const aa_view *v, int side);
 
 /* ---------------------------------------------------------------------------------- agents
  * Native twins of atomic_africa.agents, each step for step equal to its Python class (the
- * reference). aa_agent_action returns the action the agent of `kind` plays in g (-1 if none is
+ * reference). aa_agent_choose returns the action the agent of `kind` plays in g (-1 if none is
  * legal); only AGENT_RANDOM draws, from `rng` (the agent's own stream: RandomAgent(seed)). */
 enum {
     AGENT_RANDOM = 0,
@@ -250,7 +250,7 @@ typedef struct aa_agent_params {   /* the Python agents' constructor values (ato
     double standoff_cm;                                           /* DoctrineAgent */
 } aa_agent_params;
 
-int aa_agent_action(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng);
+int aa_agent_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng);
 
 /* Fill out (ODDS_ROWS entries, AA_ODDS_TABLE_BYTES) with every dice triple x action x posture's
  * score counts for Table 5 `table5` (N_ACTIONS x 2 x 3 values): aa_tables.odds. */

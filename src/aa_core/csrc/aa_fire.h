@@ -15,8 +15,8 @@ typedef struct aa_fire_rules {
 } aa_fire_rules;
 
 /* Markers (before the per-turn cap) of one attack; its wounds into *wounds. */
-AA_INLINE int aa_resolve_fire(int attack, int band, int defense, int armor, int cover, int ap, int vehicle,
-                              const aa_fire_rules *r, int *wounds) {
+AA_INLINE int aa_resolve_attack(int attack, int band, int defense, int armor, int cover, int ap, int vehicle,
+                                const aa_fire_rules *r, int *wounds) {
     int damage_threshold = band + defense;
     int eff;
     *wounds = 0;

@@ -18,14 +18,14 @@ AA_INLINE int aa_volley(int a0, int a1, int defense, int split_high, int band, i
     int w, m = 0;
     *wounds = 0;
     if (split_high) {
-        m = aa_resolve_fire(a1, band, defense, armor, cover, ap, vehicle, r, wounds);
+        m = aa_resolve_attack(a1, band, defense, armor, cover, ap, vehicle, r, wounds);
     } else {
         if (a0 >= 0) {
-            m += aa_resolve_fire(a0, band, defense, armor, cover, ap, vehicle, r, &w);
+            m += aa_resolve_attack(a0, band, defense, armor, cover, ap, vehicle, r, &w);
             *wounds += w;
         }
         if (a1 >= 0) {
-            m += aa_resolve_fire(a1, band, defense, armor, cover, ap, vehicle, r, &w);
+            m += aa_resolve_attack(a1, band, defense, armor, cover, ap, vehicle, r, &w);
             *wounds += w;
         }
     }

@@ -221,8 +221,8 @@ static void fire(V *v, attacks *A, const int *parts, const aa_scores *scores, in
         i = index[A->tgt[j]];
         t = targets[i];
         veh = is_vehicle(v, t);
-        m = aa_resolve_fire(A->att[j], A->band[j], defense[i], v->armor[t], cover[i], A->ap[j], veh,
-                            &P->fire.rules, &w);
+        m = aa_resolve_attack(A->att[j], A->band[j], defense[i], v->armor[t], cover[i], A->ap[j], veh,
+                              &P->fire.rules, &w);
         mk[i] += m;
         wd[i] += w;
         EVN(v, E_FIRE, A->src[j], t, A->att[j], A->band[j], defense[i], v->armor[t], cover[i], A->ap[j], m, w);
@@ -244,8 +244,8 @@ static void fire_on_features(V *v, attacks *F) {
     int j, f, w, before, after;
     for (j = 0; j < F->n; j++) {
         f = F->tgt[j];
-        aa_resolve_fire(F->att[j], F->band[j], P->fire.feature_defense, P->terrain.feat_armor[f], 0, F->ap[j], 0,
-                        &P->fire.rules, &w);
+        aa_resolve_attack(F->att[j], F->band[j], P->fire.feature_defense, P->terrain.feat_armor[f], 0, F->ap[j],
+                          0, &P->fire.rules, &w);
         before = v->g->fcover[f];
         after = before - w * P->fire.feature_cover_per_wound;
         if (after < 0)

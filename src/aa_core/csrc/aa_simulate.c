@@ -57,8 +57,8 @@ int aa_fire_tables_init(aa_fire_tables *t, const int64_t *shooter, const int64_t
         return AA_SIM_NO_RESULT_TABLE;
     for (a = 0; a < n_att; a++) {
         for (d = 0; d < t->n_def; d++) {
-            t->markers[a * t->n_def + d] = (int8_t)aa_resolve_fire(a, band, d, armor, cover, ap, vehicle,
-                                                                   rules, &w);
+            t->markers[a * t->n_def + d] = (int8_t)aa_resolve_attack(a, band, d, armor, cover, ap, vehicle,
+                                                                     rules, &w);
             t->wounds[a * t->n_def + d] = (int16_t)w;
         }
     }
