@@ -319,7 +319,9 @@ class Curve:
                 self.total[c] += 1
 
     def row(self, timesteps: int, wall: float) -> dict:
-        mean = lambda d: round(float(np.mean(d)), 4) if d else ""
+        def mean(d):
+            return round(float(np.mean(d)), 4) if d else ""
+
         r = {"timesteps": timesteps, "wall_seconds": round(wall, 2), "games": self.games}
         r.update({f"score_{c}": mean(self.by_cat[c]) for c in CATEGORIES})
         r.update({f"games_{c}": self.total[c] for c in CATEGORIES})

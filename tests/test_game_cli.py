@@ -64,7 +64,7 @@ def test_render_gif_animates_a_replay(tmp_path):
 
 def test_render_picks_one_game_of_a_replays_file(tmp_path, capsys):
     from atomic_africa.cli import main
-    from atomic_africa.game import Game, default_scenario
+    from atomic_africa.game import Game
     from atomic_africa.replay.render import load_replay
     games = []
     for seed in (1, 2):

@@ -529,7 +529,7 @@ def _check_call(fn, kw, arg, value):
         # a string where a file path is documented (Game's scenario): the file cannot be read
         assert arg == "scenario" and isinstance(value, (str, bytes)), f"{arg}={v.shown(value)}: OSError"
         return
-    except BaseException as e:  # noqa: BLE001 - the point: nothing else may escape
+    except BaseException as e:
         pytest.fail(f"{arg}={v.shown(value)} raised {type(e).__name__}: {e}")
     # Accepted: then it held nothing a finite, bounded argument cannot hold (a deck argument of
     # odds.fire_grid may be a dict..., so only NaN/inf/deep nesting are judged).

@@ -66,8 +66,8 @@ class Twins:
         self.games = [self._start(i, 0) for i in range(num_envs)]
         self.finished = 0
 
-    def _start(self, i, k):
-        for k in range(k, k + DECISION_TRIES):
+    def _start(self, i, first):
+        for k in range(first, first + DECISION_TRIES):
             g = Game(self.vg.spec, episode_seed(self.seed, i, k))
             if not g.is_over:
                 self.episodes[i] = k

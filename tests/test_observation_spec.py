@@ -74,7 +74,7 @@ def test_rows_say_what_the_features_hold():
     rows = {f.name: f for f in observation_spec(spec)}
     for player in (0, 1):
         obs = g.observation(player)
-        for k, who in ((0, "own"), (1, "enemy")):
+        for who in ("own", "enemy"):
             side = player if who == "own" else 1 - player
             for j in range(spec.C):
                 u = s.units[side * spec.C + j]

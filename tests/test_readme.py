@@ -16,8 +16,8 @@ def test_readme_starts_with_the_two_commands_and_ci_runs_the_second():
     install_run, test_cmd = first_block
     assert "pip install ." in install_run and "atomic-africa" in install_run
     assert "pytest" in test_cmd
-    ci = [l for l in (ROOT / ".ci" / "run").read_text().splitlines()
-          if l.strip() and not l.startswith(("#", "set ", "cd "))]
+    ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
+          if line.strip() and not line.startswith(("#", "set ", "cd "))]
     # CI checks the sdist (.ci/sdist-fast-subset), then runs the README's line itself, last.
     assert ci == [".ci/sdist-fast-subset", test_cmd]
 

@@ -83,7 +83,7 @@ def test_heavy_weapon_shots_at_armoured_features_carry_their_odds_and_the_cover_
     assert [t["armor"] for t in data["terrain"]] == [t.armor for t in g.scenario.terrain]
     rules = g.rules
     seen = 0
-    for k, f in enumerate(data["frames"]):
+    for f in data["frames"]:
         for s in (s for s in f["shots"] if s.get("feature") is not None):
             seen += 1
             feat = g.scenario.terrain[s["feature"]]

@@ -133,7 +133,7 @@ def test_decoder_covers_every_event_type():
     sc, deck, C = g.scenario, g.deck, g.C
     assert sc.terrain and sc.sides[0].fire_support  # feature 0 and asset 0 exist for the records below
     rec = []
-    for code, (t, fields) in enumerate(schema.EVENTS):
+    for code, (_type, fields) in enumerate(schema.EVENTS):
         rec += _record(code, 1, _zero_values(fields))
         rec += _record(code, 2, _zero_values(fields, present=False))
     events = decode_records(np.array(rec, dtype=np.float64), sc, deck, C, 1234)

@@ -207,7 +207,7 @@ def test_inactive_envs_are_left_untouched():
     vg.reset(seed=2)
     rng = np.random.default_rng(3)
     terminated = 0
-    for step in range(300):
+    for _ in range(300):
         masks = vg.action_masks()
         before = vg.clone()
         views = [vg.observations(p) for p in (None, 0, 1)]

@@ -267,7 +267,7 @@ def shift_dice(dice, steps, rules=None) -> np.ndarray:
     bad = _dice.shift_dice(flat[0], flat[1], np.array(rules.dice.ladder, dtype=np.int64), out)
     if bad >= 0:
         raise ValueError(f"dice: element {bad} is d{flat[0][bad]}, not on the ladder "
-                         f"{['d%d' % s for s in rules.dice.ladder]}")
+                         f"{[f'd{s}' for s in rules.dice.ladder]}")
     return out.reshape(shape)
 
 

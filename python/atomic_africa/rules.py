@@ -401,17 +401,17 @@ class Rules:
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def default(cls) -> "Rules":
+    def default(cls) -> Rules:
         """The packaged rules (``atomic-africa rules --dump-toml`` prints their file)."""
         return _default()
 
     @classmethod
-    def from_toml(cls, path: str | PathLike) -> "Rules":
+    def from_toml(cls, path: str | PathLike) -> Rules:
         """Load and validate a rules TOML file (same layout as the packaged one)."""
         return cls.from_dict(read_toml(path, RulesError, "rules"))
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Rules":
+    def from_dict(cls, data: dict) -> Rules:
         """Validate a nested dict (as read from TOML) into a :class:`Rules`."""
         _f.table("", data, sorted(set(_SECTIONS) | {"table5"}), item="section")
         kwargs = {name: sec.from_dict(data[name], name) for name, sec in _SECTIONS.items()}
@@ -430,7 +430,7 @@ class Rules:
         out["table5"] = {k: row.to_dict() for k, row in self.table5.items()}
         return out
 
-    def replace(self, **sections: dict) -> "Rules":
+    def replace(self, **sections: dict) -> Rules:
         """A copy with some fields changed, e.g. ``rules.replace(fire={"armor_floor": 2})``."""
         data = self.to_dict()
         _f.table("", sections, (), data, item="section")

@@ -62,7 +62,7 @@ class Direction(IntEnum):
         return int(self) - 1
 
     @classmethod
-    def of_face(cls, face: int, rules=None) -> "Direction":
+    def of_face(cls, face: int, rules=None) -> Direction:
         """The compass direction of a die face 1..6 (``artillery.compass``: 1 = N, then clockwise).
 
         Parameters
@@ -180,7 +180,7 @@ class LineOfSight(NamedTuple):
     hexes: tuple
 
 
-def _hex_set(values, name: str, hm: "HexMap") -> frozenset:
+def _hex_set(values, name: str, hm: HexMap) -> frozenset:
     if isinstance(values, (str, Hex)):
         values = [values]
     return frozenset(hm.hex(x, f"{name}[{i}]") for i, x in enumerate(values))

@@ -49,7 +49,7 @@ def text_render(game: Game) -> str:
     """A short text picture of the game: turn, stage, player to move and every unit."""
     s, sc = game.s, game.scenario
     lines = [f"{sc.name} | turn {s.turn}/{sc.turns} | stage {game.stage} | "
-             f"to move: {'-' if game.is_over else 'player_%d' % game.current_player}"]
+             f"to move: {'-' if game.is_over else f'player_{game.current_player}'}"]
     for u in s.units:
         if u.alive:
             lines.append(f"  {sc.sides[u.side].name:>6s} {u.name or u.uid:<18s} "
@@ -57,7 +57,7 @@ def text_render(game: Game) -> str:
                          f"wounds {u.wounds}")
     if game.is_over:
         r = game.result
-        lines.append(f"  result: {'draw' if r.winner is None else 'player_%d wins' % r.winner} ({r.reason})")
+        lines.append(f"  result: {'draw' if r.winner is None else f'player_{r.winner} wins'} ({r.reason})")
     return "\n".join(lines)
 
 

@@ -29,9 +29,9 @@ from .._optional import require
 
 require("gymnasium", "gym", "AtomicAfricaEnv")  # before the imports below: one line naming the extra
 
-import gymnasium as gym  # noqa: E402
-import numpy as np  # noqa: E402
-from gymnasium import spaces  # noqa: E402
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
 
 from ..game import Game, GameSpec
 from ..game.native.agent_args import agent_seed, learner_side

@@ -52,10 +52,10 @@ from .._optional import require
 
 require("gymnasium", "gym", "AtomicAfricaVectorEnv")  # before the imports below: one line naming the extra
 
-import numpy as np  # noqa: E402
-from gymnasium import spaces  # noqa: E402
-from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
-from gymnasium.vector.utils import batch_space  # noqa: E402
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
 from .._seeding import seed_sequence
 from ._common import check_player, observation_box

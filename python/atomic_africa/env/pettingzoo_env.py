@@ -23,11 +23,11 @@ from .._optional import require
 require("pettingzoo", "pettingzoo", "the PettingZoo environment")
 require("gymnasium", "pettingzoo", "the PettingZoo environment")
 
-import numpy as np  # noqa: E402
-from gymnasium import spaces  # noqa: E402
-from gymnasium.utils import EzPickle  # noqa: E402
-from pettingzoo import AECEnv  # noqa: E402
-from pettingzoo.utils import wrappers  # noqa: E402
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from ..game import Game, GameSpec
 from ..game.side_view import SideView

@@ -40,11 +40,11 @@ from .._optional import require
 
 require("ray.rllib", "rllib", "the RLlib environment")  # before the imports below: one line naming the extra
 
-import numbers  # noqa: E402
+import numbers
 
-import numpy as np  # noqa: E402
-from gymnasium import spaces  # noqa: E402
-from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402
+import numpy as np
+from gymnasium import spaces
+from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from ..game import IllegalActionError
 from ..game.actions import legal_ids_text

@@ -31,10 +31,10 @@ from .._optional import require
 
 require("stable_baselines3", "sb3", "AtomicAfricaSB3VecEnv")  # before the imports below: one line naming the extra
 
-import numbers  # noqa: E402
+import numbers
 
-import numpy as np  # noqa: E402
-from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
+import numpy as np
+from stable_baselines3.common.vec_env import VecEnv
 
 from .gymnasium_vector import AtomicAfricaVectorEnv
 from ..game.native.vector import VectorGame
@@ -103,7 +103,7 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         self._wrap(venv, seed)
 
     @classmethod
-    def from_vector_env(cls, vector_env: AtomicAfricaVectorEnv, seed=None) -> "AtomicAfricaSB3VecEnv":
+    def from_vector_env(cls, vector_env: AtomicAfricaVectorEnv, seed=None) -> AtomicAfricaSB3VecEnv:
         """Present an existing vector env to SB3 (it is used, not copied: do not step it directly).
 
         Parameters

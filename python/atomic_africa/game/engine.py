@@ -158,7 +158,7 @@ class Game:
         }, sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "Game":
+    def from_json(cls, text: str) -> Game:
         """Rebuild a game from :meth:`to_json`'s output (exact round trip).
 
         Parameters
@@ -192,7 +192,7 @@ class Game:
         return check_playable(g)
 
     @classmethod
-    def replay(cls, scenario=None, seed: int = 0, actions=(), rules=None, source=None) -> "Game":
+    def replay(cls, scenario=None, seed: int = 0, actions=(), rules=None, source=None) -> Game:
         """A new game with ``actions`` applied in order.
 
         Parameters
@@ -216,7 +216,7 @@ class Game:
             g.apply(a)
         return g
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy (rules, scenario and terrain are immutable and shared).
 
         Returns

@@ -99,7 +99,7 @@ class RandomSource:
         return {"kind": self.kind, "seed": self.seed, "state": self._bitgen.state}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "RandomSource":
+    def from_dict(cls, d: dict) -> RandomSource:
         """The source saved by :meth:`to_dict` (``d`` holds ``seed`` and ``state``)."""
         src = cls(d["seed"])
         src._bitgen.state = d["state"]
@@ -192,7 +192,7 @@ class ScriptedSource:
                 "fallback": None if self.fallback is None else self.fallback.to_dict()}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "ScriptedSource":
+    def from_dict(cls, d: dict) -> ScriptedSource:
         """The source saved by :meth:`to_dict`."""
         src = cls(d["dice"], d["decks"])
         src.rolled = [tuple(r) for r in d["rolled"]]

@@ -160,7 +160,7 @@ class Scenario:
     sides: tuple
 
     @classmethod
-    def from_toml(cls, path: str | PathLike) -> "Scenario":
+    def from_toml(cls, path: str | PathLike) -> Scenario:
         """Read and validate a scenario TOML file.
 
         Parameters
@@ -181,7 +181,7 @@ class Scenario:
         return cls.from_dict(read_toml(path, ScenarioError, "scenario"))
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Scenario":
+    def from_dict(cls, data: dict) -> Scenario:
         """Validate a scenario given as a dict in the TOML layout.
 
         Parameters

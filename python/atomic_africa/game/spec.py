@@ -80,7 +80,7 @@ class GameSpec:
     observation_size: int
 
     @classmethod
-    def build(cls, scenario=None, rules=None) -> "GameSpec":
+    def build(cls, scenario=None, rules=None) -> GameSpec:
         """The spec of a scenario under some rules.
 
         Parameters

@@ -99,7 +99,7 @@ class GameState:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "GameState":
+    def from_dict(cls, d: dict) -> GameState:
         """The state saved by :meth:`to_dict` (``d`` must hold every field)."""
         kw = {f.name: d[f.name] for f in fields(cls)}
         kw["units"] = [Unit(**u) for u in d["units"]]

@@ -5,6 +5,7 @@ Shared by the matplotlib pictures (:mod:`.render`) and the HTML replay (:mod:`.r
 """
 from __future__ import annotations
 
+import collections
 import json
 import os
 from typing import NamedTuple
@@ -75,9 +76,7 @@ def load_replay(path, game: int = 0):
             doc = _parse("".join(parts), name, None, whole_file=True)
             return _game_fields(doc, name, "")
         if doc.get("type") == "header":
-            last = None
-            for last in lines:
-                pass
+            last = next(iter(collections.deque(lines, maxlen=1)), None)  # the final line, read once
             if last is None or not last[1].strip():
                 raise ValueError(f"{name}: not a complete battle log (no footer line after the header)")
             footer = _parse(last[1], name, last[0], whole_file=False)

@@ -136,7 +136,8 @@ def shot_odds(events, game) -> list:
         actual = [min(sum(fires[j]["markers"] for j in together), cap), sum(fires[j]["wounds"] for j in together)]
         shots.append(dict(
             source=src if src >= 0 else -1, source_unit=callers[k], target=tgt,
-            impact=impact[callers[k]] if src < 0 else None, shooter=name, target_name=units[tgt].name, action=action.name.replace("_", " ").lower(),
+            impact=impact[callers[k]] if src < 0 else None, shooter=name, target_name=units[tgt].name,
+            action=action.name.replace("_", " ").lower(),
             posture=posture.name.lower(), target_stance=f"{tr['action'].replace('_', ' ').lower()} "
                                                         f"{tr['posture'].lower()}",
             shooter_dice=[int(d) for d in shooter_dice], target_dice=[int(d) for d in tr["dice"]],
@@ -219,7 +220,8 @@ def replay_data(scenario, rules, seed, actions, every: str = "phase") -> dict:
     Parameters
     ----------
     scenario, rules, seed, actions : dict, dict, int, sequence of int
-        The replay, as returned by :func:`~atomic_africa.replay.frames.load_replay`: scenario and rules dicts, game seed, action ids.
+        The replay, as returned by :func:`~atomic_africa.replay.frames.load_replay`: scenario and
+        rules dicts, game seed, action ids.
     every : {"phase", "action"}
         A frame per phase or per action (see :func:`~atomic_africa.replay.frames.frames`).
 
@@ -285,7 +287,8 @@ def save_html(scenario, rules, seed, actions, path, every: str = "phase") -> int
     Parameters
     ----------
     scenario, rules, seed, actions : dict, dict, int, sequence of int
-        The replay, as returned by :func:`~atomic_africa.replay.frames.load_replay`: scenario and rules dicts, game seed, action ids.
+        The replay, as returned by :func:`~atomic_africa.replay.frames.load_replay`: scenario and
+        rules dicts, game seed, action ids.
     path : str or PathLike
         Destination, written under a temporary name and renamed into place.
     every : {"phase", "action"}

@@ -341,8 +341,9 @@ class Narrator:
         if armoured:
             f = self.rules.fire
             lines += textwrap.wrap(
-                "Armoured features: " + ", ".join(f"{printable(t.name)} (armor {t.armor}, {_COVER_WORDS[Cover(t.cover)]})"
-                                                  for t in armoured)
+                "Armoured features: "
+                + ", ".join(f"{printable(t.name)} (armor {t.armor}, {_COVER_WORDS[Cover(t.cover)]})"
+                            for t in armoured)
                 + f"; heavy weapons rated for point targets may fire at them (Defense {f.feature_defense}, "
                 f"no cover bonus); each wound takes {_plural(f.feature_cover_per_wound, 'level')} off "
                 "their cover, and with no cover left they no longer block line of sight.",
@@ -406,7 +407,8 @@ class Narrator:
         self._drawn[e["player"]] = len(e["cards"])
         if self.verbose:
             cards = ", ".join(card_words(self._deck.name(c)) for c in e["cards"])
-            return f"  {self.sides[e['player']]} draws {_plural(len(e['cards']), 'card')}" + (f": {cards}" if cards else "")
+            drawn = f"  {self.sides[e['player']]} draws {_plural(len(e['cards']), 'card')}"
+            return drawn + (f": {cards}" if cards else "")
 
     def _on_reshuffle(self, e, units):
         return (f"  {self.sides[e['player']]} shuffles its discard pile into a new deck of "
@@ -549,8 +551,8 @@ class Narrator:
             why = f"{max(off, 0)} x {inc:g} cm"
         if self.verbose:
             ix, iy = e["impact"]
-            line += (f": scatter d{self.rules.call_for_fire.scatter_die} {e['distance']} - Spotting {e['spotting']} = {off}, {why}; impact at "
-                     f"({_cm(ix)}, {_cm(iy)})")
+            line += (f": scatter d{self.rules.call_for_fire.scatter_die} {e['distance']} - Spotting "
+                     f"{e['spotting']} = {off}, {why}; impact at ({_cm(ix)}, {_cm(iy)})")
         return line
 
     def _on_support_roll(self, e, units):

@@ -11,7 +11,6 @@ import os
 
 from .._atomic_write import replaced_atomically
 from .._plotting import canvas_figure, plain, save_figure
-from .._text import printable
 from .._optional import require
 from .._progress import Progress
 from ..enums import Cover, UnitKind

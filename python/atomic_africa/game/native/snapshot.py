@@ -458,7 +458,7 @@ def _declared(c: _Checker, where, uid, at, action, posture, targets) -> None:
                   "a unit whose second target is a live unit")
     c.scalar_fail(name, where & (a == Action.RALLY) & ((t < 0) | (t >= U) | (t // C != uid // C)),
                   "a Rally unit with a friendly target")
-    c.scalar_fail(name, where & (a == Action.SPLIT_FIRE) & (t >= 0) & ((at(target2, uid) < 0)),
+    c.scalar_fail(name, where & (a == Action.SPLIT_FIRE) & (t >= 0) & (at(target2, uid) < 0),
                   "a Split Fire unit with both targets")
     c.scalar_fail(name, where & (a == Action.CALL_FOR_FIRE) & (at(asset, uid) < 0),
                   "a Call for Fire unit with its asset")

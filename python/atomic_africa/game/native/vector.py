@@ -154,7 +154,7 @@ class VectorGame:
 
     @classmethod
     def from_games(cls, scenario, game_seeds, agent_seeds=None, *, rules=None, threads: int = 1,
-                   record_events: bool = False) -> "VectorGame":
+                   record_events: bool = False) -> VectorGame:
         """A VectorGame with one env per given game: env ``j`` plays ``Game(scenario, game_seeds[j])``.
 
         Nothing is skipped (as :meth:`start_games`): a game over before its first decision stays over.
@@ -323,9 +323,9 @@ class VectorGame:
             return self._engine.arrays["episode"].copy()
 
     def _reseed(self):
-        """Episode 0 everywhere for ``self._seed`` (the agent streams follow each episode's game seed). The kernel derives every
-        stream itself (numpy's SeedSequence and PCG64 in C, aa_core/pcg.pxd), so automatic resets
-        need no Python."""
+        """Episode 0 everywhere for ``self._seed`` (the agent streams follow each episode's game seed).
+        The kernel derives every stream itself (numpy's SeedSequence and PCG64 in C, aa_core/pcg.pxd),
+        so automatic resets need no Python."""
         words = np.array(_words(self._seed), dtype=np.uint32)
         if words.size > 16:
             raise ValueError(f"seed: {self._seed} is too large; VectorGame takes seeds below 2**512")
@@ -879,7 +879,7 @@ class VectorGame:
             raise ValueError(f"state: env {i} (stage {stage}) offers no legal action; not a state the "
                              f"game can continue from")
 
-    def clone(self) -> "VectorGame":
+    def clone(self) -> VectorGame:
         """An independent copy of every game's current state (no replay).
 
         Returns
