@@ -26,8 +26,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from greedy_parity import AGENT_GREEDY, DEFAULT_PARAMS, play_greedy_games, play_greedy_parity
-from vector_helpers import random_scenario
+from support.greedy_parity import AGENT_GREEDY, DEFAULT_PARAMS, play_greedy_games, play_greedy_parity
+from support.vector_mirror import random_scenario
 
 from atomic_africa.game.native.vector import VectorGame
 

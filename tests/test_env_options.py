@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from env_trajectories import assert_same_trajectory, run_trajectory
+from support.env_trajectories import assert_same_trajectory, run_trajectory
 from atomic_africa.game import VectorGame
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv

@@ -264,7 +264,7 @@ EXTREME_GAME_RULES = dict(
 
 
 def test_largest_movement_deck_and_scatter_rules_play_the_same_in_both_engines():
-    from vector_helpers import play_parity
+    from support.vector_mirror import play_parity
 
     rules = aa.Rules.default().replace(**EXTREME_GAME_RULES)
     # issue 15: an increment of 1e308 gave VectorGame NaN positions; the largest accepted ones stay
@@ -276,7 +276,7 @@ def test_largest_movement_deck_and_scatter_rules_play_the_same_in_both_engines()
 
 @pytest.mark.slow
 def test_largest_table_coordinates_and_ratings_play_the_same_in_both_engines():
-    from vector_helpers import play_parity
+    from support.vector_mirror import play_parity
 
     sc = Scenario.from_dict(_scenario(
         table={"width_cm": 10_000.0, "height_cm": 10_000.0}, turns=30,

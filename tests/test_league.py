@@ -23,7 +23,7 @@ from atomic_africa.league import (bradley_terry, match_seed, outcome_matrices, p
 from atomic_africa.league.entrants import Entrant, check_actions
 from atomic_africa.league.external import CHUNK, play_external
 from atomic_africa.league.ratings import ELO_PER_NAT, Z95
-from terminal import as_from_a_terminal
+from support.terminal import as_from_a_terminal
 from atomic_africa.selfplay import COLUMNS, read_results, wilson_interval
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

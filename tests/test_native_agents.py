@@ -33,7 +33,7 @@ from atomic_africa.game import Game
 from atomic_africa.game.rng import RandomSource
 from atomic_africa.game.native.vector import DECISION_TRIES
 from atomic_africa.reference.core import Word32Stream, roll_faces
-from vector_helpers import episode_seed, random_scenario
+from support.vector_mirror import episode_seed, random_scenario
 
 NATIVE = ("random", "heuristic", "doctrine")
 # 64 directions x 16 fractions: 1,025 legal destinations, more sides than RandomSource.roll can roll.

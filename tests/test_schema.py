@@ -16,7 +16,7 @@ from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.native.layout import decode_records, unit_templates
 from atomic_africa.game.native.schema_pxi import PXI_PATH, render
 from atomic_africa.game.state import Stage, Unit
-from vector_helpers import random_scenario
+from support.vector_mirror import random_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 NATIVE = ("i8", "i32", "f64")

@@ -17,7 +17,7 @@ from atomic_africa.game.testing import mini_scenario, unit
 from atomic_africa.selfplay import play_games, read_results, stream_games
 from atomic_africa.selfplay.games import game_seeds
 from atomic_africa.selfplay import workers as workers_module
-from terminal import as_from_a_terminal
+from support.terminal import as_from_a_terminal
 
 
 def _small(turns=2):

@@ -18,7 +18,7 @@ from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.schema import END_REASONS
 from atomic_africa.game.testing import mini_scenario, unit
 from atomic_africa.game.native.vector import VectorGame
-from vector_helpers import check_same_outputs, check_same_state, legal_random_actions, random_scenario
+from support.vector_mirror import check_same_outputs, check_same_state, legal_random_actions, random_scenario
 
 # random_scenario(EARLY): some of its games are over before their first decision (test_vector_no_decision)
 EARLY = 50346

@@ -13,7 +13,7 @@ import atomic_africa as aa
 from atomic_africa.game import VectorGame
 from atomic_africa.game import Game, IllegalActionError, default_scenario
 from atomic_africa.game.testing import mini_scenario, unit
-from vector_helpers import (Mirror, check_reset, check_same_outputs, check_same_state, check_step, episode_seed,
+from support.vector_mirror import (Mirror, check_reset, check_same_outputs, check_same_state, check_step, episode_seed,
                             legal_random_actions, random_scenario)
 
 

@@ -30,7 +30,7 @@ import atomic_africa as aa
 from atomic_africa.game import VectorGame
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.testing import mini_scenario, unit
-from vector_helpers import RULE_FEATURES, check_same_outputs, episode_seed, play_parity, random_scenario
+from support.vector_mirror import RULE_FEATURES, check_same_outputs, episode_seed, play_parity, random_scenario
 
 # Event types each slow test must have compared. Random play seldom picks a Reserve card (it needs a
 # suppressed unit left without orders, rallied, then targeted when its side has no ordered unit

@@ -148,7 +148,7 @@ def _range(lo, hi) -> str:
 #: Bounds of each native unit field in a live slot, as (lo, hi) or a function of (spec, side) giving
 #: them; ``"ladder"`` for dice (a die of the rules' ladder). An empty slot must hold exactly what the
 #: engine's free_slot writes (the schema defaults). Every native field of game.schema has an entry
-#: (tests/test_hostile_native.py checks), so a new field needs its bound here.
+#: (tests/test_hostile_vector_game.py checks), so a new field needs its bound here.
 UNIT_BOUNDS = {
     **{name: (0, 1) for name in _BOOLS},
     "born": (0, 0),                                      # scratch of one Clean-up, 0 between decisions

@@ -16,7 +16,7 @@ from atomic_africa.game import Game, Scenario
 from atomic_africa.replay.frames import frames
 from atomic_africa.replay.html import render_html, replay_data, save_html
 
-from headless_chromium import CHROMIUM, INSTALL_HINT, Chromium
+from support.headless_chromium import CHROMIUM, INSTALL_HINT, Chromium
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
