@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 from dataclasses import fields
 
-from .._fields import MAX_CM, MAX_COUNT, Fields
-from .._input_limits import JSON_STRINGS, MAX_JSON_BYTES, check_depth
-from .._validate import MAX_VALUE
+from .._fields import Fields
+from .._input_limits import JSON_STRINGS, check_depth
+from .._limits import MAX_ARMOR, MAX_COUNT, MAX_JSON_BYTES, MAX_NAME, MAX_SAVED_DEPTH, MAX_SPRINT_CM, MAX_VALUE
 from ..enums import Action, Posture, UnitKind
 from ..rules import Rules
 from .events import EVENT_TYPES
-from .scenario import MAX_ARMOR, Scenario
+from .scenario import Scenario
 from .spec import GameSpec
 from .state import GameState, PlayerState, Stage, Unit
 
@@ -31,9 +31,7 @@ FORMAT = "atomic-africa-game/1"
 #: battle's events fit many times over (a default battle of 6 turns is about 110 kB).
 MAX_TEXT = MAX_JSON_BYTES
 #: Deepest nesting of lists and tables read: a saved game needs 7 (a terrain polygon's point).
-MAX_DEPTH = 8
-#: Longest name or reason string read.
-MAX_NAME = 1000
+MAX_DEPTH = MAX_SAVED_DEPTH
 
 
 class SavedGameError(ValueError):
@@ -139,10 +137,9 @@ def _state(s, spec: GameSpec) -> None:
     for name in ("act_uid", "react_uid", "decl_uid"):
         _f.integer(f"state.{name}", s[name], **uid)
     _f.int_list("state.pending", s["pending"], lo=0, hi=U - 1, max_length=U)
-    # a sprint score (< 100) times an increment (<= MAX_CM)
     _f.array("state.sprint_bonus", s["sprint_bonus"], "a list of numbers", max_length=U, kinds=list)
     for i, b in enumerate(s["sprint_bonus"]):
-        _f.number(f"state.sprint_bonus[{i}]", b, lo=-100 * MAX_CM, hi=100 * MAX_CM)
+        _f.number(f"state.sprint_bonus[{i}]", b, lo=-MAX_SPRINT_CM, hi=MAX_SPRINT_CM)
     _f.integer("state.step", s["step"], lo=0, hi=2)
     _f.integer("state.winner", s["winner"], lo=-2, hi=1)
     _name("state.reason", s["reason"])

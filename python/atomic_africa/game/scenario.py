@@ -3,6 +3,7 @@
 Every malformed value raises :class:`ScenarioError` naming the field (in the wording of
 :mod:`atomic_africa._fields`), e.g.
 ``scenario.sides[0].units[2].dice[1]: 'd7' is not a die; allowed d4, d6, d8, d10, d12``.
+The sizes (units, assets, features, lengths, counts) are those of :mod:`atomic_africa._limits`.
 """
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from dataclasses import dataclass
 from importlib import resources
 from os import PathLike
 
-from .._fields import MAX_CM, MAX_COUNT, Fields
+from .._fields import Fields
+from .._limits import (MAX_ARMOR, MAX_ASSETS, MAX_CM, MAX_COUNT, MAX_FEATURES, MAX_POLYGON_POINTS,
+                       MAX_UNITS)
 from .._toml import read_toml
 from ..enums import Cover, UnitKind
-from .schema import LIMIT
 
 __all__ = ["Scenario", "ScenarioError", "Terrain", "UnitSpec", "SideSpec", "FireSupport",
            "load_scenario", "default_scenario", "packaged_scenarios", "packaged_name",
@@ -26,19 +28,6 @@ EXPERIENCE_LEVELS = ("green", "regular", "veteran", "elite")
 #: with an armor value point targets.
 TARGET_TYPES = ("dispersed", "point")
 _COVERS = {"none": Cover.NONE, "no": Cover.NONE, "light": Cover.LIGHT, "heavy": Cover.HEAVY}
-
-# Sizes, bounded so that no engine's tables or sums overflow (coordinates and lengths: MAX_CM;
-# figures, markers, wounds, turns, hand sizes: MAX_COUNT). The native engine's fixed tables:
-#: terrain features (schema.LIMIT.MAX_FEATURES) and points of one polygon,
-MAX_TERRAIN = LIMIT.MAX_FEATURES
-MAX_POLYGON_POINTS = 1024
-#: off-board assets of a side (schema.LIMIT.MAX_ASSETS),
-MAX_ASSETS = LIMIT.MAX_ASSETS
-#: units of a side at set-up, and their figures: a side's unit slots (scenario units plus the halves
-#: its figures can split into) stay <= MAX_UNITS + MAX_COUNT, so the action space stays bounded,
-MAX_UNITS = 100
-#: armor and AP of units and features: small numbers added to a cover bonus in one C int.
-MAX_ARMOR = 100
 
 
 class ScenarioError(ValueError):
@@ -206,7 +195,7 @@ class Scenario:
         turns = _f.integer("turns", data["turns"], lo=1, hi=MAX_COUNT)
         terrain = []
         raw_t = _f.array("terrain", data.get("terrain", []), "an array of tables [[terrain]]",
-                         max_length=MAX_TERRAIN, kinds=list)
+                         max_length=MAX_FEATURES, kinds=list)
         for i, f in enumerate(raw_t):
             p = f"terrain[{i}]"
             _f.table(p, f, ("shape", "cover", "blocks_los"), ("name", "points", "center", "radius", "armor"))

@@ -4,7 +4,8 @@ end reasons and the native engine's limits.
 The Python engine builds :class:`~atomic_africa.game.state.Unit`, ``Stage``, ``EVENT_TYPES`` and its
 end reasons from here; the native engine's Cython declarations (``src/aa_core/vgame_schema.pxi``) are
 generated from here by :mod:`.schema_pxi` (``tests/test_schema.py`` fails when the committed file
-differs); :mod:`.native_layout` reads the native arrays and event records through it. Orders are
+differs); :mod:`.native_layout` reads the native arrays and event records through it. The sizes every
+engine needs are in :mod:`atomic_africa._limits`. Orders are
 layouts: the row of each native unit field, the column of each scalar and the code of each event are
 their positions here, so only ever append (snapshots and pickles of ``VectorGame`` hold the arrays).
 
@@ -17,11 +18,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .._limits import NATIVE_LIMITS, Limit
 from ..enums import Action
 
 __all__ = ["UnitField", "UNIT_FIELDS", "NATIVE_STORAGES", "REQUIRED", "SCALARS", "SCALAR_COLUMN", "STAGES",
            "EventField", "EVENTS", "EVENT_FIELDS", "FIELD_KINDS", "EndReason", "END_REASONS", "END_REASON",
-           "NO_LEGAL_CARD", "NO_CARD", "Limit", "LIMITS", "LIMIT", "native_rows"]
+           "NO_LEGAL_CARD", "NO_CARD", "LIMITS", "LIMIT", "native_rows"]
 
 #: Marks a :class:`UnitField` without a default (the dataclass argument is required).
 REQUIRED = object()
@@ -272,31 +274,10 @@ EVENTS = (
 EVENT_FIELDS = dict(EVENTS)
 
 
-class Limit(NamedTuple):
-    """A size the native engine's fixed arrays need (C enum of the same name)."""
-
-    name: str
-    value: int
-    doc: str
-
-
-_SLOTS, _FEATURES = 250, 1024
-
-#: Every number the native engine's fixed-size arrays need; the Python side checks scenarios and
-#: rules against them before building a VectorGame.
-LIMITS = (
-    Limit("MAX_ASSETS", 16, "fire-support assets per side (Params.call_for_fire.asset_*)"),
-    Limit("MAX_FRACS", 16, "movement distance fractions (Params.movement.distance_fractions)"),
-    Limit("MAX_DIRECTIONS", 64, "movement directions (Params.movement.dir_angle)"),
-    Limit("MAX_CLOCK", 64, "scatter-die faces + 1 (Params.call_for_fire.clock_angle, indexed by face)"),
-    Limit("MAX_EDGES", 32, "range band edges (Params.fire.band_edges_cm)"),
-    Limit("MAX_LADDER", 8, "dice of the wound ladder (Params.dice.ladder)"),
-    Limit("MAX_LEGAL", 8192, "actions of the action space (buffers for legal_actions)"),
-    Limit("MAX_SLOTS_TOTAL", _SLOTS, "unit slots of both sides (2 * C)"),
-    Limit("MAX_CARDS", 32767, "cards in a deck (int16 card piles)"),
-    Limit("MAX_FEATURES", _FEATURES, "terrain features of a scenario"),
-    Limit("MAX_TARGETS", max(_SLOTS, _FEATURES), "one declaration's targets: unit slots or features"),
-    Limit("MAX_ATTACKS", 512, "attacks resolved in one Activation phase"),
+#: Every number the native engine's fixed-size arrays need (C enums of the same names): the sizes
+#: of :mod:`atomic_africa._limits` and the counts derived from this schema. The Python side checks
+#: scenarios and rules against them before building a VectorGame.
+LIMITS = NATIVE_LIMITS + (
     Limit("UNIT_FEATURES", 42, "observation floats per unit slot"),
     Limit("N_STAGES", len(STAGES), "stages (the observation's one-hot)"),
     Limit("N_ACTIONS", len(Action), "Action values"),

@@ -17,10 +17,9 @@ import numbers
 
 import numpy as np
 
-from ..._fields import MAX_CM
-from ..._validate import MAX_VALUE, wrong_type
+from ..._limits import MAX_ARMOR, MAX_EPISODE, MAX_SPRINT_CM, MAX_VALUE
+from ..._validate import wrong_type
 from ...enums import Action, Posture, UnitKind
-from ..scenario import MAX_ARMOR
 from ..schema import SCALARS, STAGES, END_REASONS, UNIT_FIELDS, native_rows
 
 __all__ = ["layout", "env_bytes", "check_arrays", "UNIT_BOUNDS", "PCG_WORDS", "NC"]
@@ -30,8 +29,6 @@ __all__ = ["layout", "env_bytes", "check_arrays", "UNIT_BOUNDS", "PCG_WORDS", "N
 PCG_WORDS = 6
 #: Columns of the counts array (vgame.pxd): deck, hand, discard, removed figures.
 NC = 4
-#: Largest episode index a snapshot may hold (the kernel counts on in int64 and seeds from it).
-MAX_EPISODE = 2**62
 _COUNT_NAMES = ("deck", "hand", "discard", "removed")
 _PILE_NAMES = ("deck", "hand", "discard")
 _STAGE = {name: i for i, (name, _) in enumerate(STAGES)}
@@ -476,9 +473,7 @@ def _rest(c: _Checker) -> None:
         c.fail("fcover", (e, f), _range(0, int(cover0[f])) + (" (the feature's cover at set-up)" if f < n_feat
                                                                else " (no such feature)"))
     b = c.a["sprint_bonus"]
-    # a sprint score (< 100) times an increment (<= MAX_CM)
-    c.first("sprint_bonus", ~np.isfinite(b) | (np.abs(b) > 100 * MAX_CM),
-            f"finite numbers within +-{100 * MAX_CM:g}")
+    c.first("sprint_bonus", ~np.isfinite(b) | (np.abs(b) > MAX_SPRINT_CM), f"finite numbers within +-{MAX_SPRINT_CM:g}")
     for key in ("rng", "agent_rng"):
         w = c.a[key]
         bad = np.zeros(w.shape, bool)
