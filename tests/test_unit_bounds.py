@@ -5,16 +5,28 @@ files (``game.scenario``, for the fields a scenario gives).
 - every field has bounds, in terms the readers know; a field without them fails here;
 - every field is refused by every reader at hostile values (out of range, wrong type, NaN and
   infinities for floats), so a reader that skips a field fails here (shown by skipping one);
-- states that random play reaches are accepted (no false alarm).
+- states that random play reaches are accepted (no false alarm);
+- a field added to a copy of the schema is picked up by the Python ``Unit``, the scenario reader and
+  its set-up, saved games, snapshots, the observation and the generated ``.pxi`` (the "three places"
+  of the schema's docstring).
 """
 from __future__ import annotations
 
+import ast
 import json
+import os
+import pickle
 import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import atomic_africa
 from atomic_africa import _limits
 from atomic_africa.game import Game, GameSpec, ScenarioError, VectorGame, default_scenario
 from atomic_africa.game import saved, schema
@@ -316,3 +328,114 @@ def test_every_saved_game_random_play_reaches_is_read(scenario):
         g.apply(int(rng.choice(g.legal_actions())))
         k += 1
     read_saved_game(g.to_json())
+
+
+# -- a new field -----------------------------------------------------------------------------------
+_NEW_FIELD = ('    _f("morale_bonus", "i32", 18, int, 0, "bonus to Morale rolls (a field added by a test)", '
+              'bounds=(0, 3), setup=Setup("morale_bonus", (0, 2))),\n')
+_NEW_FEATURE = '    + (_count("morale_bonus", "bonus to Morale rolls", 4),)\n'
+
+
+def _with_new_field(source: str) -> str:
+    """schema.py's source with one more unit field (an i32 row, given by scenarios, observed)."""
+    lines = source.splitlines(keepends=True)
+    ends = {t.id: node.end_lineno for node in ast.parse(source).body if isinstance(node, ast.Assign)
+            for t in node.targets if isinstance(t, ast.Name)}
+    for name, line in sorted(((n, ends[n]) for n in ("UNIT_FIELDS", "UNIT_OBSERVATION")), key=lambda x: -x[1]):
+        assert lines[line - 1].strip() == ")", (name, lines[line - 1])
+        lines.insert(line - 1, _NEW_FIELD if name == "UNIT_FIELDS" else _NEW_FEATURE)
+    return "".join(lines)
+
+
+_NEW_FIELD_CHECKS = r"""
+import json, pickle, sys
+import numpy as np
+from atomic_africa.game import Game, GameSpec, default_scenario
+from atomic_africa.game.native.schema_pxi import render as render_pxi
+from atomic_africa.game.native.snapshot import check_arrays
+from atomic_africa.game.observation_doc import render as render_doc
+from atomic_africa.game.observation_spec import observation_spec, unit_offset
+from atomic_africa.game.saved import SavedGameError
+from atomic_africa.game.scenario import ScenarioError, UnitSpec
+from atomic_africa.game.schema import LIMIT
+from atomic_africa.game.state import Unit
+
+
+def refused(error, call):
+    try:
+        call()
+    except error as e:
+        return str(e)
+    raise AssertionError(f"{call} accepted")
+
+
+# the Python unit and the scenario: read within the Setup's bounds, set up on the unit
+assert Unit(uid=0, side=0).morale_bonus == 0 and "morale_bonus" in UnitSpec.__dataclass_fields__
+d = default_scenario().to_dict()
+d["sides"][0]["units"][0]["morale_bonus"] = 2
+spec = GameSpec.build(d)
+assert spec.scenario.sides[0].units[0].morale_bonus == 2
+assert spec.scenario.to_dict()["sides"][0]["units"][0]["morale_bonus"] == 2
+g = Game(spec, 3)
+assert g.s.units[0].morale_bonus == 2 and g.s.units[1].morale_bonus == 0
+d["sides"][0]["units"][0]["morale_bonus"] = 3
+print(refused(ScenarioError, lambda: GameSpec.build(d)))
+
+# saved games: written, read back, checked
+g2 = Game.from_json(g.to_json())
+assert g2.s.units[0].morale_bonus == 2
+s = json.loads(g.to_json())
+s["state"]["units"][0]["morale_bonus"] = 4
+print(refused(SavedGameError, lambda: Game.from_json(json.dumps(s))))
+s["state"]["units"][0]["morale_bonus"] = "2"
+print(refused(SavedGameError, lambda: Game.from_json(json.dumps(s))))
+
+# snapshots (arrays of the default scenario from the unchanged engine, one i32 row more)
+arrays, n, slot = pickle.load(open(sys.argv[1], "rb"))
+default = GameSpec.build(None)
+check_arrays(arrays, default, n)
+arrays["unit_i32"][0, 18, slot] = 4
+print(refused(ValueError, lambda: check_arrays(arrays, default, n)))
+
+# the observation: one float more per slot, described, encoded, documented
+C, off = spec.C, unit_offset(spec)
+rows = observation_spec(spec)
+f = rows[off + 42]
+assert (f.name, f.unit, f.high) == ("own0.morale_bonus", "count / 4", np.float32(3 / 4)), f
+assert rows[off + C * 43].name == "enemy0.alive" and len(rows) == spec.observation_size
+assert g.observation(0)[off + 42] == np.float32(2 / 4)
+assert "| 42 | morale_bonus | bonus to Morale rolls | count / 4 | 0 | 0.75 |" in render_doc(default)
+
+# the native declarations to regenerate
+assert LIMIT.UNIT_FEATURES == 43
+pxi = render_pxi()
+assert "    F_MORALE_BONUS = 18" in pxi and "    NI32 = 19" in pxi
+assert "v.morale_bonus = g.i32 + F_MORALE_BONUS * U" in pxi
+print("ok")
+"""
+
+
+def test_a_new_unit_field_is_picked_up_by_every_reader_the_observation_and_the_pxi(tmp_path):
+    # The package copied with one schema line more (and its observation entry), run in a child
+    # process: nothing else of the package is edited. The native engine is not rebuilt, so the
+    # snapshot reader is given the arrays of the current engine with the new row added.
+    pkg = Path(atomic_africa.__file__).parent
+    shutil.copytree(pkg, tmp_path / "atomic_africa", ignore=shutil.ignore_patterns("__pycache__"))
+    path = tmp_path / "atomic_africa" / "game" / "schema.py"
+    path.write_text(_with_new_field(path.read_text(encoding="utf-8")), encoding="utf-8")
+    a = {k: v.copy() for k, v in ARRAYS.items()}
+    a["unit_i32"] = np.concatenate([a["unit_i32"], np.zeros_like(a["unit_i32"][:, :1])], axis=1)
+    with open(tmp_path / "arrays.pkl", "wb") as fh:
+        pickle.dump((a, 2, SLOT), fh)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    p = subprocess.run([sys.executable, "-c", textwrap.dedent(_NEW_FIELD_CHECKS), str(tmp_path / "arrays.pkl")],
+                       capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    lines = p.stdout.splitlines()
+    assert lines == [
+        "scenario.sides[0].units[0].morale_bonus: 3 is out of range; allowed 0..2",
+        "text.state.units[0].morale_bonus: 4 is out of range; allowed 0..3",
+        "text.state.units[0].morale_bonus: expected an integer, got str '2'",
+        f"state: arrays['unit_i32'][env 0, morale_bonus, slot {SLOT}] = 4; allowed 0..3",
+        "ok",
+    ], p.stdout

@@ -1,5 +1,5 @@
-"""The one declaration of what both engines share: unit fields and their bounds, game scalars,
-stages, event records, end reasons and the native engine's limits.
+"""The one declaration of what both engines share: unit fields and their bounds, the per-unit
+observation, game scalars, stages, event records, end reasons and the native engine's limits.
 
 The Python engine builds :class:`~atomic_africa.game.state.Unit`, ``Stage``, ``EVENT_TYPES`` and its
 end reasons from here; the native engine's Cython declarations (``src/aa_core/vgame_schema.pxi``) are
@@ -11,7 +11,9 @@ their positions here, so only ever append (snapshots and pickles of ``VectorGame
 Every reader of a unit takes the field's bounds from its :data:`UNIT_FIELDS` line (:func:`allowed`
 resolves them against a game's spec): saved games (:mod:`.saved`), native snapshots
 (:mod:`.native.snapshot`) and scenario files (:mod:`.scenario`, for the fields a scenario gives, with
-their :class:`Setup`). The sizes every engine needs are in :mod:`atomic_africa._limits`.
+their :class:`Setup`). The observation of a unit slot is :data:`UNIT_OBSERVATION`, from which the
+encoder (:mod:`.observe`), its specification (:mod:`.observation_spec`) and ``docs/observation.md``
+are derived. The sizes every engine needs are in :mod:`atomic_africa._limits`.
 
 Adding a unit field
 -------------------
@@ -26,10 +28,13 @@ Then regenerate the ``.pxi`` (``PYTHONPATH=python python -m atomic_africa.game.n
 src/aa_core/vgame_schema.pxi``, a command, not an edit) and rebuild. Everything else follows from the
 line: the ``Unit`` dataclass, the native rows and views, the checks of saved games, snapshots and
 scenario files, the scenario's ``UnitSpec`` attribute and the set-up of the field, the values an
-empty slot must hold. A default other than 0 is also written in the native ``free_slot`` (it zeroes
-a freed slot, then writes the other defaults; random play's snapshots are checked against the
-schema's, so a test fails until it is). ``tests/test_unit_bounds.py`` fails for a field without
-bounds or a reader that skips one.
+empty slot must hold. Two cases touch more, and a test fails until they are done: a default other
+than 0 is also written in the native ``free_slot`` (it zeroes a freed slot, then writes the other
+defaults; random play's snapshots are checked against the schema's), and an observed field adds its
+:data:`UNIT_OBSERVATION` entry here and its line in the native ``unit_features`` (the parity tests
+compare the two encoders bit for bit). ``tests/test_unit_bounds.py`` adds a field to a copy of the
+schema and checks that every reader, the observation and the ``.pxi`` pick it up, and fails for a
+field without bounds or a reader that skips one.
 
 To add an event: one :data:`EVENTS` entry at the end, regenerate (``E_<TYPE>``), and log it in both
 engines (``self._ev(...)`` in ``Game``, ``evn(v, E_<TYPE>, n, ...)`` in ``vgame.pyx``, values in field
@@ -43,9 +48,11 @@ from typing import NamedTuple
 from .. import _limits
 from .._limits import NATIVE_LIMITS, Limit
 from ..enums import Action, Die, Posture, UnitKind
+from .cards import SUITS
 
 __all__ = ["UnitField", "Setup", "UNIT_FIELDS", "FLAG", "BOUND_TERMS", "SETUP_TERMS", "SETS", "allowed",
-           "bound_terms", "setup_terms", "depends_on_game", "setup_fields", "NATIVE_STORAGES", "REQUIRED", "SCALARS", "SCALAR_COLUMN", "STAGES", "EventField", "EVENTS",
+           "bound_terms", "setup_terms", "depends_on_game", "setup_fields", "UnitFeature", "UNIT_OBSERVATION",
+           "NATIVE_STORAGES", "REQUIRED", "SCALARS", "SCALAR_COLUMN", "STAGES", "EventField", "EVENTS",
            "EVENT_FIELDS", "FIELD_KINDS", "EndReason", "END_REASONS", "END_REASON", "NO_LEGAL_CARD",
            "NO_CARD", "LIMITS", "LIMIT", "native_rows"]
 
@@ -272,6 +279,86 @@ def setup_fields(own: bool | None = None) -> tuple:
     return tuple(f for f in UNIT_FIELDS if f.setup is not None and (own is None or f.setup.own == own))
 
 
+# -- the observation of a unit slot ----------------------------------------------------------------
+class UnitFeature(NamedTuple):
+    """One float of a unit slot's observation (all 0 for an empty slot).
+
+    ``encoding`` says how the float comes from the unit (:mod:`.observe` computes it, the native
+    ``unit_features`` in ``vgame.pyx`` computes the same float bit for bit):
+
+    - ``"flag"``: the bool field ``source``, 0 or 1;
+    - ``"x"`` / ``"y"``: the coordinate ``source`` (cm) / the table's width / height;
+    - ``"count"``: the count ``source`` / ``scale`` (element ``arg`` of a list field);
+    - ``"equals"``: 1 if the field ``source`` equals ``arg`` (a one-hot of kinds, actions);
+    - ``"is_unit"``: 1 if the unit is the one the game scalar ``source`` names (``act_uid`` ...);
+    - ``"card_held"``, ``"card_known"``, ``"card_joker"``, ``"card_suit"`` (suit ``arg``),
+      ``"card_rank"`` (rank / ranks): the order card, as far as the observer knows it (own unit or
+      revealed card).
+
+    A count's bound (before scaling) is the :func:`~atomic_africa.game.observation_spec.count_limits`
+    entry ``limit`` (a bound over every reachable state, tighter than the field's), else the field's
+    bounds here; ``unit`` names what is divided by ``scale`` (``"count"``, ``"sides"``).
+    """
+
+    name: str
+    meaning: str
+    encoding: str
+    source: str = ""
+    arg: int = 0
+    scale: int = 1
+    limit: str = ""
+    unit: str = "count"
+
+
+def _uf(name, meaning, encoding, source="", **kw):
+    return UnitFeature(name, meaning, encoding, source or name, **kw)
+
+
+def _count(name, meaning, scale, source="", arg=0, limit="", unit="count"):
+    return UnitFeature(name, meaning, "count", source or name, arg, scale, limit, unit)
+
+
+_KINDS = tuple(k.name.lower() for k in UnitKind)
+_ACTIONS = tuple(a.name.lower() for a in Action)
+
+#: The floats of a unit slot's observation, in vector order (``UNIT_FEATURES`` of them).
+UNIT_OBSERVATION = (
+    (_uf("alive", "1: the slot holds a unit (else every feature of the slot is 0)", "flag"),
+     _uf("x", "position x (0 = left table edge)", "x"),
+     _uf("y", "position y (0 = bottom table edge, player 0's deployment side)", "y"),
+     _count("figures", "figures left", 20, limit="figures"),
+     _count("markers", "suppression markers", 5, limit="markers"),
+     _count("wounds", "wound counters", 5, limit="wounds"),
+     _count("turn_markers", "suppression markers received this turn (the per-turn cap counts them)", 2,
+            limit="turn_markers"))
+    + tuple(_uf(f"kind_{k}", f"1: the unit is {k.replace('_', ' ')}", "equals", "kind", arg=i)
+            for i, k in enumerate(_KINDS))
+    + (_count("armor", "armour value", 5, limit="armor"),)
+    + tuple(_count(f"die_{a}", f"sides of the printed {a.capitalize()} die", 12, "dice", arg=j, limit="die",
+                   unit="sides") for j, a in enumerate(("training", "equipment", "morale")))
+    + (_uf("hw_dispersed", "1: has a dispersed heavy weapon", "flag"),
+       _uf("hw_point", "1: has a point heavy weapon", "flag"),
+       _uf("spotter", "1: may Call for Fire", "flag"),
+       _uf("comms", "1: tactical comms (extends Rally range)", "flag"),
+       _uf("commander", "1: commander unit", "flag"),
+       _uf("has_card", "1: an order card lies on the unit (face down or up)", "card_held", "card"),
+       _uf("card_known", "1: the observer knows the card (own unit, or revealed)", "card_known", "card"),
+       _uf("card_joker", "1: the known card is a Joker", "card_joker", "card"))
+    + tuple(_uf(f"card_{s}", f"1: the known card is a {s[:-1]} card", "card_suit", "card", arg=i)
+            for i, s in enumerate(SUITS))
+    + (_uf("card_rank", "rank of the known suited card (Ace = 1)", "card_rank", "card"),
+       _uf("acted", "1: took its action this turn", "flag"),
+       _uf("is_activating", "1: the unit activated in the current Activation phase", "is_unit", "act_uid"),
+       _uf("is_reacting", "1: the unit reacts in the current Activation phase", "is_unit", "react_uid"),
+       _uf("is_declaring", "1: the unit is the one declaring now", "is_unit", "decl_uid"))
+    + tuple(_uf(f"action_{a}", f"1: declared action {a.replace('_', ' ')} this phase", "equals", "action", arg=i)
+            for i, a in enumerate(_ACTIONS))
+    + (_uf("dest_x", "Destination figure x (the unit's own x when it does not move)", "x"),
+       _uf("dest_y", "Destination figure y", "y"),
+       _uf("moves", "1: placed In-transit/Destination figures this phase", "flag"))
+)
+
+
 #: The native unit arrays, in the order of the Game struct: storage -> C element type.
 NATIVE_STORAGES = {"i8": "int8_t", "i32": "int32_t", "f64": "double"}
 
@@ -446,7 +533,7 @@ EVENT_FIELDS = dict(EVENTS)
 #: of :mod:`atomic_africa._limits` and the counts derived from this schema. The Python side checks
 #: scenarios and rules against them before building a VectorGame.
 LIMITS = NATIVE_LIMITS + (
-    Limit("UNIT_FEATURES", 42, "observation floats per unit slot"),
+    Limit("UNIT_FEATURES", len(UNIT_OBSERVATION), "observation floats per unit slot"),
     Limit("N_STAGES", len(STAGES), "stages (the observation's one-hot)"),
     Limit("N_ACTIONS", len(Action), "Action values"),
 )
