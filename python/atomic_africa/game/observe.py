@@ -44,7 +44,7 @@ def observation_size(game) -> int:
 #: How each encoding of :class:`~atomic_africa.game.schema.UnitFeature` computes its float, as a
 #: Python expression of the unit ``u``, the game state ``s``, the table's ``width`` and ``height`` and
 #: the observer's view of the card (``has``, ``known``, ``joker``, ``suit``, ``rank``: see
-#: :data:`_PROLOGUE`); ``{source}``, ``{arg}``, ``{scale}`` are the feature's. The native
+#: ``_PROLOGUE``); ``{source}``, ``{arg}``, ``{scale}`` are the feature's. The native
 #: ``unit_features`` (``vgame.pyx``) computes the same floats.
 ENCODINGS = {
     "flag": "float(u.{source})",

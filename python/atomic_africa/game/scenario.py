@@ -109,7 +109,7 @@ _OPTIONAL_KEYS = tuple(key for key, f in _BY_KEY.items() if not f.setup.required
 
 
 def _unit_spec_class():
-    """``UnitSpec``: one attribute per key of a unit table (:func:`_unit_keys`), those the
+    """``UnitSpec``: one attribute per key of a unit table (``_UNIT_KEYS``), those the
     constructor needs first."""
     keys = [k for k in _UNIT_KEYS if k[3] is None] + [k for k in _UNIT_KEYS if k[3] is not None]
     spec = [(a, t) if d is None else (a, t, d) for _, a, t, d, _ in keys]

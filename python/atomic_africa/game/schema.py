@@ -15,8 +15,8 @@ their :class:`Setup`). The observation of a unit slot is :data:`UNIT_OBSERVATION
 encoder (:mod:`.observe`), its specification (:mod:`.observation_spec`) and ``docs/observation.md``
 are derived. The sizes every engine needs are in :mod:`atomic_africa._limits`.
 
-Adding a unit field
--------------------
+.. rubric:: Adding a unit field
+
 A new unit field touches three places:
 
 1. its :data:`UNIT_FIELDS` line here: storage and next free ``row``, Python type, default, doc,
@@ -36,7 +36,9 @@ compare the two encoders bit for bit). ``tests/test_unit_bounds.py`` adds a fiel
 schema and checks that every reader, the observation and the ``.pxi`` pick it up, and fails for a
 field without bounds or a reader that skips one.
 
-To add an event: one :data:`EVENTS` entry at the end, regenerate (``E_<TYPE>``), and log it in both
+.. rubric:: Adding an event
+
+One :data:`EVENTS` entry at the end, regenerate (``E_<TYPE>``), and log it in both
 engines (``self._ev(...)`` in ``Game``, ``evn(v, E_<TYPE>, n, ...)`` in ``vgame.pyx``, values in field
 order).
 """
@@ -226,7 +228,7 @@ def setup_terms(width: float, height: float) -> dict:
     return {"width": width, "height": height, "dice": tuple(int(d) for d in Die)}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _parse(expr: str) -> tuple:
     """``"U + features - 1"`` -> ((1, "U"), (1, "features"), (-1, 1)): signed terms or integers."""
     out, sign = [], 1
