@@ -390,3 +390,20 @@ def test_ctrl_c_in_the_middle_of_a_decision_keeps_the_last_whole_one_saved(tmp_p
     out = _drive(s, ["1"])
     assert "Stopped; the game is saved in" in out and "as of the last whole decision" in out
     assert save.read_bytes() == saved
+
+
+def test_while_a_phase_is_declared_the_table_shows_the_last_one_resolved():
+    from atomic_africa.replay.frames import last_phase_events
+    s = PlaySession.new(SMALL, 0, "human,random")
+    checked = 0
+    while not s.game.is_over:
+        st = s.state()
+        current = last_phase_events(s.game)
+        fired = [e for e in s.game.events if e["type"] == "fire"]
+        if fired and not any(e["type"] == "roll" for e in current):
+            # The last fire of the game so far is among the shots the page shows.
+            last = fired[-1]
+            assert any(x["target"] == last["target"] and x["source"] in (last["source"], -1) for x in st["frame"]["shots"])
+            checked += 1
+        s.act(first_fire_or_first(st["choices"])["id"], st["step"])
+    assert checked >= 3

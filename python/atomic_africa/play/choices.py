@@ -436,10 +436,11 @@ def legal_choices(game) -> list:
             cover = covers.get(a, tab.cover([(x, y)]))
             c["point"] = [round(x, 2), round(y, 2)]
             dist = math.dist((u.x, u.y) if s.stage != Stage.SPRINT_MOVE else (u.dest_x, u.dest_y), (x, y))
+            where = "open" if cover == 0 else _COVER[cover]
             if name == "STAY":
-                c["label"] = f"Stay where it stands ({_COVER[cover]})"
+                c["label"] = f"Stay where it stands ({where})"
             else:
-                c["label"] = f"{_clock(game, seg[1])} o'clock, {dist:.1f} cm ({_COVER[cover]})"
+                c["label"] = f"{_clock(game, seg[1])} o'clock, {dist:.1f} cm ({where})"
                 c["group"] = "Destination" if s.stage == Stage.MOVE else "Sprint"
             if s.stage == Stage.MOVE and u.target >= 0:
                 # The declared attack, from the In-transit point this Destination gives.

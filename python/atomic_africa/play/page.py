@@ -67,7 +67,7 @@ PLAY_PAGE = r"""<!DOCTYPE html>
   <div id="board">
     <svg id="table" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="the table"></svg>
     <div id="forces"></div>
-    <h2>Shots of the last phase, with their exact odds</h2>
+    <h2>Shots of the last phase resolved, with their exact odds</h2>
     <div id="shots"></div>
   </div>
   <aside>

@@ -385,9 +385,9 @@ class PlaySession:
             ``to_play`` (the player who decides, -1 once over), ``human`` (a person decides now),
             ``prompt``, ``actor`` (the unit the decision is about, a uid, or None), ``choices``
             (:func:`~atomic_africa.play.choices.legal_choices`), ``forces``
-            (:meth:`forces`), ``frame`` (the table and the last phase's shots with their odds, as a
-            replay page's frame), ``log`` (lines from ``log_from`` on), ``log_total`` and ``save``
-            (the save file, or None).
+            (:meth:`forces`), ``frame`` (the table now, and the moves and shots of the last phase
+            resolved with their odds, as a replay page's frame), ``log`` (lines from ``log_from``
+            on), ``log_total`` and ``save`` (the save file, or None).
         """
         with self.lock:
             g = self.game
@@ -399,9 +399,22 @@ class PlaySession:
                 "to_play": g.current_player, "human": self.human_to_play, "prompt": self.prompt(),
                 "actor": g.s.decl_uid if g.s.decl_uid >= 0 and not g.is_over else None,
                 "choices": self.choices(), "forces": self.forces(),
-                "frame": frame_data(g, (), None, self.tracker.units),
+                "frame": frame_data(g, (), None, self.tracker.units, self._resolved_phase()),
                 "log": self.log[log_from:], "log_total": len(self.log), "save": self.save_path,
             }
+
+    def _resolved_phase(self) -> list:
+        """The events of the last Activation phase whose fire is resolved (while a phase is being
+        declared, the table still shows the one before it), from its ``activate`` event on."""
+        events = self.game.events
+        end = len(events)
+        for i in range(len(events) - 1, -1, -1):
+            t = events[i]["type"]
+            if t in ("activate", "setup"):
+                if any(e["type"] == "roll" for e in events[i:end]) or t == "setup":
+                    return events[i:end]
+                end = i
+        return []   # pragma: no cover - a game's log starts with its set-up
 
     def replay_page(self) -> str:
         """The replay page of the game so far (``atomic-africa render --html``'s page), cached once

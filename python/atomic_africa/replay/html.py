@@ -288,7 +288,7 @@ def _unit_row(u, x=None, y=None) -> list:
             round(u.y if y is None else y, 2), u.figures, u.markers, u.wounds, bool(u.commander)]
 
 
-def frame_data(game, lines=(), step=None, phase_units=None) -> dict:
+def frame_data(game, lines=(), step=None, phase_units=None, phase=None) -> dict:
     """One frame of the replay page (and of the ``play`` page): the table now and the last phase.
 
     Parameters
@@ -302,13 +302,16 @@ def frame_data(game, lines=(), step=None, phase_units=None) -> dict:
     phase_units : sequence of Unit, optional
         The unit slots when the last phase's fire was resolved
         (:class:`~atomic_africa.replay.frames.PhaseUnits`).
+    phase : sequence of dict, optional
+        The events of the phase whose moves and fire are drawn (default: the last phase,
+        :func:`~atomic_africa.replay.frames.last_phase_events`).
 
     Returns
     -------
     dict
         The fields of one of :func:`replay_data`'s frames.
     """
-    phase = last_phase_events(game)
+    phase = last_phase_events(game) if phase is None else phase
     units = game.units if phase_units is None else phase_units
     moves = [e["start"] + e["dest"] for e in phase
              if e["type"] in ("move", "complete_move", "sprint") and "start" in e]
