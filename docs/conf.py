@@ -102,3 +102,6 @@ html_theme_options = {
     "secondary_sidebar_items": {"**": ["page-toc"], "rules/defaults": [], "performance": []},
 }
 html_show_sourcelink = False
+# Pages without sub-pages have no section navigation to show.
+html_sidebars = {page: [] for page in ("install", "quickstart", "cli", "performance", "stability", "changelog",
+                                       "contributing")}

@@ -181,7 +181,7 @@ def _visible(text: str) -> str:
 def test_the_site_builds_with_warnings_as_errors(site):
     assert (site / "index.html").exists()
     for page in ("install", "quickstart", "cli", "rules/index", "rules/reference", "rules/defaults",
-                 "rules/readings", "guide/analysts", "guide/game", "guide/rl", "observation", "guide/league",
+                 "rules/readings", "guide/index", "guide/analysts", "guide/game", "guide/rl", "observation", "guide/league",
                  "guide/artillery", "guide/embedding", "guide/c_api", "reproducibility", "reference/index",
                  "performance", "stability", "changelog", "contributing"):
         assert (site / f"{page}.html").exists(), page

@@ -525,8 +525,13 @@ def cython_signature(app, what, name, obj, options, signature, return_annotation
 
 def cython_docstring(app, what, name, obj, options, lines):
     c_signature = app.env.temp_data.get("aa_c_signatures", {}).pop(name, None)
-    if c_signature:
-        lines[0:0] = [f"C signature: ``{name.rpartition('.')[2]}{c_signature}``", ""]
+    if c_signature:  # after the summary paragraph, which autosummary's tables show
+        start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+        at = next((i + 1 for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+        if at == len(lines):
+            lines.append("")
+            at += 1
+        lines[at:at] = [f"C signature: ``{name.rpartition('.')[2]}{c_signature}``", ""]
 
 
 def public_bases(app, name, obj, options, bases):
@@ -541,7 +546,7 @@ def public_bases(app, name, obj, options, bases):
 def setup(app):
     app.connect("missing-reference", resolve_reexport)
     app.connect("autodoc-process-signature", cython_signature, priority=400)  # before numpydoc
-    app.connect("autodoc-process-docstring", cython_docstring)
+    app.connect("autodoc-process-docstring", cython_docstring, priority=600)  # after numpydoc
     app.connect("autodoc-process-bases", public_bases)
     app.add_directive("rules-defaults", RulesDefaults)
     app.add_directive("aa-module-extras", ModuleExtras)
