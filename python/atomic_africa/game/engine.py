@@ -4,6 +4,11 @@
 through which every shuffle and die roll goes, an event log and the list of applied actions.
 Decisions are ints of a fixed-size action space (:mod:`.actions`); between decisions the engine runs
 every automatic step (reveals, rolls, fire resolution, Clean-up) itself.
+
+The native engine (``aa_core``) is this class's twin: each phase method here (``_start_game``,
+``_apply_action``, ``_begin_turn``, ``_resolve``, ``_cleanup``, ``_split_unit`` ...) has a native
+function of the same name without the underscore, which names this method in its comment; both
+draw, log and compute in the same order, so the two agree bit for bit.
 """
 from __future__ import annotations
 
@@ -104,7 +109,7 @@ class Game:
         self.s = GameState()
         self.events = EventLog()
         self.history = []
-        self._start()
+        self._start_game()
 
     # ------------------------------------------------------------------ construction / serialising
     def _setup(self, spec: GameSpec, seed):
@@ -131,7 +136,7 @@ class Game:
             self._terrain = TerrainArrays.from_scenario(self.scenario, self.rules, key)
         return self._terrain
 
-    def _start(self):
+    def _start_game(self):
         s, sc = self.s, self.scenario
         s.units = self.spec.initial_units()
         s.players = [PlayerState() for _ in range(2)]
@@ -371,7 +376,7 @@ class Game:
         if a not in legal:
             raise IllegalActionError(self._why_illegal(a, legal))
         self.history.append(a)
-        self._dispatch(a)
+        self._apply_action(a)
 
     def describe_action(self, a: int) -> str:
         """Readable form of an action id, e.g. ``'ASSIGN QS -> Blue:1st Squad'``.
@@ -728,7 +733,7 @@ class Game:
         return f"{head}: not among the {len(legal)} legal actions"
 
     # ------------------------------------------------------------------ dispatch
-    def _dispatch(self, a: int):
+    def _apply_action(self, a: int):
         s, seg = self.s, self.space.decode(a)
         st = s.stage
         name = seg[0]
@@ -803,7 +808,7 @@ class Game:
                 s.step += 1
                 self._splits_next()
             else:
-                self._split(s.units[s.current_player * self.C + seg[1]], voluntary=True)
+                self._split_unit(s.units[s.current_player * self.C + seg[1]], voluntary=True)
                 if not self._splittable(s.current_player):
                     s.step += 1
                     self._splits_next()
@@ -1245,7 +1250,7 @@ class Game:
         self.s.units[uid] = Unit(uid=uid, side=side)
 
     # ------------------------------------------------------------------ clean-up
-    def _shattered(self, u) -> bool:
+    def _shattered_unit(self, u) -> bool:
         attr = self.rules.dice.wound_shift_vehicle if self._is_vehicle(u) else self.rules.dice.wound_shift_infantry
         if self.rules.cleanup.shattered_split_die == "morale" and attr != "morale":
             return False
@@ -1260,11 +1265,11 @@ class Game:
         s.act_uid = s.react_uid = s.decl_uid = -1
         n = self.rules.cleanup.split_min_figures
         for u in list(s.units):
-            if u.alive and self._shattered(u):
+            if u.alive and self._shattered_unit(u):
                 if u.figures < n:
-                    self._remove(u)
+                    self._remove_unit(u)
                 else:
-                    self._split(u, voluntary=False)
+                    self._split_unit(u, voluntary=False)
         s.step = 0
         self._splits_next()
 
@@ -1272,7 +1277,7 @@ class Game:
         if not self._next_player_with(self._splittable, Stage.SPLIT):
             self._cleanup_rest()
 
-    def _remove(self, u):
+    def _remove_unit(self, u):
         pl = self.s.players[u.side]
         pl.removed_figures += u.figures
         if u.card != NO_CARD:
@@ -1280,7 +1285,7 @@ class Game:
         self._ev("removed", unit=u.uid, name=u.name, side=u.side, figures=u.figures)
         self._free_slot(u)
 
-    def _split(self, u, voluntary: bool):
+    def _split_unit(self, u, voluntary: bool):
         """Clean-up splitting: halves as equal as possible, markers and wounds divided evenly."""
         s, cu = self.s, self.rules.cleanup
         free = next((t for t in s.units[u.side * self.C:(u.side + 1) * self.C] if not t.alive), None)
