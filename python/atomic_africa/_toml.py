@@ -4,15 +4,16 @@ from __future__ import annotations
 import tomllib
 from os import PathLike
 
-from ._input_limits import MAX_TOML_BYTES, TOML_STRINGS, check_depth, read_bounded
+from ._input_limits import TOML_STRINGS, check_depth, read_bounded
+from ._limits import MAX_TOML_BYTES
 
 __all__ = ["read_toml"]
 
 
 def read_toml(path: str | PathLike, error: type[Exception], what: str) -> dict:
-    """The parsed file; a file larger than :data:`~atomic_africa._input_limits.MAX_TOML_BYTES`
+    """The parsed file; a file larger than :data:`~atomic_africa._limits.MAX_TOML_BYTES`
     (refused before it is read whole), not UTF-8, nesting deeper than
-    :data:`~atomic_africa._input_limits.MAX_DEPTH` levels or not valid TOML raises ``error`` naming
+    :data:`~atomic_africa._limits.MAX_DEPTH` levels or not valid TOML raises ``error`` naming
     ``what`` and the file."""
     name = f"{what} file {str(path)!r}"
     data = read_bounded(path, MAX_TOML_BYTES, error, what)

@@ -13,18 +13,13 @@ from enum import IntEnum
 
 import numpy as np
 
+from ._limits import MAX_THREADS, MAX_VALUE
+
 __all__ = [
-    "MAX_VALUE",
     "as_enum", "as_int", "as_bool", "int_array", "float_array", "bool_array", "enum_array", "broadcast",
     "check_range", "dice_triple", "codes", "wrong_type", "out_of_range", "allowed_range", "shown",
-    "as_threads", "cores_available", "check_memory", "memory_error", "available_memory", "MAX_THREADS",
+    "as_threads", "cores_available", "check_memory", "memory_error", "available_memory",
 ]
-
-
-#: Largest magnitude accepted for scores, armor, markers, steps...: half of int32, so one such value
-#: plus a bounded term (a range band, a cover bonus <= rules.MAX_COVER_BONUS, an AP >= -2**30) stays
-#: within the kernels' 32-bit arithmetic.
-MAX_VALUE = 1 << 30
 
 
 def _allowed(enum_cls: type[IntEnum]) -> str:
@@ -62,10 +57,6 @@ def as_int(value, name: str, lo: int | None = None, hi: int | None = None) -> in
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise ValueError(out_of_range(name, v, allowed_range(v, lo, hi)))
     return v
-
-
-#: Most OpenMP threads a ``threads=`` argument accepts.
-MAX_THREADS = 1024
 
 
 def cores_available() -> int:

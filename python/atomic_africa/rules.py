@@ -6,8 +6,9 @@ Kernels receive these values as arguments; nothing here is compiled.
 Every number is bounded so that what the validator accepts every engine computes correctly: the
 bound written beside each field below comes from how the kernels (``src/aa_core``) hold and combine
 the value (C ``int`` sums, ``int8``/``int16`` tables, fixed-size arrays of the native engine, float
-lengths). ``MAX_CM`` (10,000 cm) bounds every length, ``MAX_COUNT`` (1,000) every count of markers or
-cards, ``MAX_VALUE`` (2**30) the armor the API accepts.
+lengths), and each named limit is written once in :mod:`atomic_africa._limits`: ``MAX_CM`` (10,000 cm)
+bounds every length, ``MAX_COUNT`` (1,000) every count of markers or cards, ``MAX_VALUE`` (2**30) the
+armor the API accepts.
 """
 from __future__ import annotations
 
@@ -19,31 +20,14 @@ from os import PathLike
 
 import numpy as np
 
-from ._fields import MAX_CM, MAX_COUNT, Fields
+from ._fields import Fields
+from ._limits import (MAX_BAND_EDGES, MAX_CM, MAX_COUNT, MAX_COVER_BONUS, MAX_DECK, MAX_DIRECTIONS, MAX_FATE_COPIES,
+                      MAX_FRACTIONS, MAX_HEX_COLUMNS, MAX_HEX_ROWS, MAX_MARKERS_PER_HIT, MAX_MOVE_PER_VALUE,
+                      MAX_RATING, MAX_SCATTER_DIE, MAX_SMOKE_VALUES, MAX_VALUE)
 from ._toml import read_toml
-from ._validate import MAX_VALUE
 from .enums import Action, Posture, Role
 
 __all__ = ["Rules", "RulesError"]
-
-
-#: Cards in a deck, Jokers included: a shuffle rolls a die of as many sides as cards, and
-#: aa_core.dice.roll_dice returns faces as uint8 (a die of 257 sides would wrap). Within the native
-#: engine's int16 card ids and int8 rank tables (game.schema.LIMIT.MAX_CARDS).
-MAX_DECK = 256
-#: The native engine's tables (game.schema.LIMIT: MAX_DIRECTIONS, MAX_FRACS, MAX_CLOCK - 1 (indexed
-#: by the scatter die's face 1..sides), MAX_EDGES); the rules layer cannot import the game's schema.
-MAX_DIRECTIONS = 64
-MAX_FRACTIONS = 16
-MAX_SCATTER_DIE = 63
-MAX_BAND_EDGES = 32
-#: A cover bonus is added to an armor (<= MAX_VALUE, the API's bound) and an AP (<= 0) in one C int
-#: (aa_core/fire.pxd resolve_fire): MAX_VALUE + bonus <= 2**31 - 1.
-MAX_COVER_BONUS = 2**31 - 1 - MAX_VALUE
-#: Markers of one hit and per-turn caps are int8 in aa_core.fire.resolve_fire_array's output.
-MAX_MARKERS_PER_HIT = 100
-#: Copies of each Fate pair: a deck of 36 x this many cards is laid out card by card.
-MAX_FATE_COPIES = 1000
 
 
 class RulesError(ValueError):
@@ -183,7 +167,7 @@ class MovementRules(_Section):
                      "vehicle_sprint_increment_cm", "merge_contact_cm"):
             _set(self, name, _f.number(f"{path}.{name}", getattr(self, name), positive=True, hi=MAX_CM))
         # card value (<= MAX_COUNT) x per value is a C int product (aa_core/vgame.pyx max_move)
-        _f.integer(f"{path}.basic_move_per_value", self.basic_move_per_value, lo=0, hi=100)
+        _f.integer(f"{path}.basic_move_per_value", self.basic_move_per_value, lo=0, hi=MAX_MOVE_PER_VALUE)
         _f.integer(f"{path}.sprint_card_value", self.sprint_card_value, lo=1, hi=MAX_COUNT)
         # 1..MAX_DIRECTIONS, 1..MAX_FRACTIONS fractions: the native engine's tables
         _f.integer(f"{path}.directions", self.directions, lo=1, hi=MAX_DIRECTIONS)
@@ -332,8 +316,9 @@ class ArtilleryRules(_Section):
                        f"got {', '.join(self.compass)}")
         _set(self, "compass", tuple(self.compass))
         _f.integer(f"{path}.fate_card_copies", self.fate_card_copies, lo=1, hi=MAX_FATE_COPIES)
-        _f.integer(f"{path}.radio_firepower_min", self.radio_firepower_min, lo=0, hi=1000)
-        _f.integer(f"{path}.radio_firepower_max", self.radio_firepower_max, lo=self.radio_firepower_min, hi=1000)
+        _f.integer(f"{path}.radio_firepower_min", self.radio_firepower_min, lo=0, hi=MAX_RATING)
+        _f.integer(f"{path}.radio_firepower_max", self.radio_firepower_max, lo=self.radio_firepower_min,
+                   hi=MAX_RATING)
         _f.choice(f"{path}.targeting_score", self.targeting_score, ("product", "sum"))
         _f.choice(f"{path}.targeting_hit", self.targeting_hit, ("greater", "greater_or_equal"))
         _f.choice(f"{path}.hindrance_hexes", self.hindrance_hexes, ("between", "between_and_target"))
@@ -345,12 +330,13 @@ class ArtilleryRules(_Section):
         _f.choice(f"{path}.impact_broken_again", self.impact_broken_again, ("eliminated", "broken"))
         _f.boolean(f"{path}.impact_empty_hex_roll", self.impact_empty_hex_roll)
         # hindrances, as a map's (0..1000), summed along a line of sight in a C int; at most 64 values
-        values = _f.int_list(f"{path}.smoke_values", self.smoke_values, lo=0, hi=MAX_COUNT, max_length=64)
+        values = _f.int_list(f"{path}.smoke_values", self.smoke_values, lo=0, hi=MAX_COUNT,
+                             max_length=MAX_SMOKE_VALUES)
         if not values:
             _f.fail(f"{path}.smoke_values", "needs at least one smoke marker value, got none")
         _set(self, "smoke_values", values)
-        _f.integer(f"{path}.hex_columns", self.hex_columns, lo=1, hi=26)
-        _f.integer(f"{path}.hex_rows", self.hex_rows, lo=1, hi=99)
+        _f.integer(f"{path}.hex_columns", self.hex_columns, lo=1, hi=MAX_HEX_COLUMNS)
+        _f.integer(f"{path}.hex_rows", self.hex_rows, lo=1, hi=MAX_HEX_ROWS)
 
     @property
     def drift_params(self) -> dict:

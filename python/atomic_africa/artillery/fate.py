@@ -14,8 +14,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _validate as v
+from .._limits import MAX_FATE_COPIES
 from .._seeding import generator
-from ..rules import MAX_FATE_COPIES, resolve_rules
+from ..rules import resolve_rules
 
 __all__ = ["FateCard", "FateDeck", "DeckState", "card_id", "card_of_id", "N_PAIRS"]
 

@@ -30,15 +30,10 @@ import numpy as np
 from aa_core import hexmap as _hx
 
 from .. import _validate as v
+from .._limits import MAX_HEX_COLUMNS as MAX_COLUMNS, MAX_HEX_ROWS as MAX_ROWS, MAX_OFF_MAP
 from ..rules import resolve_rules
 
 __all__ = ["Direction", "Hex", "HexMap", "LineOfSight", "parse_hex", "hex_label", "MAX_COLUMNS", "MAX_ROWS"]
-
-MAX_COLUMNS = 26   # one letter per column, A..Z
-MAX_ROWS = 99
-#: Largest column or row (either sign) of an off-map hex the geometry methods take: a few map widths
-#: beyond any map, and far inside the kernels' int arithmetic.
-MAX_OFF_MAP = 10_000
 
 _LABEL = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import sys
 
+from .._limits import MAX_THREADS
 from .._text import printable
-from .._validate import MAX_THREADS, as_int
+from .._validate import as_int
 from .common import output_file, positive_count_arg, scenario_arg, seed_arg
 
 DEFAULT_LEAGUE = "random,heuristic,greedy,doctrine"

@@ -4,8 +4,9 @@ from __future__ import annotations
 import signal
 import sys
 
+from .._limits import MAX_THREADS
 from .._text import printable
-from .._validate import MAX_THREADS, as_int, check_memory
+from .._validate import as_int, check_memory
 from .common import DEFAULT_AGENTS, output_file, positive_count_arg, scenario_arg, seed_arg
 
 

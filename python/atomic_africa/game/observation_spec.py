@@ -2,9 +2,9 @@
 
 :func:`observation_spec` gives one :class:`Feature` row per float of
 :func:`~atomic_africa.game.observe.observe` (and of the native twin, which is bit-equal), built from
-the encoder's own layout and divisors (:data:`~atomic_africa.game.observe.SCALE`,
-:data:`~atomic_africa.game.observe.UNIT_FEATURES`); :func:`observation_bounds` gives the ``low`` and
-``high`` columns as arrays (the environments' ``Box``).
+the declaration the encoder is written from (a unit slot's floats:
+:data:`~atomic_africa.game.schema.UNIT_OBSERVATION`, with their divisors); :func:`observation_bounds`
+gives the ``low`` and ``high`` columns as arrays (the environments' ``Box``).
 
 Bounds are true bounds for every reachable state, derived from the scenario and the rules
 (:func:`count_limits` explains each): positions are clamped to the table, figures only move
@@ -18,10 +18,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..enums import Action, UnitKind
-from .cards import SUITS
-from .observe import SCALE, UNIT_FEATURES
-from .schema import STAGES
+from .observe import COVER_SCALE, UNIT_FEATURES
+from .schema import STAGES, UNIT_FIELDS, UNIT_OBSERVATION, allowed, bound_terms
 
 __all__ = ["Feature", "UNIT_LAYOUT", "count_limits", "observation_spec", "observation_bounds",
            "unit_offset", "coordinate_features"]
@@ -43,47 +41,17 @@ class Feature(NamedTuple):
 class _Slot(NamedTuple):
     name: str
     meaning: str
-    unit: str        # a key of count_limits, "flag", "x", "y" or "rank"
+    unit: str        # a key of count_limits, a field (a count bounded by its schema bounds), "flag", "x", "y", "rank"
 
 
-_ACTIONS = tuple(a.name.lower() for a in Action)
-_KINDS = tuple(k.name.lower() for k in UnitKind)
+#: The scale of each encoding of a UnitFeature that is not a count.
+_SCALE_OF = {"x": "x", "y": "y", "card_rank": "rank"}
 
-#: The :data:`UNIT_FEATURES` floats of a unit slot, in :func:`observe`'s order (all 0 for an empty slot).
-UNIT_LAYOUT = (
-    (_Slot("alive", "1: the slot holds a unit (else every feature of the slot is 0)", "flag"),
-     _Slot("x", "position x (0 = left table edge)", "x"),
-     _Slot("y", "position y (0 = bottom table edge, player 0's deployment side)", "y"),
-     _Slot("figures", "figures left", "figures"),
-     _Slot("markers", "suppression markers", "markers"),
-     _Slot("wounds", "wound counters", "wounds"),
-     _Slot("turn_markers", "suppression markers received this turn (the per-turn cap counts them)",
-           "turn_markers"))
-    + tuple(_Slot(f"kind_{k}", f"1: the unit is {k.replace('_', ' ')}", "flag") for k in _KINDS)
-    + (_Slot("armor", "armour value", "armor"),)
-    + tuple(_Slot(f"die_{a}", f"sides of the printed {a.capitalize()} die", "die")
-            for a in ("training", "equipment", "morale"))
-    + (_Slot("hw_dispersed", "1: has a dispersed heavy weapon", "flag"),
-       _Slot("hw_point", "1: has a point heavy weapon", "flag"),
-       _Slot("spotter", "1: may Call for Fire", "flag"),
-       _Slot("comms", "1: tactical comms (extends Rally range)", "flag"),
-       _Slot("commander", "1: commander unit", "flag"),
-       _Slot("has_card", "1: an order card lies on the unit (face down or up)", "flag"),
-       _Slot("card_known", "1: the observer knows the card (own unit, or revealed)", "flag"),
-       _Slot("card_joker", "1: the known card is a Joker", "flag"))
-    + tuple(_Slot(f"card_{s}", f"1: the known card is a {s[:-1]} card", "flag") for s in SUITS)
-    + (_Slot("card_rank", "rank of the known suited card (Ace = 1)", "rank"),
-       _Slot("acted", "1: took its action this turn", "flag"),
-       _Slot("is_activating", "1: the unit activated in the current Activation phase", "flag"),
-       _Slot("is_reacting", "1: the unit reacts in the current Activation phase", "flag"),
-       _Slot("is_declaring", "1: the unit is the one declaring now", "flag"))
-    + tuple(_Slot(f"action_{a}", f"1: declared action {a.replace('_', ' ')} this phase", "flag")
-            for a in _ACTIONS)
-    + (_Slot("dest_x", "Destination figure x (the unit's own x when it does not move)", "x"),
-       _Slot("dest_y", "Destination figure y", "y"),
-       _Slot("moves", "1: placed In-transit/Destination figures this phase", "flag"))
-)
-assert len(UNIT_LAYOUT) == UNIT_FEATURES, "UNIT_LAYOUT must describe every unit feature of observe()"
+#: The :data:`UNIT_FEATURES` floats of a unit slot, in :func:`observe`'s order (all 0 for an empty
+#: slot): :data:`~atomic_africa.game.schema.UNIT_OBSERVATION` with the scale each float is given in.
+UNIT_LAYOUT = tuple(_Slot(f.name, f.meaning, (f.limit or f.source) if f.encoding == "count"
+                          else _SCALE_OF.get(f.encoding, "flag")) for f in UNIT_OBSERVATION)
+_FIELD = {f.name: f for f in UNIT_FIELDS}
 
 
 class _Limits(NamedTuple):
@@ -143,20 +111,23 @@ def unit_offset(spec) -> int:
 
 
 def _unit_rows(spec, lim: _Limits) -> list:
+    """(name, meaning, unit text, high, frame) of each float of a unit slot."""
     sc = spec.scenario
-    scale = {
-        "x": (f"cm / table width ({sc.width_cm:g} cm)", 1.0),
-        "y": (f"cm / table height ({sc.height_cm:g} cm)", 1.0),
-        "flag": ("0 or 1", 1.0),
-        "rank": (f"rank / {spec.deck.ranks}", 1.0),
-    }
-    for key in lim._fields:
-        div = SCALE[key]
-        scale[key] = (f"count / {div}" if key != "die" else f"sides / {div}", getattr(lim, key) / div)
     out = []
-    for slot in UNIT_LAYOUT:
-        text, high = scale[slot.unit]
-        out.append((slot.name, slot.meaning, text, high, slot.unit if slot.unit in ("x", "y") else ""))
+    for f in UNIT_OBSERVATION:
+        if f.encoding == "count":
+            most = getattr(lim, f.limit) if f.limit else max(
+                allowed(_FIELD[f.source].bounds, bound_terms(spec, side))[1] for side in (0, 1))
+            text, high = f"{f.unit} / {f.scale}", most / f.scale
+        elif f.encoding == "x":
+            text, high = f"cm / table width ({sc.width_cm:g} cm)", 1.0
+        elif f.encoding == "y":
+            text, high = f"cm / table height ({sc.height_cm:g} cm)", 1.0
+        elif f.encoding == "card_rank":
+            text, high = f"rank / {spec.deck.ranks}", 1.0
+        else:
+            text, high = "0 or 1", 1.0
+        out.append((f.name, f.meaning, text, high, f.encoding if f.encoding in ("x", "y") else ""))
     return out
 
 
@@ -194,7 +165,7 @@ def observation_spec(spec) -> tuple:
             rows += [(seg, f"{who}{k}.{name}", f"{who} slot {k}: {meaning}", text, high, frame)
                      for name, meaning, text, high, frame in unit]
     rows += [("terrain", f"cover{f}", f"current cover of terrain feature {f} ({t.name}): "
-              f"0 none, 1 light, 2 heavy", f"cover level / {SCALE['cover']}", t.cover / SCALE["cover"], "")
+              f"0 none, 1 light, 2 heavy", f"cover level / {COVER_SCALE}", t.cover / COVER_SCALE, "")
              for f, t in enumerate(sc.terrain)]
     assert len(rows) == spec.observation_size
     return tuple(Feature(i, seg, name, meaning, unit_text, 0.0, float(np.float32(high)), frame)

@@ -11,7 +11,8 @@ import json
 import os
 from typing import NamedTuple
 
-from .._input_limits import JSON_STRINGS, MAX_JSON_BYTES, check_depth, named, open_bounded, size_text
+from .._input_limits import JSON_STRINGS, check_depth, named, open_bounded, size_text
+from .._limits import MAX_JSON_BYTES
 from .._text import printable
 from ..game.engine import Game
 from .narrate import Narrator
@@ -32,8 +33,8 @@ def load_replay(path, game: int = 0):
     The file is read line by line: a replays file's other games are skipped unparsed (so a file
     whose last line was cut short still gives its complete games), a battle log's events are not
     parsed (its header and footer hold the replay). A document larger than
-    :data:`~atomic_africa._input_limits.MAX_JSON_BYTES` or nesting deeper than
-    :data:`~atomic_africa._input_limits.MAX_DEPTH` levels is refused before it is parsed.
+    :data:`~atomic_africa._limits.MAX_JSON_BYTES` or nesting deeper than
+    :data:`~atomic_africa._limits.MAX_DEPTH` levels is refused before it is parsed.
 
     Parameters
     ----------

@@ -14,10 +14,11 @@ from contextlib import closing, contextmanager, nullcontext
 
 import numpy as np
 
+from .._limits import MAX_THREADS
 from .._optional import require
 from .._progress import Progress
 from .._seeding import seed_sequence
-from .._validate import MAX_THREADS, as_int, check_memory
+from .._validate import as_int, check_memory
 from ..agents import AGENTS
 from ..game.scenario import load_scenario
 from ..rules import resolve_rules

@@ -20,6 +20,7 @@ import numpy as np
 from aa_core import vbatch as _k
 
 from ... import _validate as v
+from ..._limits import MAX_ENVS
 from ..actions import legal_ids_text
 from ..engine import IllegalActionError
 from .agent_args import (AGENT_KINDS, NEEDS_PARAMS, agent_kinds, agent_seed, check_agent_params,
@@ -143,7 +144,7 @@ class VectorGame:
     def __init__(self, scenario=None, num_envs: int = 1, seed: int = 0, *, rules=None, threads: int = 1,
                  record_events: bool = False):
         self._lock = threading.Lock()
-        self.num_envs = v.as_int(num_envs, "num_envs", lo=1, hi=2**24)
+        self.num_envs = v.as_int(num_envs, "num_envs", lo=1, hi=MAX_ENVS)
         self._seed = _int_seed(seed)
         self._agent_params = None
         self.threads = threads
@@ -177,7 +178,7 @@ class VectorGame:
         gs = seed_array(game_seeds, "game_seeds")
         self = cls.__new__(cls)
         self._lock = threading.Lock()
-        self.num_envs = v.as_int(gs.shape[0], "game_seeds: number of games", lo=1, hi=2**24)
+        self.num_envs = v.as_int(gs.shape[0], "game_seeds: number of games", lo=1, hi=MAX_ENVS)
         self._seed, self._agent_params = 0, None
         self.threads = threads
         self.record_events = v.as_bool(record_events, "record_events")
@@ -856,7 +857,7 @@ class VectorGame:
         naming the entry, array, env and field, or a MemoryError naming ``num_envs``."""
         d = check_top(d)
         self._lock = threading.Lock()
-        self.num_envs = v.as_int(d["num_envs"], "state: num_envs", lo=1, hi=2**24)
+        self.num_envs = v.as_int(d["num_envs"], "state: num_envs", lo=1, hi=MAX_ENVS)
         self._seed = _int_seed(d["seed"], "state: seed")
         if len(_words(self._seed)) > 16:
             raise ValueError(f"state: seed: {self._seed} is too large; VectorGame takes seeds below 2**512")
