@@ -82,9 +82,6 @@ nitpick_ignore_regex = [
                r"OSError|RuntimeError|file|path|module|mapping|sequence|iterable|iterator|"
                r"function|scalar|shape|dtype|bool_|int8|int16|int32|int64|uint8|uint32|uint64|"
                r"float32|float64|PathLike|TextIO|BinaryIO|string)"),
-    # Stale names in docstrings of modules being edited on other branches (issue 21's point 2):
-    # remove once those docstrings name the modules as they are now.
-    ("py:mod", r"\.?native_layout"),
 ]
 
 # HTML: the PyData theme (numpy's, scipy's, pandas'), with no external assets.
