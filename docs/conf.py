@@ -64,7 +64,16 @@ numpydoc_validation_checks: set[str] = set()
 # them would cost seconds); the light ones only when missing.
 _HEAVY = ["torch", "ray", "stable_baselines3", "sb3_contrib"]
 _LIGHT = ["gymnasium", "pettingzoo", "pyarrow", "matplotlib", "PIL", "tqdm"]
-autodoc_mock_imports = _HEAVY + [m for m in _LIGHT if importlib.util.find_spec(m) is None]
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+autodoc_mock_imports = _HEAVY + [m for m in _LIGHT if not _installed(m)]
 
 # Cross-references: every reference to this project's objects must resolve (nitpicky); names from
 # other projects are not linked (no intersphinx: no network) and are left as text.
