@@ -1,7 +1,8 @@
 """Replays: read a battle log / game JSON / self-play replays file, replay it to any step, and cut it
 into frames (one per phase or per action) with a caption saying what happened.
 
-Shared by the matplotlib pictures (:mod:`.render`) and the HTML replay (:mod:`.replay_html`).
+Shared by the matplotlib pictures (:mod:`atomic_africa.replay.render`) and the HTML replay
+(:mod:`atomic_africa.replay.html`).
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 step through the frames, and for every shot its exact odds.
 
 Everything the page shows is computed here and embedded as JSON: unit positions, markers and
-wounds, moves, fire lines and captions per frame (the frames of :func:`.replay.frames`), and each
+wounds, moves, fire lines and captions per frame (the frames of :func:`atomic_africa.replay.frames.frames`), and each
 shot's outcome distribution from :mod:`atomic_africa.odds` for the dice, postures, actions, range
 band, armor, cover and armor penetration of that shot. The page's script only draws; it loads
 nothing from the network.

@@ -1,7 +1,7 @@
 """A battle told in plain words: one line per event of a game's event log, for players (the log of
 ``atomic-africa battle``, the captions of rendered replays).
 
-:class:`Narrator` turns the events of :attr:`Game.events <atomic_africa.game.Game.events>` into
+:class:`Narrator` turns the events of ``Game.events`` into
 lines a wargamer can follow: sides and units named together ("Blue 1st Squad"), cards written out
 ("Queen of Hearts"), the orders each unit revealed, every attack with its result and, in verbose
 mode, the dice rolled and why each result happened (Attack against the range and damage thresholds,
