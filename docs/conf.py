@@ -82,7 +82,8 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(numpy|np|gymnasium|gym|pettingzoo|stable_baselines3|sb3_contrib|ray|torch|pyarrow|"
                r"matplotlib|PIL|tqdm|fractions|collections|concurrent|pathlib|enum|typing|os|io|"
                r"types|threading|dataclasses|numbers|json|importlib|argparse|multiprocessing|signal|"
-               r"subprocess|tomllib|pickle|random|math|itertools|functools|abc|contextlib|string)(\..*)?"),
+               r"subprocess|tomllib|pickle|random|math|itertools|functools|abc|contextlib|string|http|"
+               r"socketserver)(\..*)?"),
     # builtins and the docstrings' type vocabulary (numpydoc turns "int, optional" into references)
     (r"py:.*", r"(int|float|str|bool|bytes|dict|list|tuple|set|frozenset|object|type|callable|"
                r"Callable|None|Path|Fraction|Generator|SeedSequence|BitGenerator|Iterable|Iterator|"

@@ -244,7 +244,7 @@ class PhaseUnits:
     A frame drawn after a phase's Clean-up no longer has the units that Clean-up removed (nor the
     one a merge absorbed), and a split may reuse their slots: the shots of that phase still need
     their names, kinds, positions and the markers they had taken earlier in the turn (the turn's
-    marker cap). :attr:`units` keeps copies of the slots from just before the decision that
+    marker cap). ``units`` keeps copies of the slots from just before the decision that
     resolved the phase (``None`` until a phase is resolved).
     """
 
