@@ -9,7 +9,7 @@ import numpy as np
 
 from aa_core import dice as _dice
 
-from .._seeding import seed_sequence
+from .._seeding import seed_sequence, stuck_state
 
 __all__ = ["RandomSource", "ScriptedSource", "source_from_dict"]
 
@@ -100,7 +100,17 @@ class RandomSource:
 
     @classmethod
     def from_dict(cls, d: dict) -> RandomSource:
-        """The source saved by :meth:`to_dict` (``d`` holds ``seed`` and ``state``)."""
+        """The source saved by :meth:`to_dict` (``d`` holds ``seed`` and ``state``).
+
+        Raises
+        ------
+        ValueError
+            If the state is one that repeats one value for ever (an even PCG64 increment,
+            :func:`atomic_africa._seeding.stuck_state`): the dice would never stop rolling.
+        """
+        problem = stuck_state(d["state"], "source.state")
+        if problem is not None:
+            raise ValueError(problem)
         src = cls(d["seed"])
         src._bitgen.state = d["state"]
         return src

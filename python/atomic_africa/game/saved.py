@@ -18,6 +18,7 @@ from dataclasses import fields
 from .._fields import Fields
 from .._input_limits import JSON_STRINGS, check_depth
 from .._limits import MAX_COUNT, MAX_JSON_BYTES, MAX_NAME, MAX_SAVED_DEPTH, MAX_SPRINT_CM, MAX_VALUE
+from .._seeding import stuck_state
 from ..rules import Rules
 from .events import EVENT_TYPES
 from .scenario import Scenario
@@ -242,6 +243,7 @@ def _source(src, path: str, spec: GameSpec, fallback: bool = False) -> None:
         inner = _f.table(f"{path}.state.state", st["state"], ("inc", "state"))
         for k in ("inc", "state"):
             _f.integer(f"{path}.state.state.{k}", inner[k], lo=0, hi=2**128 - 1)
+        _check_not_stuck(st, f"{path}.state")
         return
     _f.table(path, src, ("kind", "dice", "decks", "rolled", "fallback"))
     _f.int_list(f"{path}.dice", src["dice"], lo=1, hi=max(spec.rules.dice.ladder + (
@@ -254,6 +256,14 @@ def _source(src, path: str, spec: GameSpec, fallback: bool = False) -> None:
         _f.int_list(f"{path}.rolled[{j}]", pair, lo=1, length=2)
     if src["fallback"] is not None:
         _source(src["fallback"], f"{path}.fallback", spec, fallback=True)
+
+
+def _check_not_stuck(state: dict, path: str) -> None:
+    # An even PCG increment can repeat one value for ever: the dice would never stop rolling (the
+    # rule of VectorGame's snapshot checker, written once in _seeding).
+    problem = stuck_state(state, _f.name(path))
+    if problem is not None:
+        raise SavedGameError(problem)
 
 
 def _events(events) -> None:
