@@ -664,7 +664,7 @@ def test_saved_game_text_is_bounded_before_parsing():
         Game.from_json(deep)
     # brackets inside names are not nesting: a name of 50 "[" loads
     d = json.loads(SAVED)
-    d["scenario"]["name"] = "[" * 50
+    d["scenario"]["name"] = d["events"][0]["scenario"] = "[" * 50   # the setup event names it too
     assert Game.from_json(json.dumps(d)).scenario.name == "[" * 50
     with pytest.raises(SavedGameError, match=r"^text: \d+ characters is too long; a saved game is read up to"):
         Game.from_json(" " * (MAX_TEXT + 1))

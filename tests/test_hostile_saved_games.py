@@ -94,3 +94,69 @@ def test_a_generator_in_a_stuck_state_is_refused_by_the_api(kind):
         batch.roll_dice([[6, 6, 6]], rng=_stuck(kind))
     # the same generator in a good state rolls
     assert batch.roll_dice([[6, 6, 6]], rng=np.random.default_rng(1)).shape == (1, 3)
+
+
+# ------------------------------------------------------------------------------ contradicting fields
+def test_a_winner_while_the_game_runs_is_refused():
+    text = _edit(lambda d: d["state"].__setitem__("winner", 1))
+    with pytest.raises(SavedGameError, match=r"^text\.state\.winner: 1 while the game runs \(text\.state\.stage "
+                                             r"\d+, [A-Z_]+\); allowed -2 until the game is over$"):
+        Game.from_json(text)
+    text = _edit(lambda d: d["state"].__setitem__("reason", "no units"))
+    with pytest.raises(SavedGameError, match=r"^text\.state\.reason: 'no units' while the game runs"):
+        Game.from_json(text)
+
+
+def test_a_game_over_without_a_winner_is_refused():
+    over = Game(None, 2)
+    while not over.is_over:
+        over.apply(over.legal_actions()[0])
+    text = _edit(lambda d: d["state"].__setitem__("winner", -2), over.to_json())
+    with pytest.raises(SavedGameError, match=r"^text\.state\.winner: -2 \(the game runs\) but text\.state\.stage "
+                                             r"is \d+ \(OVER\); allowed -1 \(a draw\), 0 or 1 once the game is over$"):
+        Game.from_json(text)
+    text = _edit(lambda d: d["state"].__setitem__("current_player", 0), over.to_json())
+    with pytest.raises(SavedGameError, match=r"^text\.state\.current_player: 0 once the game is over; allowed -1"):
+        Game.from_json(text)
+    assert Game.from_json(over.to_json()).to_json() == over.to_json()
+
+
+@pytest.mark.parametrize("edit, field", [
+    (lambda d: d["history"].pop(), r"text\.state\.[\w.\[\]]+"),                  # one action fewer
+    (lambda d: d["state"]["units"][0].__setitem__("x", d["state"]["units"][0]["x"] + 1.0),
+     r"text\.state\.units\[0\]\.x"),
+    (lambda d: d["state"]["units"][0].__setitem__("name", "Someone else"), r"text\.state\.units\[0\]\.name"),
+    (lambda d: d["state"].__setitem__("phase", d["state"]["phase"] + 1), r"text\.state\.phase"),
+    (lambda d: d["source"]["state"]["state"].__setitem__("state", 12345), r"text\.source\.state\.state\.state"),
+    (lambda d: d["events"].pop(), r"text\.events"),
+    (lambda d: d["events"][3].__setitem__("turn", 2), r"text\.events\[3\]\.turn"),
+])
+def test_a_history_that_did_not_lead_to_the_state_is_refused_naming_the_first_field(edit, field):
+    # Each edit keeps every field in range and the conservation laws: only replaying the history
+    # from the saved source's seed shows the document contradicts itself.
+    with pytest.raises(SavedGameError, match=rf"^{field}(\[\d+\])?: .* but replaying text\.history \(\d+ actions\) "
+                                             rf"from text\.source\.seed \d+ gives .*; the history did not lead "
+                                             rf"to this state$"):
+        Game.from_json(_edit(edit))
+
+
+@pytest.mark.parametrize("edit", [lambda d: d["history"].__setitem__(0, 0 if d["history"][0] != 0 else 1),
+                                  lambda d: d["source"].__setitem__("seed", d["source"]["seed"] + 1)])
+def test_an_illegal_action_in_the_history_is_refused_naming_it(edit):
+    with pytest.raises(SavedGameError, match=r"^text\.history\[\d+\]: action \d+ is not legal when the history "
+                                             r"is replayed from text\.source\.seed \d+ \(action \d+ \("):
+        Game.from_json(_edit(edit))
+
+
+def test_scripted_and_foreign_seeded_games_still_round_trip():
+    from atomic_africa.game.rng import ScriptedSource
+    from atomic_africa.game.testing import mini_scenario, unit
+    sc = mini_scenario([unit(50, 20), unit(60, 20)], [unit(50, 70), unit(60, 70)])
+    for src in (ScriptedSource(dice=[1, 2, 3, 4, 5, 6] * 3, fallback=7), RandomSource(99), None):
+        g = Game(sc, 4, source=src)
+        rng = np.random.default_rng(1)
+        for _ in range(40):
+            if g.is_over:
+                break
+            g.apply(int(rng.choice(g.legal_actions())))
+        assert Game.from_json(g.to_json()).to_json() == g.to_json()

@@ -11,7 +11,7 @@ from aa_core import dice as _dice
 
 from .._seeding import seed_sequence, stuck_state
 
-__all__ = ["RandomSource", "ScriptedSource", "source_from_dict"]
+__all__ = ["RandomSource", "ScriptedSource", "source_from_dict", "initial_source"]
 
 
 class RandomSource:
@@ -225,3 +225,33 @@ def source_from_dict(d: dict):
     RandomSource or ScriptedSource
     """
     return (RandomSource if d["kind"] == "random" else ScriptedSource).from_dict(d)
+
+
+def initial_source(d: dict, events):
+    """The source a saved game started from, rebuilt from its saved state ``d`` (``to_dict``'s) and
+    the game's events: what replaying the game's history from the start needs.
+
+    A random source starts from its seed. A scripted source starts with the faces it gave
+    (``rolled``) before the ones still scripted, and the deck orders the game's ``shuffle`` and
+    ``reshuffle`` events show before the ones still scripted; its fallback starts from its seed (its
+    draws are replayed from the faces it gave, so its saved generator state is checked for validity
+    only).
+
+    Parameters
+    ----------
+    d : dict
+        A checked ``RandomSource.to_dict()`` or ``ScriptedSource.to_dict()``.
+    events : list of dict
+        The game's event log.
+
+    Returns
+    -------
+    RandomSource or ScriptedSource
+    """
+    if d["kind"] == "random":
+        return RandomSource(d["seed"])
+    decks = [list(e.get("deck", ())) for e in events
+             if isinstance(e, dict) and e.get("type") in ("shuffle", "reshuffle")]
+    fallback = None if d["fallback"] is None else d["fallback"]["seed"]
+    return ScriptedSource([face for _, face in d["rolled"]] + list(d["dice"]), decks + [list(x) for x in d["decks"]],
+                          fallback)

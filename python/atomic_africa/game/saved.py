@@ -19,6 +19,7 @@ from .._fields import Fields
 from .._input_limits import JSON_STRINGS, check_depth
 from .._limits import MAX_COUNT, MAX_JSON_BYTES, MAX_NAME, MAX_SAVED_DEPTH, MAX_SPRINT_CM, MAX_VALUE
 from .._seeding import stuck_state
+from .._validate import shown
 from ..rules import Rules
 from .events import EVENT_TYPES
 from .scenario import Scenario
@@ -26,7 +27,8 @@ from .schema import REQUIRED, SETS, UNIT_FIELDS, allowed, bound_terms
 from .spec import GameSpec
 from .state import GameState, PlayerState, Stage, Unit
 
-__all__ = ["read_saved_game", "check_playable", "SavedGameError", "MAX_TEXT", "MAX_DEPTH", "FORMAT"]
+__all__ = ["read_saved_game", "check_playable", "check_consistent", "check_replayed", "SavedGameError", "MAX_TEXT",
+           "MAX_DEPTH", "FORMAT"]
 
 #: The format tag :meth:`Game.to_json` writes.
 FORMAT = "atomic-africa-game/1"
@@ -119,6 +121,96 @@ def check_playable(game):
         raise SavedGameError(f"text.state: not a state the game can continue from (it offers actions "
                              f"outside 0..{n - 1})")
     return game
+
+
+def check_consistent(d: dict) -> None:
+    """Refuse a saved game whose fields contradict each other (run after the field checks of
+    :func:`read_saved_game`): a winner, an end reason or no player to move while the game runs, or
+    a game over without them.
+
+    Raises
+    ------
+    SavedGameError
+        Naming the field, the one it contradicts and the allowed values.
+    """
+    from .schema import END_REASONS
+    s = d["state"]
+    stage = s["stage"]
+    if stage != Stage.OVER:
+        where = f"while the game runs (text.state.stage {stage}, {Stage.NAMES[stage]})"
+        if s["winner"] != -2:
+            _f.fail("state.winner", f"{s['winner']} {where}; allowed -2 until the game is over")
+        if s["reason"] != "":
+            _f.fail("state.reason", f"{shown(s['reason'])} {where}; allowed '' until the game is over")
+        if s["current_player"] not in (0, 1):
+            _f.fail("state.current_player", f"{s['current_player']} {where}; allowed 0, 1")
+        return
+    if s["winner"] == -2:
+        _f.fail("state.winner", f"-2 (the game runs) but text.state.stage is {stage} (OVER); allowed -1 (a draw), "
+                                f"0 or 1 once the game is over")
+    if s["current_player"] != -1:
+        _f.fail("state.current_player", f"{s['current_player']} once the game is over; allowed -1")
+    reasons = [r.text for r in END_REASONS]
+    if s["reason"] not in reasons:
+        _f.fail("state.reason", f"{shown(s['reason'])} is not a reason a game ends; allowed: "
+                                f"{', '.join(map(repr, reasons))}")
+
+
+#: The parts of a saved game a replay of its history must reproduce, in the order they are compared.
+_REPLAYED = ("initial_figures", "state", "source", "events")
+
+
+def _first_difference(saved, replayed, path: str):
+    """(path, saved value, replayed value) of the first place two JSON values differ, or None."""
+    if isinstance(saved, dict) and isinstance(replayed, dict):
+        for k in sorted(set(saved) | set(replayed), key=str):
+            if k not in saved or k not in replayed:
+                return (f"{path}.{k}", saved.get(k, "(missing)"), replayed.get(k, "(missing)"))
+            found = _first_difference(saved[k], replayed[k], f"{path}.{k}")
+            if found:
+                return found
+        return None
+    if isinstance(saved, list) and isinstance(replayed, list):
+        for i, (a, b) in enumerate(zip(saved, replayed)):
+            found = _first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        if len(saved) != len(replayed):
+            return (path, f"{len(saved)} entries", f"{len(replayed)} entries")
+        return None
+    if saved == replayed and type(saved) is type(replayed) or (
+            isinstance(saved, (int, float)) and isinstance(replayed, (int, float))
+            and not isinstance(saved, bool) and not isinstance(replayed, bool) and saved == replayed):
+        return None
+    return (path, saved, replayed)
+
+
+def check_replayed(d: dict, replayed: dict, origin: str) -> None:
+    """Refuse a saved game ``d`` whose history did not lead to its state: ``replayed`` is the saved
+    form (``json.loads(Game.to_json())``) of the game its history gives when replayed from the start
+    (``origin`` names where the replay started, e.g. ``"text.source.seed 5"``).
+
+    The initial figures, the state, the randomness source and the events must all be the same; a
+    scripted source's fallback generator state is left out (its draws are replayed from the faces
+    it gave).
+
+    Raises
+    ------
+    SavedGameError
+        Naming the first field that disagrees, with both values.
+    """
+    for key in _REPLAYED:
+        saved, again = d[key], replayed[key]
+        if key == "source" and saved.get("kind") == "scripted" and saved.get("fallback") is not None:
+            saved = dict(saved, fallback=dict(saved["fallback"], state=None))
+            again = dict(again, fallback=dict(again["fallback"], state=None))
+        found = _first_difference(saved, again, key)
+        if found:
+            path, a, b = found
+            a = a if isinstance(a, str) and a.endswith("entries") else shown(a)
+            b = b if isinstance(b, str) and b.endswith("entries") else shown(b)
+            _f.fail(path, f"{a} but replaying text.history ({len(d['history'])} actions) from {origin} gives {b}; "
+                          f"the history did not lead to this state")
 
 
 def _too_long(n: int, unit: str):
