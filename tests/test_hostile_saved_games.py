@@ -13,7 +13,7 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from atomic_africa import batch
 from atomic_africa.game import Game
@@ -160,3 +160,112 @@ def test_scripted_and_foreign_seeded_games_still_round_trip():
                 break
             g.apply(int(rng.choice(g.legal_actions())))
         assert Game.from_json(g.to_json()).to_json() == g.to_json()
+
+
+# ------------------------------------------------------------------------------------- fuzzing
+class _Hang(Exception):
+    """An example that ran past its time (raised by the alarm, so a Python-level loop fails the test)."""
+
+
+def _paths(obj, path=()):
+    yield path
+    if isinstance(obj, dict):
+        for k, x in obj.items():
+            yield from _paths(x, path + (k,))
+    elif isinstance(obj, list):
+        for i, x in enumerate(obj):
+            yield from _paths(x, path + (i,))
+
+
+_SHORT = _played(11, 40).to_json()
+_OVER = Game(None, 2)
+while not _OVER.is_over:
+    _OVER.apply(_OVER.legal_actions()[0])
+_DOCS = [json.loads(_SHORT), json.loads(_OVER.to_json())]
+_DOC_PATHS = [[p for p in _paths(d) if p] for d in _DOCS]
+_SCALARS = (st.none() | st.booleans() | st.integers(-2**70, 2**130) | st.sampled_from([0, -1, -2, 1, 2, 2**64, 2**128])
+            | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=4))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3)
+                       | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=5)
+
+
+def _nudge(value, how):
+    """A value near ``value``: +-1, doubled, negated, as a float, or a string of it."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    return [value + 1, value - 1, value * 2, -value, float(value) + 0.5, str(value)][how]
+
+
+@st.composite
+def _mutated(draw):
+    """A saved game's text with a few random edits: values replaced, nudged or deleted at any path,
+    lists shortened or extended, or the text itself cut, spliced or overwritten."""
+    i = draw(st.integers(0, len(_DOCS) - 1))
+    d = copy.deepcopy(_DOCS[i])
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(_DOC_PATHS[i]))
+        parent = d
+        try:
+            for k in path[:-1]:
+                parent = parent[k]
+            old = parent[path[-1]]
+        except (KeyError, IndexError, TypeError):
+            continue
+        op = draw(st.sampled_from(["replace", "nudge", "delete", "extend", "rng"]))
+        if op == "replace":
+            parent[path[-1]] = draw(_VALUES)
+        elif op == "nudge":
+            parent[path[-1]] = _nudge(old, draw(st.integers(0, 5)))
+        elif op == "delete":
+            if isinstance(parent, dict):
+                del parent[path[-1]]
+            else:
+                parent.pop(path[-1])
+        elif op == "extend" and isinstance(old, list):
+            old.extend(old[:draw(st.integers(0, 3))] or [draw(_SCALARS)])
+        elif op == "rng":
+            words = st.sampled_from([0, 1, 2, 2**127]) | st.integers(0, 2**128 - 1)
+            d["source"]["state"]["state"] = {"state": draw(words), "inc": draw(words)}
+    text = json.dumps(d)
+    edit = draw(st.sampled_from(["none", "none", "cut", "splice", "byte"]))
+    if edit != "none" and text:
+        a = draw(st.integers(0, len(text) - 1))
+        b = draw(st.integers(a, min(len(text), a + 64)))
+        if edit == "cut":
+            text = text[:a] + text[b:]
+        elif edit == "splice":
+            text = text[:a] + text[a:b] * 2 + text[b:]
+        else:
+            text = text[:a] + draw(st.sampled_from(['"', "[", "]", "{", "}", "0", "-", "e9", ",", "\\", "\ufeff"])) \
+                + text[a + 1:]
+    return text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(text=_mutated())
+@example(text=_edit(lambda d: d["source"]["state"].__setitem__("state", {"state": 0, "inc": 0}), _SHORT))
+def test_fuzzed_saved_games_load_cleanly_or_are_refused_cleanly(text):
+    """Every outcome is a SavedGameError / ValueError / TypeError or a game that plays on within its
+    action space; never another exception, never a hang (a Python loop fails at the alarm, a loop in
+    C at the module's watchdog)."""
+    import signal
+
+    def alarm(*_):
+        raise _Hang("Game.from_json or the game after it ran past 20 s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, 20)
+    try:
+        try:
+            g = Game.from_json(text)
+        except (ValueError, TypeError):      # SavedGameError, ScenarioError, RulesError are ValueErrors
+            return
+        for _ in range(20):
+            legal = g.legal_actions()
+            assert all(0 <= a < g.num_actions for a in legal)
+            if g.is_over or not legal:
+                break
+            g.apply(legal[len(legal) // 2])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
