@@ -408,6 +408,7 @@ class Rules:
             if "attack" not in (rows[key].single, rows[key].pair) and rows[key].pair != "attacks":
                 _f.fail(f"table5.{key}", "an attacking action needs an attack role")
         kwargs["table5"] = rows
+        _check_support_band(kwargs["call_for_fire"], kwargs["fire"])
         return cls(**kwargs)
 
     def to_dict(self) -> dict:
@@ -478,6 +479,15 @@ class Rules:
             "markers_damage": [f.markers_beyond_damage, f.vehicle_markers_beyond_damage],
             "turn_cap": [f.turn_marker_cap, f.vehicle_turn_marker_cap],
         }
+
+
+def _check_support_band(cff: CallForFireRules, fire: FireRules) -> None:
+    # A band of the stick the rules give, 1..edges + 1: both engines play those (a band past the
+    # stick made the Python Game raise mid-game while VectorGame read past its band table).
+    n = len(fire.band_edges_cm)
+    if cff.support_range_band > n + 1:
+        _f.fail("call_for_fire.support_range_band", f"{cff.support_range_band} is out of range; allowed 1..{n + 1} "
+                                                    f"(the bands of rules.fire.band_edges_cm: {n} edges)")
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
