@@ -269,3 +269,43 @@ def test_fuzzed_saved_games_load_cleanly_or_are_refused_cleanly(text):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+# ------------------------------------------------------------------------------------- name limit
+def test_every_name_a_scenario_accepts_can_be_saved_and_read_back():
+    """The name limit is stated once (atomic_africa._limits.MAX_NAME): a scenario refuses a longer
+    name, and the saved games of a scenario at the limit read back, splits ("/b" per split, at most one
+    a turn) included."""
+    from atomic_africa._limits import MAX_NAME
+    from atomic_africa.game import Scenario, ScenarioError
+    from atomic_africa.game.testing import mini_scenario, unit
+    long = "N" * MAX_NAME
+    big = dict(unit(60.0, 20.0, figures=64, dice=["d12", "d12", "d12"]), name=long)
+    d = mini_scenario([big, dict(unit(120.0, 20.0), name=long)],
+                      [dict(unit(60.0, 90.0), name=long), dict(unit(120.0, 90.0), name=long)], turns=8).to_dict()
+    d["name"] = long
+    d["sides"][0]["name"] = d["sides"][1]["name"] = long
+    sc = Scenario.from_dict(d)
+    split = False
+    for seed in range(40):
+        g = Game(sc, seed)
+        rng = np.random.default_rng(seed)
+        while not g.is_over:
+            legal = g.legal_actions()
+            splits = [a for a in legal if g.describe_action(a).startswith("SPLIT")]
+            g.apply(int(rng.choice(splits or legal)))
+        split = split or any(len(u.name) > MAX_NAME for u in g.s.units)
+        assert Game.from_json(g.to_json()).to_json() == g.to_json()
+        if split:
+            break
+    assert split, "no game split a unit"
+    for where in (("name",), ("sides", 0, "name"), ("sides", 1, "units", 0, "name")):
+        bad = copy.deepcopy(d)
+        parent = bad
+        for k in where[:-1]:
+            parent = parent[k]
+        parent[where[-1]] = long + "N"
+        with pytest.raises(ScenarioError, match=rf"^scenario\.{'.'.join(map(str, where))}: a string of "
+                                                rf"{MAX_NAME + 1} characters; allowed at most {MAX_NAME}$".replace(
+                                                    ".0.", r"\[0\]\.").replace(".1.", r"\[1\]\.")):
+            Scenario.from_dict(bad)

@@ -92,10 +92,12 @@ class Fields:
             self.expected(path, "true or false", value)
         return value
 
-    def string(self, path: str, value) -> str:
-        """Any string (a name)."""
+    def string(self, path: str, value, max_length: int | None = None) -> str:
+        """A string (a name), of at most ``max_length`` characters if given."""
         if not isinstance(value, str):
             self.expected(path, "a string", value)
+        if max_length is not None and len(value) > max_length:
+            self.fail(path, f"a string of {len(value)} characters; allowed at most {max_length}")
         return value
 
     def choice(self, path: str, value, allowed, *, fold_case: bool = False) -> str:

@@ -47,7 +47,11 @@ MAX_COVER_BONUS = 2**31 - 1 - MAX_VALUE
 MAX_MARKERS_PER_HIT = 100
 #: Largest sprint displacement in cm: a sprint score (< 100) times an increment (<= MAX_CM).
 MAX_SPRINT_CM = 100 * MAX_CM
-#: Longest name or reason string a saved game may hold.
+#: Longest name a scenario may give its battle, sides, units, terrain features and fire-support
+#: assets, and longest reason string a saved game may hold: the one name limit. A unit split in
+#: Clean-up is named after its parent plus "/b", at most once a turn, so a saved game's unit names may
+#: be up to 2 x turns characters longer (the schema's ``name`` bound): every valid scenario's saved
+#: games read back.
 MAX_NAME = 1000
 
 # -- sizes of a scenario ---------------------------------------------------------------------------

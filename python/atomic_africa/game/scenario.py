@@ -17,7 +17,7 @@ from importlib import resources
 from os import PathLike
 
 from .._fields import Fields
-from .._limits import (MAX_ARMOR, MAX_ASSETS, MAX_CM, MAX_COUNT, MAX_FEATURES, MAX_POLYGON_POINTS,
+from .._limits import (MAX_ARMOR, MAX_ASSETS, MAX_CM, MAX_COUNT, MAX_FEATURES, MAX_NAME, MAX_POLYGON_POINTS,
                        MAX_UNITS)
 from .._toml import read_toml
 from ..enums import Cover, UnitKind
@@ -232,7 +232,7 @@ class Scenario:
             If a field is missing or malformed (the message names it).
         """
         _f.table("", data, ("table", "turns", "sides"), ("name", "terrain"))
-        name = _f.string("name", data.get("name", "scenario"))
+        name = _f.string("name", data.get("name", "scenario"), MAX_NAME)
         t = _f.table("table", data["table"], ("width_cm", "height_cm"))
         w = _f.number("table.width_cm", t["width_cm"], positive=True, hi=MAX_CM)
         h = _f.number("table.height_cm", t["height_cm"], positive=True, hi=MAX_CM)
@@ -250,7 +250,7 @@ class Scenario:
                 _f.fail(f"{p}.armor", "a feature with an armor value (a heavy-weapon target) must give "
                                       "light or heavy cover: its wounds lower that cover")
             blocks = _f.boolean(f"{p}.blocks_los", f["blocks_los"])
-            fname = _f.string(f"{p}.name", f.get("name", f"feature {i}"))
+            fname = _f.string(f"{p}.name", f.get("name", f"feature {i}"), MAX_NAME)
             if shape == "polygon":
                 if "points" not in f:
                     _f.fail(f"{p}.points", "missing field (a polygon needs 3+ points)")
@@ -308,7 +308,7 @@ def _side(path, s, w, h):
         p = f"{path}.fire_support[{i}]"
         _f.table(p, a, ("dice", "ap", "blast_radius_cm"), ("name",))
         dice = _f.array(f"{p}.dice", a["dice"], "three dice", length=3, kinds=list)
-        assets.append(FireSupport(_f.string(f"{p}.name", a.get("name", f"asset {i}")),
+        assets.append(FireSupport(_f.string(f"{p}.name", a.get("name", f"asset {i}"), MAX_NAME),
                                   tuple(_f.die(f"{p}.dice[{j}]", d) for j, d in enumerate(dice)),
                                   _f.integer(f"{p}.ap", a["ap"], lo=-MAX_ARMOR, hi=0),
                                   _f.number(f"{p}.blast_radius_cm", a["blast_radius_cm"], positive=True,
@@ -316,7 +316,7 @@ def _side(path, s, w, h):
     hand = s.get("hand_size")
     if hand is not None:
         hand = _f.integer(f"{path}.hand_size", hand, lo=0, hi=MAX_COUNT)
-    return SideSpec(_f.string(f"{path}.name", s.get("name", path)), exp, specs, tuple(assets), hand)
+    return SideSpec(_f.string(f"{path}.name", s.get("name", path), MAX_NAME), exp, specs, tuple(assets), hand)
 
 
 def _unit(path, u, w, h):
@@ -343,7 +343,7 @@ def _unit(path, u, w, h):
         _f.fail(f"{path}.attached", "a vehicle is always an attached unit (RULES.md section 1); "
                                     "omit the field or set it to true")
     return UnitSpec(
-        name=_f.string(f"{path}.name", u.get("name", path)),
+        name=_f.string(f"{path}.name", u.get("name", path), MAX_NAME),
         kind=int(UnitKind[kind.upper()]),
         dice=tuple(_f.die(f"{path}.dice[{j}]", d) for j, d in enumerate(dice)),
         position=pos, heavy_weapon=hw_t, **plain,

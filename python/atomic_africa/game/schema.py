@@ -128,7 +128,7 @@ UNIT_FIELDS = (
     _f("side", "py", -1, int, REQUIRED, "owning player (uid // C)", bounds=("side", "side")),
     _f("alive", "i8", 0, bool, False, "False: an empty slot (never used, merged away or removed)", bounds=FLAG),
     _f("name", "py", -1, str, "", "scenario name with '/b' per split (native: name_base, name_depth)",
-       bounds=(0, "MAX_NAME"), setup=Setup("name", own=True)),
+       bounds=(0, "MAX_NAME + turns + turns"), setup=Setup("name", own=True)),
     _f("kind", "i8", 1, int, 0, "UnitKind", bounds=(min(UnitKind), max(UnitKind)),
        setup=Setup("kind", required=True, own=True)),
     # merges only add up figures of one side, so a unit never holds more than its side at set-up
