@@ -151,6 +151,26 @@ def test_page_is_self_contained_and_escapes_what_it_embeds(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["r.html"]
 
 
+@pytest.mark.parametrize("name", ["{{DATA}}", "{{TITLE}}", "{{DATA}} and {{TITLE}} {{", "{{OTHER}}"])
+def test_template_markers_in_names_are_shown_as_text_not_filled(name):
+    # issue 27: a scenario named {{DATA}} poured the replay's JSON into the page's title. The page is
+    # filled in one pass: what a name holds is never taken for a marker.
+    d = Game(None, 3).scenario.to_dict()
+    d["name"] = name
+    d["sides"][1]["name"] = name
+    g = Game(Scenario.from_dict(d), 3)
+    for _ in range(30):
+        g.apply(g.legal_actions()[0])
+    data = replay_data(*_replay(g))
+    page = render_html(data)
+    assert f"<title>{name} - Atomic Africa replay</title>" in page
+    assert f'<h1 id="title">{name}</h1>' in page
+    assert page.count('<script type="application/json" id="replay-data">') == 1
+    payload = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.S).group(1)
+    assert json.loads(payload) == json.loads(json.dumps(data))
+    assert len(page) < len(render_html(dict(data, title="x"))) + 4 * len(name)
+
+
 def test_cli_html_needs_no_png(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     g = Game(None, 5)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 
 from .. import odds
 from .._atomic_write import replaced_atomically
@@ -433,7 +434,25 @@ def render_html(data: dict) -> str:
     payload = (json.dumps(data, separators=(",", ":"), allow_nan=False)
                .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
     title = html.escape(printable(data["title"]))
-    return PAGE.replace("{{TITLE}}", title).replace("{{DATA}}", payload)
+    return fill_template(PAGE, {"TITLE": title, "DATA": payload})
+
+
+_MARKER = re.compile(r"\{\{([A-Z]+)\}\}")
+
+
+def fill_template(page: str, values: dict) -> str:
+    """``page`` with each ``{{NAME}}`` marker replaced by ``values[NAME]``, in one pass.
+
+    What is filled in is never searched for markers again, so a scenario named ``{{DATA}}`` shows
+    as that text (issue 27: replacing one marker after the other poured the replay's JSON into the
+    title). The values must already be escaped for where they go (HTML text, a JSON script).
+
+    Raises
+    ------
+    KeyError
+        If the page holds a marker ``values`` does not name (a bug in the page, never the input).
+    """
+    return _MARKER.sub(lambda m: values[m.group(1)], page)
 
 
 def save_html(scenario, rules, seed, actions, path, every: str = "phase") -> int:
