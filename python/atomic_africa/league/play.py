@@ -22,7 +22,7 @@ from .._optional import require
 from .._validate import MAX_THREADS, as_int, check_memory
 from ..selfplay import ENGINES, play_games, results_memory
 from .entrants import Entrant, parse_entrants
-from .external import play_external
+from .external import DEFAULT_POLICY_TIMEOUT, check_policy_timeout, play_external
 from .ratings import Ratings, bradley_terry
 from .tables import outcome_matrices, pair_table, rating_table
 
@@ -64,7 +64,8 @@ class LeagueResult:
 
 
 def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ray: bool = False,
-                address: str | None = None, scenario=None, engine: str = "native", log=None) -> LeagueResult:
+                address: str | None = None, scenario=None, engine: str = "native", log=None,
+                policy_timeout=DEFAULT_POLICY_TIMEOUT) -> LeagueResult:
     """Play every pair of ``agents`` ``n_games`` times.
 
     Parameters
@@ -89,10 +90,22 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
         the same records on both); a match with an outside policy is always native.
     log : file, optional
         Where to say each match's size and time as it ends (e.g. ``sys.stderr``).
+    policy_timeout : float or None
+        Seconds one call of an outside policy may take (default
+        :data:`.external.DEFAULT_POLICY_TIMEOUT`, 60 s); None or 0: no timeout
+        (:func:`.external.play_external`).
 
     Returns
     -------
     LeagueResult
+
+    Raises
+    ------
+    PolicyError, PolicyTimeout
+        ValueErrors naming an outside policy that raised, called ``sys.exit``, returned a bad answer,
+        or took longer than ``policy_timeout`` (the league stops).
+    KeyboardInterrupt
+        Ctrl-C, or a policy that raised KeyboardInterrupt.
     """
     entrants = (list(agents) if not isinstance(agents, str) and all(isinstance(e, Entrant) for e in agents)
                 else parse_entrants(agents))
@@ -101,6 +114,7 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed: expected a non-negative integer, got {seed!r}")
     workers = as_int(workers, "workers", lo=1, hi=MAX_THREADS)
+    timeout = check_policy_timeout(policy_timeout)
     if engine not in ENGINES:
         raise ValueError(f"engine: unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
     total = int(n_games) * len(entrants) * (len(entrants) - 1) // 2
@@ -125,7 +139,7 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
                                  alternate=True, use_ray=use_ray, progress=False, engine=engine)
                 records += res.records
             else:
-                records += play_external((a, b), int(n_games), s, scenario=scenario)
+                records += play_external((a, b), int(n_games), s, scenario=scenario, policy_timeout=timeout)
             match_seconds[(a.name, b.name)] = time.perf_counter() - t
             if log is not None:
                 print(f"{a.name} vs {b.name}: {n_games} games, {match_seconds[(a.name, b.name)]:.2f} s",
