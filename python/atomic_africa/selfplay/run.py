@@ -252,10 +252,14 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
 
     Notes
     -----
-    Games are written in index order, each batch flushed, to ``<path>.partial`` (a Parquet row
-    group, CSV rows, JSON lines) beside ``<path>.partial.json`` naming the run; the partial files are
-    renamed onto the paths when every game is written. Until then a previous file at a path is left
-    as it was, and an interrupted run's partial files are readable (:func:`read_results`, render).
+    Games are written in index order, each batch flushed, to ``<path>.partial`` (CSV rows, JSON
+    lines; a Parquet table to the CSV journal ``<path>.partial.csv``, its Parquet file written at the
+    end) beside ``<path>.partial.json`` naming the run and ``<path>.partial.digests`` holding each
+    batch's SHA-256; the partial files are renamed onto the paths when every game is written. Until
+    then a previous file at a path is left as it was, and an interrupted run's partial files are
+    readable (:func:`read_results`, render), whether it was stopped, killed outright (SIGKILL) or
+    cut by a full disk; ``resume=True`` checks every kept batch against its digest and ends with the
+    same bytes as an uninterrupted run (:mod:`.stream`).
     """
     n_games, workers, batch_size = _common(n_games, workers, batch_size)
     check_memory(results_memory(n_games, False), "n_games", f"{n_games:,} games' results",
@@ -285,7 +289,7 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
                         on_batch(files.written)
             seconds = time.perf_counter() - t0
             with signals.held():
-                files.finish()
+                files.finish(records)
                 signals.stopping = True      # the run is complete: a signal now changes nothing
         except BaseException as exc:
             signals.stopping = True
