@@ -19,8 +19,9 @@ from itertools import combinations
 import numpy as np
 
 from .._optional import require
-from .._validate import MAX_THREADS, as_int, check_memory
+from .._validate import check_memory
 from ..selfplay import ENGINES, play_games, results_memory
+from ..selfplay.run import check_workers
 from .entrants import Entrant, parse_entrants
 from .external import DEFAULT_POLICY_TIMEOUT, check_policy_timeout, play_external
 from .ratings import Ratings, bradley_terry
@@ -113,7 +114,7 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
         raise ValueError(f"games: expected an integer >= 1, got {n_games!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed: expected a non-negative integer, got {seed!r}")
-    workers = as_int(workers, "workers", lo=1, hi=MAX_THREADS)
+    workers = check_workers(workers)
     timeout = check_policy_timeout(policy_timeout)
     if engine not in ENGINES:
         raise ValueError(f"engine: unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")

@@ -10,6 +10,7 @@ import math
 import signal
 import threading
 import time
+import warnings
 from contextlib import closing, contextmanager, nullcontext
 
 import numpy as np
@@ -18,7 +19,8 @@ from .._limits import MAX_THREADS
 from .._optional import require
 from .._progress import Progress
 from .._seeding import seed_sequence
-from .._validate import as_int, check_memory
+from .. import _validate
+from .._validate import _size, as_int, check_memory, cores_available
 from ..agents import AGENTS
 from ..game.scenario import load_scenario
 from ..rules import resolve_rules
@@ -27,7 +29,7 @@ from .result import SelfPlayResult
 from .stream import RunFiles
 from .workers import backend, in_order
 
-__all__ = ["play_games", "stream_games", "results_memory", "Stopped"]
+__all__ = ["play_games", "stream_games", "results_memory", "Stopped", "check_workers", "WORKER_BYTES"]
 
 # Memory a game keeps until the end of the run, at the least: its record, and its replay's JSON when
 # replays are kept in memory (a short game's; long games need more). Used to refuse a run that
@@ -37,6 +39,10 @@ _REPLAY_BYTES = 100_000
 # Games per batch at most: a batch is what is written at once (and lost when a run stops while it is in
 # flight); a Python game takes 0.1-1 s, a native one 0.5 ms (random) to 5 ms (greedy).
 _MAX_BATCH = {"python": 50, "native": 256}
+#: Memory one worker process takes, at the least: measured, a spawned worker that imported the
+#: package and played a batch (256 native greedy games, or 4 Python games with replays) peaks at
+#: 55-58 MiB resident. 1,024 workers need about 56 GiB.
+WORKER_BYTES = 56 << 20
 
 
 def results_memory(n_games: int, replays: bool) -> int:
@@ -95,9 +101,29 @@ def _ranges(first: int, n: int, workers: int, batch_size, engine: str):
     return [(lo, min(n, lo + batch_size)) for lo in range(first, n, batch_size)]
 
 
+def check_workers(workers, name: str = "workers") -> int:
+    """A worker-process count ``1..MAX_THREADS``, refused (MemoryError naming ``name``) when that
+    many processes cannot fit in the memory available (:data:`WORKER_BYTES` each), with a
+    RuntimeWarning when there are more than the cores (they only wait for each other)."""
+    workers = as_int(workers, name, lo=1, hi=MAX_THREADS)
+    if workers == 1:
+        return workers                    # this process plays: no worker process
+    need = workers * WORKER_BYTES
+    avail = _validate.available_memory()
+    fit = "" if avail is None else f" (at most {max(1, avail // WORKER_BYTES):,} fit)"
+    check_memory(need, name, f"{workers:,} worker processes (about {_size(WORKER_BYTES)} each)",
+                 "use fewer workers" + fit)
+    cores = cores_available()
+    if workers > cores:
+        warnings.warn(f"{name}: {workers:,} worker processes on {cores} available core{'s' if cores != 1 else ''}; "
+                      f"processes beyond the cores make the run slower, not faster (results do not change), "
+                      f"and need about {_size(need)} of memory", RuntimeWarning, stacklevel=3)
+    return workers
+
+
 def _common(n_games, workers, batch_size):
     n_games = _check_int(n_games, "n_games", 1)
-    workers = as_int(workers, "workers", lo=1, hi=MAX_THREADS)
+    workers = check_workers(workers)
     if batch_size is not None:
         batch_size = _check_int(batch_size, "batch_size", 1)
     return n_games, workers, batch_size

@@ -193,12 +193,14 @@ class VectorGame:
         spec = self.spec = GameSpec.build(scenario, rules)
         self.scenario, self.rules = spec.scenario, spec.rules
         self.num_actions, self.observation_size = spec.num_actions, spec.observation_size
-        v.check_memory(self.num_envs * env_bytes(spec), "num_envs",
-                       f"{self.num_envs:,} games of {spec.scenario.name!r} ({env_bytes(spec):,} bytes each)",
-                       "use fewer envs")
+        what = f"{self.num_envs:,} games of {spec.scenario.name!r} ({env_bytes(spec):,} bytes each)"
+        v.check_memory(self.num_envs * env_bytes(spec), "num_envs", what, "use fewer envs")
         params, tables = native_params(spec)
         tables.update(unit_templates(spec.initial_units(), spec.C))
-        self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
+        try:
+            self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
+        except MemoryError:     # the estimate fitted, the allocation did not: still name the argument
+            raise v.memory_error(self.num_envs * env_bytes(spec), "num_envs", what, "use fewer envs") from None
         self._shape = (self.num_envs,)
         self._all_active = np.ones(self.num_envs, dtype=np.uint8)
         self._all_envs = np.arange(self.num_envs, dtype=np.int64)
