@@ -80,6 +80,7 @@ def read_saved_game(text) -> tuple[dict, GameSpec]:
         raise TypeError(f"text: expected a str (JSON written by Game.to_json), got {type(text).__name__}")
     if len(text) > MAX_TEXT:
         _too_long(len(text), "characters")
+    text = text.removeprefix("\ufeff")       # a UTF-8 byte-order mark (editors write one) is accepted
     check_depth(text, JSON_STRINGS, SavedGameError, "text", limit=MAX_DEPTH)
     try:
         d = json.loads(text)

@@ -32,10 +32,12 @@ def load_replay(path, game: int = 0):
     game number ``game`` of a ``selfplay --replays`` file (one game JSON per line).
 
     The file is read line by line: a replays file's other games are skipped unparsed (so a file
-    whose last line was cut short still gives its complete games), a battle log's events are not
-    parsed (its header and footer hold the replay). A document larger than
+    whose last line was cut short still gives its complete games, and a line longer than the limit
+    is skipped too: the games after it stay readable), a battle log's events are not parsed (its
+    header and footer hold the replay). A document larger than
     :data:`~atomic_africa._limits.MAX_JSON_BYTES` or nesting deeper than
-    :data:`~atomic_africa._limits.MAX_DEPTH` levels is refused before it is parsed.
+    :data:`~atomic_africa._limits.MAX_DEPTH` levels is refused before it is parsed. A UTF-8
+    byte-order mark before the first line is accepted.
 
     Parameters
     ----------
@@ -66,12 +68,19 @@ def load_replay(path, game: int = 0):
         if first is None:
             raise ValueError(f"{name}: empty file; expected a battle log, game JSON or replays file")
         number, text = first
-        doc = _parse(text, name, number, whole_file=False)
+        if text is None:
+            # an over-long first line: whatever the file is, game 0 cannot be read; a later game of a
+            # replays file (one document a line) can
+            if game == 0:
+                raise _too_long(name, number)
+            doc = {}
+        else:
+            doc = _parse(text, name, number, whole_file=False)
         if doc is None:
             # Not one document per line: a single (pretty-printed) game JSON, read whole.
             parts, size = [text], len(text)
             for _, more in lines:
-                size += len(more)
+                size += MAX_JSON_BYTES + 1 if more is None else len(more)
                 if size > MAX_JSON_BYTES:
                     raise ValueError(f"{name}: a game JSON larger than {size_text(MAX_JSON_BYTES)}, the "
                                      "limit")
@@ -80,6 +89,8 @@ def load_replay(path, game: int = 0):
             return _game_fields(doc, name, "")
         if doc.get("type") == "header":
             last = next(iter(collections.deque(lines, maxlen=1)), None)  # the final line, read once
+            if last is not None and last[1] is None:
+                raise _too_long(name, last[0])
             if last is None or not last[1].strip():
                 raise ValueError(f"{name}: not a complete battle log (no footer line after the header)")
             footer = _parse(last[1], name, last[0], whole_file=False)
@@ -93,6 +104,8 @@ def load_replay(path, game: int = 0):
         if game > 0:
             for number, text in lines:
                 if count == game:
+                    if text is None:
+                        raise _too_long(name, number, game)
                     doc = _parse(text, name, number, whole_file=False)
                     if doc is None:
                         raise ValueError(f"{name} line {number}: game {game} is not complete JSON (a "
@@ -109,23 +122,52 @@ _UNLIMITED = 1 << 62
 
 
 def _lines(fh, name):
-    """(line number, text) of the non-blank lines, each at most MAX_JSON_BYTES."""
+    """(line number, text) of the non-blank lines; a line longer than MAX_JSON_BYTES is skipped unread
+    and given as ``(line number, None)``, so that the lines after it can still be read. A UTF-8
+    byte-order mark before the first line is left out."""
     def readline():
         try:
             return fh.readline(MAX_JSON_BYTES + 1)
         except OSError as exc:
             raise named(exc, name) from None
 
-    for number, raw in enumerate(iter(readline, b""), 1):
+    number = 0
+    while True:
+        raw = readline()
+        if not raw:
+            return
+        number += 1
+        if number == 1:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
         if len(raw) > MAX_JSON_BYTES:
-            raise ValueError(f"{name} line {number}: longer than {size_text(MAX_JSON_BYTES)}, the limit "
-                             "for one document")
+            yield number, None
+            # read on only if the reader goes on past it: the rest of the line, a limit's worth at a
+            # time, up to _MAX_SKIP (/dev/zero has no line end)
+            skipped = len(raw)
+            while raw and not raw.endswith(b"\n"):
+                if skipped > _MAX_SKIP:
+                    raise ValueError(f"{name} line {number}: no line end in {size_text(_MAX_SKIP)}; not a "
+                                     f"replays file")
+                raw = readline()
+                skipped += len(raw)
+            continue
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ValueError(f"{name} line {number}: not UTF-8 text (byte {exc.start})") from None
         if text.strip():
             yield number, text
+
+
+# Longest over-long line skipped to reach the games after it.
+_MAX_SKIP = 4 << 30
+
+
+def _too_long(name, number, game=None):
+    what = "" if game is None else f"game {game} is "
+    return ValueError(f"{name} line {number}: {what}longer than {size_text(MAX_JSON_BYTES)}, the limit for one "
+                      f"document" + ("" if game is None else "; it was skipped (the other games can be read "
+                                                            "with --game)"))
 
 
 def _parse(text, name, number, whole_file):
