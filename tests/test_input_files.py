@@ -3,7 +3,6 @@ JSON input is accepted (stripped), and one replays line over the 64 MiB limit of
 skipped with a note for that game, the later games still readable by ``--game K``."""
 from __future__ import annotations
 
-import json
 
 import pytest
 
