@@ -312,8 +312,9 @@ def int_array(value, name: str, dtype=np.int64) -> np.ndarray:
 def _asarray(value, name: str) -> np.ndarray:
     try:
         return np.asarray(value)
-    except ValueError as exc:  # ragged nested sequences
-        raise ValueError(f"{name}: not a rectangular array ({exc})") from None
+    except ValueError:  # ragged nested sequences (numpy's message is three sentences about its internals)
+        raise ValueError(f"{name}: not a rectangular array (its rows differ in length); expected nested lists of "
+                         f"equal lengths") from None
 
 
 def float_array(value, name: str) -> np.ndarray:

@@ -84,7 +84,8 @@ def run(args) -> int:
     from ..league.output import check_outputs
     from ..league.tables import format_pairs, format_ratings
     if args.address is not None and not args.ray:
-        raise ValueError("--address: only with --ray")
+        raise ValueError("--address: only with --ray (the address of a Ray cluster to join); add --ray, or leave "
+                         "out --address")
     as_int(args.workers, "--workers", lo=1, hi=MAX_THREADS)
     entrants = parse_entrants(args.agents, "--agents")   # policies imported now, before any game
     check_outputs(args.out, args.png)

@@ -66,7 +66,8 @@ def run(args) -> int:
     if len(names) != 2:
         raise ValueError(f"--agents: expected two comma-separated agents, got {args.agents!r}")
     if args.address is not None and not args.ray:
-        raise ValueError("--address: only with --ray")
+        raise ValueError("--address: only with --ray (the address of a Ray cluster to join); add --ray, or leave "
+                         "out --address")
     # Processes beyond a sane count are refused here (the pool would fail or swamp the machine).
     as_int(args.workers, "--workers", lo=1, hi=MAX_THREADS)
     # Replays go to their file as games finish; the records stay in memory for the summary.

@@ -181,7 +181,7 @@ class RunFiles:
             ``0..len-1`` are done.
         """
         for s in self.streams:
-            check_writable(s.path)
+            check_writable(s.path, "results" if s is self.results else "replays")
         if resume:
             return self._resume()
         there = [p for p in self._files() if os.path.lexists(p)]
