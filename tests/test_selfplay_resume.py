@@ -259,3 +259,26 @@ def test_a_failed_write_is_exit_status_1_in_one_line(tmp_path):
     cut = subprocess.run(_cli(tmp_path, "--out", "/dev/full"), capture_output=True, text=True, timeout=600)
     assert (cut.returncode, cut.stderr) == (1, "atomic-africa selfplay: error: cannot write '/dev/full': No space "
                                                 "left on device\n")
+
+
+def test_resume_refusals_are_one_line_on_the_command_line(tmp_path, capsys):
+    from atomic_africa.cli import main
+    argv = ["selfplay", "--games", "6", "--agents", "random,random", "--engine", "python", "--batch-size", "2",
+            "--no-progress", "--out", str(tmp_path / "r.csv")]
+    with pytest.raises(KeyboardInterrupt):
+        stream_games(6, ("random", "random"), results=tmp_path / "r.csv", batch_size=2, engine="python",
+                     on_batch=_stop_after(4), seed=0)
+    part = tmp_path / "r.csv.partial"
+    data = bytearray(part.read_bytes())
+    data[-5] = ord("9") if data[-5] != ord("9") else ord("8")
+    part.write_bytes(bytes(data))
+    assert main(argv + ["--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("atomic-africa selfplay: error: --resume: ") and "do not match the digest" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    part.unlink()
+    part.symlink_to(tmp_path / "elsewhere.txt")
+    assert main(argv + ["--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("atomic-africa selfplay: error: --resume: ") and "is a symbolic link" in err
+    assert err.count("\n") == 1 and not (tmp_path / "elsewhere.txt").exists()
