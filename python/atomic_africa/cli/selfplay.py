@@ -22,9 +22,10 @@ def register(sub):
             "games, Red in odd ones) and print A's win/draw/loss rates with 95% Wilson confidence "
             "intervals and games per second. Game i is seeded from SeedSequence(--seed).spawn(N)[i], "
             "so the results are the same with any --workers, with --ray and on either --engine. "
-            "--out and --replays are written as games finish (to FILE.partial, renamed to FILE at "
-            "the end): Ctrl-C or SIGTERM stops every worker and keeps the games written, and the "
-            "same command with --resume completes the run."
+            "--out and --replays are written as games finish (to FILE.partial, a Parquet table's rows "
+            "to the CSV journal FILE.partial.csv; renamed to FILE, the Parquet file written, at the "
+            "end): Ctrl-C, SIGTERM, a kill or a full disk keeps the games written, and the same "
+            "command with --resume checks them against their digests and completes the run."
         ),
     )
     p.add_argument("--games", type=positive_count_arg, default=100, metavar="N",
