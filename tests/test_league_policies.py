@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import numpy as np
@@ -59,12 +60,17 @@ def interrupts(obs, masks):
     raise KeyboardInterrupt
 
 
+# Set at the end of a timeout test: the hung call left behind on its thread then returns, rather
+# than spinning on a core for the rest of the test session.
+RELEASE = threading.Event()
+
+
 def sleeps(obs, masks):
-    time.sleep(600)
+    RELEASE.wait(600)
 
 
 def spins(obs, masks):
-    while True:
+    while not RELEASE.is_set():
         pass
 
 
@@ -89,10 +95,14 @@ def test_a_policy_raising_keyboard_interrupt_stops_the_league_as_ctrl_c(timeout)
 
 @pytest.mark.parametrize("policy", [sleeps, spins])
 def test_a_hung_policy_times_out(policy):
+    RELEASE.clear()
     t0 = time.perf_counter()
-    with pytest.raises(PolicyTimeout, match=rf"^policy 'm:{policy.__name__}' gave no answer within 0\.5 s \(the "
-                                            r"policy timeout\); the league stopped$"):
-        _play(policy, 0.5)
+    try:
+        with pytest.raises(PolicyTimeout, match=rf"^policy 'm:{policy.__name__}' gave no answer within 0\.5 s \(the "
+                                                r"policy timeout\); the league stopped$"):
+            _play(policy, 0.5)
+    finally:
+        RELEASE.set()
     assert time.perf_counter() - t0 < 10
     # The league goes on working afterwards (the hung call is left behind on its own thread).
     assert len(_play(lambda obs, masks: masks.argmax(axis=1))) == 2
