@@ -282,3 +282,18 @@ def test_resume_refusals_are_one_line_on_the_command_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("atomic-africa selfplay: error: --resume: ") and "is a symbolic link" in err
     assert err.count("\n") == 1 and not (tmp_path / "elsewhere.txt").exists()
+
+
+def test_a_start_killed_before_its_run_file_is_started_afresh(tmp_path, whole):
+    # Killed between creating the partial files and writing the run file: they hold no game; a fresh
+    # run removes them (a resume could not tell whose they are, a fresh run refused them).
+    out, rep = tmp_path / "r.csv", tmp_path / "r.jsonl"
+    Path(f"{out}.partial").write_bytes(stream._HEADER[:7])
+    Path(f"{rep}.partial").write_bytes(b"")
+    Path(f"{out}.partial.digests").write_bytes(b"")
+    stream_games(12, results=out, replays=rep, **KW)
+    assert out.read_bytes() == whole["r.csv"] and rep.read_bytes() == whole["r.jsonl"]
+    # one game's row in them: refused as before
+    Path(f"{out}.partial").write_bytes(stream._HEADER + b"0,1\r\n")
+    with pytest.raises(ValueError, match=r"holds an interrupted run; add --resume"):
+        stream_games(12, results=out, **KW)

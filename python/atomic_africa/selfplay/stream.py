@@ -185,6 +185,11 @@ class RunFiles:
         if resume:
             return self._resume()
         there = [p for p in self._files() if os.path.lexists(p)]
+        if there and self._unstarted(there):
+            # a start killed before it wrote the run file: no game in them, nothing to resume
+            for p in there:
+                os.unlink(p)
+            there = []
         if there:
             raise ValueError(f"resume: {there[0]} holds an interrupted run; add --resume to complete "
                              f"it, or delete {' and '.join(there)} to start afresh")
@@ -201,6 +206,24 @@ class RunFiles:
             self._discard()
             raise
         return []
+
+    def _unstarted(self, there: list) -> bool:
+        """Whether the partial files ``there`` are what a start leaves before its run file: no run
+        file, and regular files holding at most the results header (no game)."""
+        if self.run_file in there:
+            return False
+        header = {self.results.partial: _HEADER} if self.results is not None else {}
+        for p in there:
+            try:
+                st = os.lstat(p)
+                if not stat.S_ISREG(st.st_mode) or st.st_size > len(header.get(p, b"")):
+                    return False
+                with open(p, "rb") as fh:
+                    if not header.get(p, b"").startswith(fh.read()):
+                        return False
+            except OSError:
+                return False
+        return True
 
     def _open_new(self, s: _Stream) -> None:
         try:
