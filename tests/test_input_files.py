@@ -95,7 +95,7 @@ def test_an_over_long_first_line_is_a_clear_error(tmp_path):
 
 def test_skipping_an_endless_line_stops(monkeypatch):
     from atomic_africa.replay import frames
-    monkeypatch.setattr(frames, "_MAX_SKIP", 3 * MAX_JSON_BYTES)
+    monkeypatch.setattr(frames, "MAX_SKIPPED_LINE", 3 * MAX_JSON_BYTES)
     with pytest.raises(ValueError, match=r"^/dev/zero line 1: no line end in 192 MiB; not a replays file$"):
         load_replay("/dev/zero", 1)
     with pytest.raises(ValueError, match=r"^/dev/zero line 1: longer than 64 MiB, the limit for one document$"):

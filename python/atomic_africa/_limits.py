@@ -22,7 +22,8 @@ __all__ = [
     "MAX_HEX_COLUMNS", "MAX_HEX_ROWS", "MAX_OFF_MAP", "MAX_RATING", "MAX_GRID_AXIS",
     "MAX_LEGAL", "MAX_SLOTS_TOTAL", "MAX_CARDS", "MAX_TARGETS", "MAX_ATTACKS", "MAX_ENVS", "MAX_EPISODE", "MAX_THREADS",
     "Limit", "NATIVE_LIMITS",
-    "MAX_TOML_BYTES", "MAX_JSON_BYTES", "MAX_DEPTH", "MAX_SAVED_DEPTH",
+    "MAX_TOML_BYTES", "MAX_JSON_BYTES", "MAX_DEPTH", "MAX_SAVED_DEPTH", "MAX_SKIPPED_LINE", "MAX_RUN_FILE",
+    "MAX_DIGEST_LINE",
 ]
 
 # -- magnitudes and counts -------------------------------------------------------------------------
@@ -159,3 +160,10 @@ MAX_JSON_BYTES = 64 << 20
 MAX_DEPTH = 32
 #: Deepest nesting of lists and tables read from a saved game: it needs 7 (a terrain polygon's point).
 MAX_SAVED_DEPTH = 8
+#: Longest line of a replays file skipped unread to reach the games after it (a line longer than
+#: MAX_JSON_BYTES is not a game; /dev/zero has no line end at all).
+MAX_SKIPPED_LINE = 4 << 30
+#: Largest self-play run file read (``<out>.partial.json``: one JSON object of about 300 bytes).
+MAX_RUN_FILE = 64 << 10
+#: Longest line of a self-play run's digests file read (``<out>.partial.digests``: about 200 bytes).
+MAX_DIGEST_LINE = 4096

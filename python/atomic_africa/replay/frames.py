@@ -13,7 +13,7 @@ import os
 from typing import NamedTuple
 
 from .._input_limits import JSON_STRINGS, check_depth, named, open_bounded, size_text
-from .._limits import MAX_JSON_BYTES
+from .._limits import MAX_JSON_BYTES, MAX_SKIPPED_LINE
 from .._text import printable
 from ..game.engine import Game
 from .narrate import Narrator
@@ -142,11 +142,11 @@ def _lines(fh, name):
         if len(raw) > MAX_JSON_BYTES:
             yield number, None
             # read on only if the reader goes on past it: the rest of the line, a limit's worth at a
-            # time, up to _MAX_SKIP (/dev/zero has no line end)
+            # time, up to MAX_SKIPPED_LINE (/dev/zero has no line end)
             skipped = len(raw)
             while raw and not raw.endswith(b"\n"):
-                if skipped > _MAX_SKIP:
-                    raise ValueError(f"{name} line {number}: no line end in {size_text(_MAX_SKIP)}; not a "
+                if skipped > MAX_SKIPPED_LINE:
+                    raise ValueError(f"{name} line {number}: no line end in {size_text(MAX_SKIPPED_LINE)}; not a "
                                      f"replays file")
                 raw = readline()
                 skipped += len(raw)
@@ -157,10 +157,6 @@ def _lines(fh, name):
             raise ValueError(f"{name} line {number}: not UTF-8 text (byte {exc.start})") from None
         if text.strip():
             yield number, text
-
-
-# Longest over-long line skipped to reach the games after it.
-_MAX_SKIP = 4 << 30
 
 
 def _too_long(name, number, game=None):

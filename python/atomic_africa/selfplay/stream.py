@@ -32,6 +32,7 @@ import stat
 
 from .._atomic_write import WriteError, _write_error, check_writable, replaced_atomically
 from .._input_limits import size_text
+from .._limits import MAX_DIGEST_LINE, MAX_RUN_FILE
 from .._text import printable
 from .._validate import shown
 from .files import PARTIAL, arrow_table, csv_record, results_format, results_metadata
@@ -41,14 +42,10 @@ __all__ = ["RunFiles", "RUN_FORMAT", "MAX_RUN_FILE", "JOURNAL", "DIGESTS"]
 
 #: Format tag of the run file beside the partial outputs (2: with a digest per batch).
 RUN_FORMAT = "atomic-africa-selfplay-run/2"
-#: Largest run file read (one JSON object of about 300 bytes: the run's identity).
-MAX_RUN_FILE = 64 << 10
 #: Suffix (after ``.partial``) of a Parquet run's results journal, a CSV table.
 JOURNAL = ".csv"
 #: Suffix (after ``.partial``) of the batches' digests file.
 DIGESTS = ".digests"
-# Longest digests line read (one is about 200 bytes).
-_MAX_DIGEST_LINE = 4096
 _HEADER = ",".join(COLUMNS).encode() + b"\r\n"     # csv.writer's line end
 _CHUNK = 1 << 20
 
@@ -521,10 +518,10 @@ class _Digests:
         return e
 
     def lines(self):
-        """(line number, bytes) of its whole lines, each at most ``_MAX_DIGEST_LINE`` long."""
+        """(line number, bytes) of its whole lines, each at most ``MAX_DIGEST_LINE`` long."""
         self.fh.seek(0)
         for number in range(1, 1 << 62):
-            line = self.fh.readline(_MAX_DIGEST_LINE + 1)
+            line = self.fh.readline(MAX_DIGEST_LINE + 1)
             if not line.endswith(b"\n"):
                 return
             yield number, line
