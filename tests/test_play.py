@@ -23,6 +23,7 @@ from atomic_africa.dice import wounded_dice
 from atomic_africa.enums import Action, Cover, Posture, UnitKind
 from atomic_africa.fire import predominant_cover, range_band
 from atomic_africa.game import Game
+from atomic_africa.game.rng import RandomSource
 from atomic_africa.game.los import cover_at
 from atomic_africa.play import PlayError, PlaySession, legal_choices, prompt
 from atomic_africa.play.session import parse_players
@@ -145,7 +146,8 @@ def test_saved_after_every_decision_atomically_and_resumed_equal(tmp_path):
 
 def test_a_saved_game_from_elsewhere_resumes_from_its_state(tmp_path):
     # A game JSON the session did not write (any Game.to_json), and one whose history does not
-    # give its state (scripted randomness): resumed from the saved state, the log says so.
+    # give its state from its seed (randomness from another source): resumed from the saved state,
+    # the log says so.
     g = Game(SMALL, 4)
     for _ in range(5):
         g.apply(g.legal_actions()[0])
@@ -153,12 +155,24 @@ def test_a_saved_game_from_elsewhere_resumes_from_its_state(tmp_path):
     path.write_text(g.to_json())
     s = PlaySession.load(path, "human,human")
     assert s.game.state_hash() == g.state_hash() and "Turn 1 of 2" in s.log
-    d = json.loads(g.to_json())
-    d["history"] = d["history"][:-1]          # no longer the game its seed and history give
-    path.write_text(json.dumps(d))
+    # a game whose randomness is not its seed's (another source): its history, replayed from the
+    # seed, does not give its state
+    g = Game(SMALL, 4, source=RandomSource(99))
+    for _ in range(4):
+        g.apply(g.legal_actions()[0])
+    path.write_text(g.to_json())
     s = PlaySession.load(path, "human,human")
-    assert s.game.to_json() == json.dumps(d, sort_keys=True)
+    assert s.game.to_json() == g.to_json()
     assert s.log[-1].startswith("(resumed from the saved state at decision 4: its history does not replay")
+    # a document whose history did not lead to its state is refused (issue 27), naming the field
+    d = json.loads(g.to_json())
+    d["history"] = d["history"][:-1]
+    path.write_text(json.dumps(d))
+    with pytest.raises(ValueError, match=r"other\.json: not a saved game \(text\.state\.[\w.\[\]]+: .* but "
+                                         r"replaying text\.history \(3 actions\) from text\.source\.seed 99 gives "):
+        PlaySession.load(path, "human,human")
+    path.write_text(g.to_json())
+    s = PlaySession.load(path, "human,human")
     play_some(s, 3)   # the log goes on where the saved events left it
     assert sum(line.startswith("  Phase 1: Blue ") for line in s.log) == 1
 
