@@ -86,15 +86,32 @@ class _StepOutcome:
     """What one reset/step gathers over its rounds, per env: the learner's reward, its games that
     ended (final observation, winner, the learner's side) and the decisions skipped."""
 
-    __slots__ = ("reward", "ended", "final_obs", "winners", "final_players", "skipped")
+    __slots__ = ("n", "reward", "ended", "_final_obs", "_winners", "_final_players", "skipped")
 
     def __init__(self, n: int):
+        self.n = n
         self.reward = np.zeros(n, dtype=np.float64)
         self.ended = np.zeros(n, dtype=bool)
-        self.final_obs = np.full(n, None, dtype=object)
-        self.winners = np.full(n, -2, dtype=np.int8)
-        self.final_players = np.zeros(n, dtype=np.int8)
+        self._final_obs = self._winners = self._final_players = None     # made at the first end
         self.skipped = np.zeros(n, dtype=np.int64)
+
+    @property
+    def final_obs(self):
+        if self._final_obs is None:
+            self._final_obs = np.full(self.n, None, dtype=object)
+        return self._final_obs
+
+    @property
+    def winners(self):
+        if self._winners is None:
+            self._winners = np.full(self.n, -2, dtype=np.int8)
+        return self._winners
+
+    @property
+    def final_players(self):
+        if self._final_players is None:
+            self._final_players = np.zeros(self.n, dtype=np.int8)
+        return self._final_players
 
 
 class AtomicAfricaVectorEnv(VectorEnv):
@@ -200,6 +217,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
         self._start_figures = start_figures(vg.spec) if shaping is not None else None
         self._rows = np.arange(self.num_envs)
         self._phi = None        # with shaping: Phi of every game's current state (set by reset)
+        # the learner's frame is the engine's (absolute view, or player 0's relative view): no mapping
+        self._engine_frame = view == "absolute" or self.player == 0
 
     # -- properties -----------------------------------------------------------------------------
     @property
@@ -275,12 +294,22 @@ class AtomicAfricaVectorEnv(VectorEnv):
                 return obs
 
     def _learner_step(self, out, actions, active, strict_end: bool, observe: bool = True):
-        """The learner's ``actions`` in the games ``active`` (None: all), then :meth:`_advance`."""
-        sides = self.players
+        """The learner's ``actions`` (engine ids) in the games ``active`` (None: all), then :meth:`_advance`."""
         _, rew, term, _, info = self.vector_game.step(actions, active=active, observe=False)
-        out.reward += rew[self._rows, sides]
+        return self._after_learner(out, rew, term, info, active, strict_end, observe)
+
+    def _after_learner(self, out, rew, term, info, active, strict_end: bool, observe: bool = True):
+        sides = self.players
+        self._add_rewards(out, rew, sides)
         self._end(out, term, info, sides, strict_end)
         return self._advance(out, info, strict_end, active, observe)
+
+    def _add_rewards(self, out, rew, sides):
+        """Add each game's learner reward of an engine call's (num_envs, 2) rewards to ``out``."""
+        if self.player == "random":
+            out.reward += rew[self._rows, sides]
+        else:
+            out.reward += rew[:, self.player]
 
     def _end(self, out, term, info, sides, strict_end: bool):
         """The games ``term`` ended (their learner was ``sides``): keep their ends in ``out``; with
@@ -293,8 +322,11 @@ class AtomicAfricaVectorEnv(VectorEnv):
             raise RuntimeError(self._no_decision_message(twice, sides))
         out.ended |= term
         fo = info["final_observation"]
-        for i in np.flatnonzero(term):
-            out.final_obs[i] = self.view.observation(np.array(fo[i][sides[i]], dtype=np.float32), sides[i])
+        idx = np.flatnonzero(term)
+        finals = np.stack([fo[i][sides[i]] for i in idx.tolist()])   # one mapping for all of them
+        finals = self.view.observation(finals, sides[idx], copy=False)
+        for j, i in enumerate(idx.tolist()):
+            out.final_obs[i] = finals[j]
         out.winners[term] = info["winner"][term]
         out.final_players[term] = sides[term]
         if self.player == "random":
@@ -357,19 +389,19 @@ class AtomicAfricaVectorEnv(VectorEnv):
 
     def _info(self, masks, out=None, finished_seeds=None) -> dict:
         vg = self.vector_game
-        n, ones = self.num_envs, self._ones
-        self._masks = self.view.action_mask(masks, self.players)  # a fresh array: shared with info,
-        # copied by action_masks()
+        ones = self._ones
+        # the engine's fresh masks, mapped in place: shared with info, copied by action_masks()
+        self._masks = masks if self._engine_frame else self.view.action_mask(masks, self.players, copy=False)
         self._seeds = vg.episode_seeds
         info = {"action_mask": self._masks, "_action_mask": ones.copy(),
                 "game_seed": self._seeds.copy(), "_game_seed": ones.copy(),
-                "game_index": np.asarray(vg.episodes, dtype=np.int64).copy(), "_game_index": ones.copy(),
+                "game_index": vg.episodes, "_game_index": ones.copy(),
                 "player": self.players.copy(), "_player": ones.copy()}
         if self.skip_forced:
-            info["skipped"], info["_skipped"] = out.skipped.copy(), ones.copy()
+            info["skipped"], info["_skipped"] = out.skipped, ones.copy()
         ended = None if out is None else out.ended
         if ended is not None and ended.any():
-            zero_seeds = np.zeros(n, dtype=np.uint64)
+            zero_seeds = np.zeros(self.num_envs, dtype=np.uint64)
             zero_seeds[ended] = finished_seeds[ended]
             info["final_obs"], info["_final_obs"] = out.final_obs, ended.copy()
             info["final_info"] = {"winner": np.where(ended, out.winners, 0).astype(np.int8),
@@ -379,6 +411,10 @@ class AtomicAfricaVectorEnv(VectorEnv):
                                   "_player": ended.copy()}
             info["_final_info"] = ended.copy()
         return info
+
+    def _observed(self, obs):
+        """The engine's fresh observations of every learner, in the learner's view (in place)."""
+        return obs if self._engine_frame else self.view.observation(obs, self.players, copy=False)
 
     # -- Gymnasium API --------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
@@ -415,8 +451,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         obs = self._advance(out, info, strict_end=True)
         self._phi = self._potentials()
         obs, masks = self._skip_forced_rounds(out, obs, strict_end=True)
-        obs = self.view.observation(obs, self.players)
-        return obs, self._info(masks, out)
+        return self._observed(obs), self._info(masks, out)
 
     def step(self, actions):
         """Apply the learner's action in every game, then the opponent's until the learner decides
@@ -445,33 +480,40 @@ class AtomicAfricaVectorEnv(VectorEnv):
         """
         if self._masks is None:
             raise RuntimeError("step() called before reset()")
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions: expected shape ({self.num_envs},), got {a.shape}")
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
+        a = actions
+        if not (type(a) is np.ndarray and a.dtype == np.int64 and a.shape == self._rows.shape
+                and a.flags.c_contiguous):
+            a = np.asarray(actions)
+            if a.shape != (self.num_envs,):
+                raise ValueError(f"actions: expected shape ({self.num_envs},), got {a.shape}")
+            if a.dtype.kind not in "iu":
+                raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
+            a = np.ascontiguousarray(a, dtype=np.int64)
+        if a.min() < 0 or a.max() >= self.vector_game.num_actions:
+            raise self._illegal(a)      # out of range: named in the learner's view, nothing changed
         finished_seeds = self._seeds
-        a = np.ascontiguousarray(a, dtype=np.int64)
+        out = _StepOutcome(self.num_envs)
+        phi = self._phi
+        engine_actions = a if self._engine_frame else self.view.action_to_engine(a, self.players)
+        try:
+            # the engine checks every action before it changes any game
+            _, rew, term, _, info = self.vector_game.step(engine_actions, observe=False)
+        except IllegalActionError:
+            raise self._illegal(a) from None
+        obs = self._after_learner(out, rew, term, info, None, strict_end=False)
+        if self.shaping is not None:
+            self._add_shaping(out, phi, self._ones, np.zeros(self.num_envs, dtype=bool))
+        obs, masks = self._skip_forced_rounds(out, obs, strict_end=False)
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return self._observed(obs), out.reward, out.ended, truncated, self._info(masks, out, finished_seeds)
+
+    def _illegal(self, a: np.ndarray) -> IllegalActionError:
+        """The error for the first out-of-range or illegal action of ``a`` (checked against the
+        learner's masks), named in the learner's view."""
         n = self.vector_game.num_actions
         inside = (a >= 0) & (a < n)
         legal = inside.copy()
         legal[inside] = self._masks[np.flatnonzero(inside), a[inside]]
-        if not legal.all():     # checked in the learner's view, before any game changes
-            raise self._illegal(a, legal)
-        out = _StepOutcome(self.num_envs)
-        phi = self._phi
-        obs = self._learner_step(out, self.view.action_to_engine(a, self.players), None, strict_end=False)
-        self._add_shaping(out, phi, self._ones, np.zeros(self.num_envs, dtype=bool))
-        obs, masks = self._skip_forced_rounds(out, obs, strict_end=False)
-        obs = self.view.observation(obs, self.players)
-        truncated = np.zeros(self.num_envs, dtype=bool)
-        return obs, out.reward, out.ended.copy(), truncated, self._info(masks, out, finished_seeds)
-
-    def _illegal(self, a: np.ndarray, legal: np.ndarray) -> IllegalActionError:
-        """The error for the first out-of-range or illegal action of ``a`` (``legal``: which are legal
-        in the learner's view), named in that view."""
-        n = self.vector_game.num_actions
-        inside = (a >= 0) & (a < n)
         i = int(np.flatnonzero(~legal)[0])
         if not inside[i]:
             return IllegalActionError(f"actions[{i}]: action {a[i]} is out of range in env {i}; "
