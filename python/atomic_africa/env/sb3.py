@@ -322,6 +322,11 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         """
         return self.vector_env.action_masks()
 
+    def __getstate__(self):
+        d = dict(self.__dict__)
+        d["_mask_buffer"] = None        # rebuilt by the next env_method (its row list is not pickled)
+        return d
+
     def close(self) -> None:
         """Close the vector env."""
         self.vector_env.close()
@@ -383,7 +388,7 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         """``masks`` as a list of row views of a buffer the adapter keeps (:class:`_MaskRows`: valid
         until the next call, which overwrites the buffer)."""
         buf = self._mask_buffer
-        if buf is None or buf.shape != masks.shape:
+        if buf is None or buf.shape != masks.shape or getattr(buf, "_rows", None) is None:
             buf = self._mask_buffer = np.zeros(masks.shape, dtype=bool).view(_MaskRows)
             buf._rows = list(buf)
         np.copyto(buf, masks)
