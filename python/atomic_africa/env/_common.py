@@ -8,9 +8,10 @@ import numpy as np
 from .._gymnasium import ENV_ID
 from .._seeding import seed_sequence
 from ..game import Game
-from ..game.observation_spec import observation_bounds
+from ..game.observation_spec import check_observation, compact_indices, observation_bounds
 
-__all__ = ["ENV_ID", "EpisodeSeeds", "observation_box", "text_render", "AGENT_NAMES", "check_player"]
+__all__ = ["ENV_ID", "EpisodeSeeds", "observation_box", "observation_columns", "text_render", "AGENT_NAMES",
+           "check_player"]
 
 AGENT_NAMES = ("player_0", "player_1")
 
@@ -37,11 +38,24 @@ class EpisodeSeeds:
         return int(self._gen.integers(0, 2**63 - 1))
 
 
-def observation_box(spec):
-    """The observation Box of ``spec``: per-feature true bounds (:mod:`atomic_africa.game.observation_spec`),
-    the same in the absolute and the side-relative view (a mirrored coordinate stays in [0, 1])."""
+def observation_columns(spec, observation: str = "full"):
+    """The engine's observation columns an env hands out: ``None`` for every feature
+    (``observation="full"``), else :func:`~atomic_africa.game.observation_spec.compact_indices`
+    (``"compact"``: the features not constant for the spec). A ValueError names the option."""
+    return None if check_observation(observation) == "full" else compact_indices(spec)
+
+
+def observation_box(spec, columns=None):
+    """The observation Box of ``spec``: per-feature realistic bounds
+    (:mod:`atomic_africa.game.observation_spec`), the same in the absolute and the side-relative view
+    (a mirrored coordinate stays in [0, 1]); ``columns``: only those features (:func:`observation_columns`).
+    A feature constant for the spec (bounds 0 and 0) gets the range [0, 1] (Gymnasium warns on an
+    empty one); the compact observation leaves those features out."""
     from gymnasium import spaces
     low, high = observation_bounds(spec)
+    high = np.where(high > low, high, np.float32(1.0)).astype(np.float32)
+    if columns is not None:
+        low, high = low[columns], high[columns]
     return spaces.Box(low=low, high=high, dtype=np.float32)
 
 

@@ -36,7 +36,7 @@ from gymnasium import spaces
 from ..game import Game, GameSpec
 from ..game.native.agent_args import agent_seed, learner_side
 from ..game.side_view import SideView
-from ._common import ENV_ID, check_player, observation_box, text_render
+from ._common import ENV_ID, check_player, observation_box, observation_columns, text_render
 from ..agents import make_agent
 from .shaping import game_totals, potentials, shaping_config, start_figures
 
@@ -78,12 +78,15 @@ class AtomicAfricaEnv(gym.Env):
         moving on as usual) until the learner has a choice or the game ends, in ``reset`` too; a
         step's reward (and shaping terms) include those of its skipped decisions, and
         ``info["skipped"]`` counts them.
+    observation : {"full", "compact"}
+        ``"compact"``: only the features not constant for the scenario
+        (:func:`~atomic_africa.game.observation_spec.compact_indices`); ``"full"``: all of them.
 
     Raises
     ------
     ValueError
-        On an invalid ``player``, ``illegal_action``, ``render_mode``, ``view``, ``shaping`` value
-        or opponent name.
+        On an invalid ``player``, ``illegal_action``, ``render_mode``, ``view``, ``shaping``,
+        ``observation`` value or opponent name.
     TypeError
         If ``opponent`` is neither a name nor an object with ``act``, ``skip_forced`` is not a bool or
         ``shaping`` not one of the accepted types.
@@ -93,7 +96,7 @@ class AtomicAfricaEnv(gym.Env):
 
     def __init__(self, scenario=None, opponent="random", player: int = 0, rules=None,
                  illegal_action: str = "lose", illegal_reward: float = -1.0, render_mode=None,
-                 view: str = "relative", shaping=None, skip_forced: bool = False):
+                 view: str = "relative", shaping=None, skip_forced: bool = False, observation: str = "full"):
         player = check_player(player)
         if not isinstance(skip_forced, (bool, np.bool_)):
             raise TypeError(f"skip_forced: expected a bool, got {type(skip_forced).__name__} {skip_forced!r}")
@@ -118,7 +121,9 @@ class AtomicAfricaEnv(gym.Env):
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.render_mode = render_mode
         self.view = SideView(self.game_spec, view)
-        self.observation_space = observation_box(self.game_spec)
+        self._columns = observation_columns(self.game_spec, observation)
+        self.observation = observation
+        self.observation_space = observation_box(self.game_spec, self._columns)
         self.action_space = spaces.Discrete(self.game_spec.num_actions)
         self.game = None
         self.opponent = None
@@ -137,7 +142,8 @@ class AtomicAfricaEnv(gym.Env):
         return self.view.action_mask(self.game.action_mask(), self.player)
 
     def _observation(self) -> np.ndarray:
-        return self.view.observation(self.game.observation(self.player), self.player)
+        obs = self.view.observation(self.game.observation(self.player), self.player)
+        return obs if self._columns is None else obs[self._columns]
 
     def _info(self, **extra) -> dict:
         info = {"action_mask": self.action_masks(), "game_seed": self.game.seed, "player": self.player}

@@ -58,7 +58,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .._seeding import seed_sequence
-from ._common import check_player, observation_box
+from ._common import check_player, observation_box, observation_columns
 from ..agents.native import agent_params
 from ..game import IllegalActionError
 from ..game.actions import legal_ids_text
@@ -144,6 +144,9 @@ class AtomicAfricaVectorEnv(VectorEnv):
         Potential-based reward shaping, as in the single-agent env (the same rewards for the same game).
     skip_forced : bool
         Play the learner's single-legal-action decisions in the env, as in the single-agent env.
+    observation : {"full", "compact"}
+        ``"compact"``: only the features not constant for the scenario, for the learner and a
+        callable opponent alike (as in the single-agent env).
 
     Attributes
     ----------
@@ -170,7 +173,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int = 1, scenario=None, player: int = 0, rules=None,
                  opponent="random", threads: int = 1, render_mode=None, view: str = "relative",
-                 shaping=None, skip_forced: bool = False):
+                 shaping=None, skip_forced: bool = False, observation: str = "full"):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, numbers.Integral):
             raise TypeError(f"num_envs: expected a positive int, got {type(num_envs).__name__} {num_envs!r}")
         if num_envs < 1:
@@ -203,7 +206,9 @@ class AtomicAfricaVectorEnv(VectorEnv):
         self._opponent_kinds = (np.full(self.num_envs, AGENT_KINDS[opponent], dtype=np.int8)
                                 if isinstance(opponent, str) else None)
         self.view = SideView(vg.spec, view)
-        self.single_observation_space = observation_box(vg.spec)
+        self._columns = observation_columns(vg.spec, observation)
+        self.observation = observation
+        self.single_observation_space = observation_box(vg.spec, self._columns)
         self.single_action_space = spaces.Discrete(vg.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -259,7 +264,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         vg, view = self.vector_game, self.view
         envs = np.flatnonzero(need)
         side = vg.current_player[envs]
-        acts = np.asarray(self.opponent(view.observation(vg.observations(envs=envs), side),
+        acts = np.asarray(self.opponent(self._select(view.observation(vg.observations(envs=envs), side)),
                                         view.action_mask(vg.action_masks(envs=envs), side), envs))
         if acts.shape != envs.shape or acts.dtype.kind not in "iu":
             raise ValueError(f"opponent: returned {acts.dtype} array of shape {acts.shape}; expected "
@@ -324,7 +329,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         fo = info["final_observation"]
         idx = np.flatnonzero(term)
         finals = np.stack([fo[i][sides[i]] for i in idx.tolist()])   # one mapping for all of them
-        finals = self.view.observation(finals, sides[idx], copy=False)
+        finals = self._select(self.view.observation(finals, sides[idx], copy=False))
         for j, i in enumerate(idx.tolist()):
             out.final_obs[i] = finals[j]
         out.winners[term] = info["winner"][term]
@@ -414,7 +419,12 @@ class AtomicAfricaVectorEnv(VectorEnv):
 
     def _observed(self, obs):
         """The engine's fresh observations of every learner, in the learner's view (in place)."""
-        return obs if self._engine_frame else self.view.observation(obs, self.players, copy=False)
+        obs = obs if self._engine_frame else self.view.observation(obs, self.players, copy=False)
+        return self._select(obs)
+
+    def _select(self, obs):
+        """``observation="compact"``: the columns handed out (a copy); else ``obs`` itself."""
+        return obs if self._columns is None else obs[:, self._columns]
 
     # -- Gymnasium API --------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
