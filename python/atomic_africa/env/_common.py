@@ -7,11 +7,12 @@ import numpy as np
 
 from .._gymnasium import ENV_ID
 from .._seeding import seed_sequence
-from ..game import Game
+from ..game import Game, GameSpec
 from ..game.observation_spec import check_observation, compact_indices, observation_bounds
+from ..game.scenarios import sampler_of
 
 __all__ = ["ENV_ID", "EpisodeSeeds", "observation_box", "observation_columns", "text_render", "AGENT_NAMES",
-           "check_player"]
+           "check_player", "sampler_of", "Battles"]
 
 AGENT_NAMES = ("player_0", "player_1")
 
@@ -36,6 +37,38 @@ class EpisodeSeeds:
         if self._gen is None:
             self._gen = np.random.Generator(np.random.PCG64(seed_sequence(None)))
         return int(self._gen.integers(0, 2**63 - 1))
+
+
+class Battles:
+    """The battles of a Python-engine env: one spec, or a sampler's (a battle per episode, in its
+    padded layout). :attr:`layout` is what the spaces and the view are built on; :meth:`start`
+    gives episode ``game_seed``'s spec; the other methods map one battle's observation, mask and
+    action ids to and from the layout (nothing to map for one battle)."""
+
+    def __init__(self, scenario, rules):
+        self.sampler = sampler_of(scenario, rules)
+        if self.sampler is None:
+            self.layout = self.spec = GameSpec.build(scenario, rules)
+        else:
+            self.layout, self.spec = self.sampler.padded, self.sampler.specs[0]
+        self.map = 0
+
+    def start(self, game_seed: int):
+        """The spec of the game of seed ``game_seed`` (and remember its map)."""
+        if self.sampler is not None:
+            self.map = self.sampler.pick(game_seed)
+            self.spec = self.sampler.specs[self.map]
+        return self.spec
+
+    def observation(self, obs):
+        return obs if self.sampler is None else self.layout.observation(obs, self.map)
+
+    def mask(self, mask):
+        return mask if self.sampler is None else self.layout.mask(mask, self.map)
+
+    def to_engine(self, action: int) -> int:
+        """The game's id of layout id ``action`` (-1: not an id of this battle)."""
+        return action if self.sampler is None else self.layout.to_engine(action, self.map)
 
 
 def observation_columns(spec, observation: str = "full"):

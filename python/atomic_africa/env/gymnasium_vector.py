@@ -58,12 +58,13 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .._seeding import seed_sequence
-from ._common import check_player, observation_box, observation_columns
+from ._common import check_player, observation_box, observation_columns, sampler_of
 from ..agents.native import agent_params
 from ..game import IllegalActionError
 from ..game.actions import legal_ids_text
 from ..game.native.agent_args import AGENT_KINDS
 from ..game.side_view import SideView
+from ..game.native.mixed import MixedVectorGame
 from ..game.native.vector import VectorGame
 from .shaping import potentials, shaping_config, start_figures
 
@@ -121,8 +122,11 @@ class AtomicAfricaVectorEnv(VectorEnv):
     ----------
     num_envs : int
         Number of games stepped together (>= 1).
-    scenario : Scenario, path, dict or None
-        The scenario (the packaged default if ``None``).
+    scenario : Scenario, path, dict, None, list or ScenarioSampler
+        The scenario (the packaged default if ``None``); a list or a
+        :class:`~atomic_africa.game.scenarios.ScenarioSampler`: each game's battle drawn from its
+        seed, observations and action ids in the sampler's padded layout, played by a
+        :class:`~atomic_africa.game.native.mixed.MixedVectorGame` (one engine per map in play).
     player : {0, 1, "random"}
         The learner's side in every game; ``"random"``: drawn for each game from its seed (see the
         module notes; :attr:`players` holds the current sides).
@@ -199,7 +203,10 @@ class AtomicAfricaVectorEnv(VectorEnv):
         # The engine's game seed until the first seeded reset comes from fresh entropy, as the
         # single-agent env's does.
         entropy = int(seed_sequence(None).generate_state(1, np.uint64)[0])
-        self.vector_game = VectorGame(scenario, self.num_envs, entropy, rules=rules, threads=threads)
+        sampler = sampler_of(scenario, rules)
+        self.vector_game = (VectorGame(scenario, self.num_envs, entropy, rules=rules, threads=threads)
+                            if sampler is None else MixedVectorGame(sampler, self.num_envs, entropy, threads=threads))
+        self._mixed = sampler is not None
         vg = self.vector_game
         vg.agent_params = agent_params()
         # the native opponent's code in every game, converted once
@@ -219,7 +226,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         self._learner_arg = "random" if player == "random" else self.player
         self.players = None
         self.shaping, self.skip_forced = shaping, bool(skip_forced)
-        self._start_figures = start_figures(vg.spec) if shaping is not None else None
+        self._start_figures = (start_figures(vg.spec) if shaping is not None and sampler is None else None)
         self._rows = np.arange(self.num_envs)
         self._phi = None        # with shaping: Phi of every game's current state (set by reset)
         # the learner's frame is the engine's (absolute view, or player 0's relative view): no mapping
@@ -353,7 +360,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
         """Phi of every game's current state for its learner (None when shaping is off)."""
         if self.shaping is None:
             return None
-        return potentials(self.vector_game.side_totals(), self._start_figures, self.players, self.shaping)
+        start = self.vector_game.start_figures() if self._mixed else self._start_figures
+        return potentials(self.vector_game.side_totals(), start, self.players, self.shaping)
 
     def _add_shaping(self, out, phi_before, acted, ended_before):
         """Add ``gamma * Phi(now) - phi_before`` (Phi = 0 for a game that ended since) to the games

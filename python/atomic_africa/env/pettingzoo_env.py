@@ -29,9 +29,9 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..game import Game, GameSpec
+from ..game import Game, IllegalActionError
 from ..game.side_view import SideView
-from ._common import AGENT_NAMES, EpisodeSeeds, observation_box, observation_columns, text_render
+from ._common import AGENT_NAMES, Battles, EpisodeSeeds, observation_box, observation_columns, text_render
 from .shaping import game_totals, potentials, shaping_config, start_figures
 
 __all__ = ["env", "raw_env", "AtomicAfricaAEC"]
@@ -64,8 +64,10 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
 
     Parameters
     ----------
-    scenario : Scenario, path, dict or None
-        The scenario (the packaged default if ``None``).
+    scenario : Scenario, path, dict, None, list or ScenarioSampler
+        The scenario (the packaged default if ``None``); a list or a
+        :class:`~atomic_africa.game.scenarios.ScenarioSampler`: a battle per episode, drawn from
+        the game seed, in the sampler's padded layout (as the Gymnasium envs).
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
     render_mode : {None, "ansi", "human"}
@@ -107,20 +109,22 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
             raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None, "
                              f"{', '.join(map(repr, self.metadata['render_modes']))}")
         self.render_mode = render_mode
-        self.game_spec = GameSpec.build(scenario, rules)
-        self.view = SideView(self.game_spec, view)
+        self.battles = Battles(scenario, rules)
+        self.game_spec = self.battles.spec          # the current episode's battle
+        layout = self.battles.layout
+        self.view = SideView(layout, view)
         self.shaping = shaping_config(shaping)
         self._start_figures = start_figures(self.game_spec) if self.shaping is not None else None
         self._phi = [0.0, 0.0]          # each agent's Phi at its last decision (with shaping)
-        self._columns = observation_columns(self.game_spec, observation)
+        self._columns = observation_columns(layout, observation)
         self.observation = observation
         self._seeds = EpisodeSeeds()
         self.possible_agents = list(AGENT_NAMES)
         self.agents = self.possible_agents[:]
-        n = self.game_spec.num_actions
+        n = self._num_actions = layout.num_actions
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {
-            a: spaces.Dict({"observation": observation_box(self.game_spec, self._columns),
+            a: spaces.Dict({"observation": observation_box(layout, self._columns),
                             "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8)})
             for a in self.possible_agents}
         self.game = None
@@ -147,7 +151,11 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         the episode stream (see :class:`EpisodeSeeds`); ``options`` is ignored. A game that is over
         before its first decision (a scenario may give a side no order cards) starts terminated:
         rewards and ``infos`` as at any end, and ``player_0`` selected for its dead step."""
-        self.game = Game(self.game_spec, self._seeds.next(seed))
+        game_seed = self._seeds.next(seed)
+        self.game_spec = self.battles.start(game_seed)
+        if self.shaping is not None:
+            self._start_figures = start_figures(self.game_spec)
+        self.game = Game(self.game_spec, game_seed)
         self.agents = self.possible_agents[:]
         self._reset_dicts()
         self._skip_forced()
@@ -177,10 +185,10 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         """``{"observation": float32 vector, "action_mask": int8 vector}`` for ``agent`` (the mask is
         all zeros unless ``agent`` is to act)."""
         p = self.possible_agents.index(agent)
-        mask = np.zeros(self.game_spec.num_actions, dtype=np.int8)
+        mask = np.zeros(self._num_actions, dtype=np.int8)
         if not self.game.is_over and agent == self.agent_selection:
-            mask[self.view.action_mask(self.game.action_mask(), p)] = 1
-        obs = self.view.observation(self.game.observation(p), p)
+            mask[self.view.action_mask(self.battles.mask(self.game.action_mask()), p)] = 1
+        obs = self.view.observation(self.battles.observation(self.game.observation(p)), p)
         return {"observation": obs if self._columns is None else obs[self._columns], "action_mask": mask}
 
     def step(self, action):
@@ -191,7 +199,16 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0
         # IllegalActionError (a ValueError) leaves the game unchanged
-        self.view.apply(self.game, int(action), self.possible_agents.index(agent))
+        p = self.possible_agents.index(agent)
+        if self.battles.sampler is None:
+            self.view.apply(self.game, int(action), p)
+        else:
+            a = int(action)
+            e = self.battles.to_engine(self.view.action_to_engine(a, p)) if 0 <= a < self._num_actions else -1
+            if e < 0:
+                raise IllegalActionError(f"action {a}: not an action of this battle ({self.view.view} view "
+                                         f"of {agent}); allowed 0..{self._num_actions - 1} where legal")
+            self.game.apply(e)
         self._skip_forced()
         if self.shaping is not None:
             self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -50,7 +50,8 @@ from ..game import IllegalActionError
 from ..game.actions import legal_ids_text
 from ..game.side_view import SideView
 from ..game.native.vector import VectorGame
-from ._common import AGENT_NAMES, observation_box, observation_columns
+from ._common import AGENT_NAMES, observation_box, observation_columns, sampler_of
+from ..game.native.mixed import MixedVectorGame
 from .shaping import potentials, shaping_config, start_figures
 
 __all__ = ["AtomicAfricaMultiAgentEnv", "CONFIG_KEYS"]
@@ -70,7 +71,9 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         RLlib's env_config; keys of :data:`CONFIG_KEYS`:
         ``scenario`` (Scenario, path, dict or None: the packaged default), ``rules`` (Rules or None),
         ``seed`` (non-negative int or None), ``illegal_action`` (``"lose"`` or ``"raise"``),
-        ``illegal_reward`` (float), ``threads`` (threads of the native engine), ``view``
+        ``illegal_reward`` (float), ``threads`` (threads of the native engine; ``scenario`` may also
+        be a list or a :class:`~atomic_africa.game.scenarios.ScenarioSampler`: a battle drawn per
+        episode from its seed, in the sampler's padded layout), ``view``
         (``"relative"`` or ``"absolute"``), ``shaping`` (None, True, a dict or a
         :class:`~atomic_africa.env.shaping.RewardShaping`: potential-based shaping for both agents,
         each receiving ``gamma * Phi(s') - Phi(s)`` of its own potential from its last observation
@@ -108,12 +111,15 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
             raise ValueError(f"skip_forced: expected a bool, got {opts['skip_forced']!r}")
         self.skip_forced = bool(opts["skip_forced"])
         self.shaping = shaping_config(opts["shaping"])
-        self.vector_game = VectorGame(opts["scenario"], 1, self._stream_seed(opts["seed"], config),
-                                      rules=opts["rules"], threads=opts["threads"])
+        sampler = sampler_of(opts["scenario"], opts["rules"])
+        stream = self._stream_seed(opts["seed"], config)
+        self.vector_game = (VectorGame(opts["scenario"], 1, stream, rules=opts["rules"], threads=opts["threads"])
+                            if sampler is None else MixedVectorGame(sampler, 1, stream, threads=opts["threads"]))
+        self._mixed = sampler is not None
         vg = self.vector_game
         self.view = SideView(vg.spec, opts["view"])
         self._columns = observation_columns(vg.spec, opts["observation"])
-        self._start_figures = start_figures(vg.spec) if self.shaping is not None else None
+        self._start_figures = (start_figures(vg.spec) if self.shaping is not None and not self._mixed else None)
         self._phi = [0.0, 0.0]      # each agent's Phi at its last observation (with shaping)
         self._skipped = [0, 0]      # each agent's decisions skipped since its last observation
         self.agents = self.possible_agents = list(AGENT_NAMES)
@@ -146,7 +152,9 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         return {"observations": observation, "action_mask": mask}
 
     def _potential(self, p: int) -> float:
-        return float(potentials(self.vector_game.side_totals()[0], self._start_figures, p, self.shaping))
+        vg = self.vector_game
+        start = vg.start_figures()[0] if self._mixed else self._start_figures
+        return float(potentials(vg.side_totals()[0], start, p, self.shaping))
 
     def _skip(self):
         """With ``skip_forced``: play every single-legal-action decision; returns the last step's

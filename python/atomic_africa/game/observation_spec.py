@@ -293,6 +293,8 @@ def observation_bounds(spec, kind: str = "realistic") -> tuple:
     """
     if kind not in BOUNDS:
         raise ValueError(f"kind: {kind!r}; allowed {', '.join(map(repr, BOUNDS))}")
+    if hasattr(spec, "observation_bounds"):          # a padded layout of several battles
+        return spec.observation_bounds(kind)
     rows = observation_spec(spec)
     return (np.array([f.low for f in rows], dtype=np.float32),
             np.array([f.high if kind == "realistic" else f.bound for f in rows], dtype=np.float32))
@@ -310,6 +312,8 @@ def compact_indices(spec) -> np.ndarray:
     -------
     ndarray of intp
     """
+    if hasattr(spec, "compact_indices"):             # a padded layout of several battles
+        return spec.compact_indices()
     return np.array([f.index for f in observation_spec(spec) if f.bound > f.low], dtype=np.intp)
 
 
@@ -317,14 +321,16 @@ def coordinate_features(spec) -> dict:
     """The table coordinates of the observation: ``{"x": indices, "y": indices, "alive": indices}``.
 
     ``alive[i]`` is the index of the ``alive`` flag of the slot that coordinate ``i`` belongs to
-    (a coordinate is defined only when that flag is 1).
+    (a coordinate is defined only when that flag is 1). Works for a :class:`GameSpec` and for any
+    layout with its ``deck`` and ``C`` (a padded one, :mod:`atomic_africa.game.scenarios`).
     """
-    rows = observation_spec(spec)
+    spec = getattr(spec, "spec", spec)
     off = unit_offset(spec)
+    slots = (np.arange(2 * spec.C) * UNIT_FEATURES)[:, None]
     out = {}
     for axis in ("x", "y"):
-        idx = np.array([f.index for f in rows if f.frame == axis], dtype=np.intp)
-        out[axis] = idx
+        cols = np.array([j for j, f in enumerate(UNIT_OBSERVATION) if f.encoding == axis], dtype=np.intp)
+        out[axis] = (off + slots + cols).ravel().astype(np.intp)
     both = np.concatenate([out["x"], out["y"]])
     out["alive"] = off + (both - off) // UNIT_FEATURES * UNIT_FEATURES
     out["both"] = both
