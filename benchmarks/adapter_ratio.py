@@ -26,18 +26,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=11, help="rounds of every entry (default %(default)s)")
     args = ap.parse_args(argv)
-    times = {name: [] for name in ENTRIES}
-    decisions = {}
-    for _ in range(args.rounds):
-        for name, (make, loop) in ENTRIES.items():
-            env = make()
-            t = time.process_time()
-            decisions[name] = loop(env)
-            times[name].append(time.process_time() - t)
-    if len(set(decisions.values())) != 1:
-        print(f"the entries played different games: {decisions}", file=sys.stderr)
-        return 1
-    d = next(iter(decisions.values()))
+    times, d = interleaved(args.rounds)
     raw = np.median(times["raw_engine"])
     print(f"{STEPS} learner steps of 256 envs ({d:,} decisions of both sides) per round, {args.rounds} "
           f"rounds interleaved, CPU time; load average {os.getloadavg()[0]:.1f}")
