@@ -13,13 +13,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_adapters import ENTRIES, STEPS
+from bench_adapters import STEPS, interleaved
 
 
 def main(argv=None) -> int:
