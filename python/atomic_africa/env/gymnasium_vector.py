@@ -40,7 +40,13 @@ environment.
   ``info["final_info"]["player"]`` the finished game's); ``shaping=`` (potential-based reward shaping,
   :mod:`atomic_africa.env.shaping`, computed for all envs at once from the native state); and
   ``skip_forced=True`` (learner decisions with a single legal action played by the env in rounds
-  over all envs, ``info["skipped"]`` (int64, per env) counting them).
+  over all envs, ``info["skipped"]`` (int64, per env) counting them); ``observation="compact"``
+  (only the features not constant for the scenario); and ``scenario=`` a list of scenarios or a
+  :class:`~atomic_africa.game.scenarios.ScenarioSampler` (each game's battle drawn from its seed,
+  in the sampler's padded layout).
+- Cost: per decision about the raw engine's (``benchmarks/bench_adapters.py``): observations and
+  masks are mapped in place (not at all for player 0 or the absolute view), and the engine checks
+  the actions (every one before any game changes).
 - An illegal learner action raises :class:`~atomic_africa.game.IllegalActionError` naming the env and
   the action, and changes nothing (a batch cannot end one game early and keep the others).
 """
