@@ -81,6 +81,7 @@ class PaddedSpec:
         self.num_actions = self.space.n
         self.observation_size = _HEAD + self.deck.size + 2 * self.C * UNIT_FEATURES + self.features
         self._maps = [self._map(s) for s in specs]
+        self._block_maps = [self._blocks(s) for s in specs]
         self._bounds = {}
 
     def _map(self, spec):
@@ -109,6 +110,39 @@ class PaddedSpec:
         from_padded = np.full(self.num_actions, -1, dtype=np.int64)
         from_padded[to_padded] = np.arange(spec.num_actions)
         return obs_index, to_padded, from_padded
+
+    def _blocks(self, spec):
+        """The padding as a few block copies: (observation blocks, action blocks), each
+        ``(src_lo, dst_lo, sub_rows, src_width, dst_width)`` (``sub_rows`` rows of ``src_width`` values
+        into rows of ``dst_width``)."""
+        n, C, UF = self.deck.size, spec.C, UNIT_FEATURES
+        units = _HEAD + n
+        obs = [(0, 0, 1, units, units), (units, units, 1, C * UF, C * UF),
+               (units + C * UF, units + self.C * UF, 1, C * UF, C * UF),
+               (units + 2 * C * UF, units + 2 * self.C * UF, 1, len(spec.scenario.terrain),
+                len(spec.scenario.terrain))]
+        acts = []
+        for name in SEGMENTS:
+            sb, db, size = spec.space.base[name], self.space.base[name], spec.space.size[name]
+            if name == "ASSIGN":
+                acts.append((sb, db, self.deck.size, C, self.C))
+            elif name == "TARGET":
+                acts.append((sb, db, 2, C, self.C))
+            else:
+                acts.append((sb, db, 1, size, size))
+        return [b for b in obs if b[3]], [b for b in acts if b[3]]
+
+    def scatter(self, dst, src, j: int, what: str) -> None:
+        """Write map ``j``'s rows ``src`` ((k, its size)) into the padded rows ``dst`` ((k, padded
+        size), zeros where nothing goes): ``what`` is ``"observation"`` or ``"mask"``."""
+        blocks = self._block_maps[j][0 if what == "observation" else 1]
+        k = src.shape[0]
+        for s0, d0, r, sw, dw in blocks:
+            if r == 1:
+                dst[:, d0:d0 + sw] = src[:, s0:s0 + sw]
+            else:
+                view = dst[:, d0:d0 + r * dw].reshape(k, r, dw)
+                view[:, :, :sw] = src[:, s0:s0 + r * sw].reshape(k, r, sw)
 
     def maps(self, j: int):
         """Map ``j``'s (observation index, ``to_padded``, ``from_padded``) arrays."""

@@ -67,6 +67,7 @@ class MixedVectorGame:
         self._rows = np.arange(self.num_envs)
         self.maps = np.zeros(self.num_envs, dtype=np.int64)
         self._episodes = np.zeros(self.num_envs, dtype=np.int64)
+        self._mask_cache = None     # padded masks of every env while no game has moved
         self.reset(seed=seed)
 
     # ------------------------------------------------------------------ engines
@@ -112,6 +113,7 @@ class MixedVectorGame:
     # ------------------------------------------------------------------ episodes
     def _place(self, envs, episodes) -> None:
         """Start env ``envs[t]``'s episode ``episodes[t]`` (or the next with a decision)."""
+        self._mask_cache = None
         envs, episodes = list(envs), list(episodes)
         for _ in range(DECISION_TRIES):
             if not envs:
@@ -201,26 +203,33 @@ class MixedVectorGame:
         return {"current_player": self.current_player, "turn": turn, "episode": self.episodes, "winner": winner}
 
     # ------------------------------------------------------------------ views
-    def observations(self, player=None, envs=None) -> np.ndarray:
-        """As :meth:`VectorGame.observations`, padded."""
+    def _padded(self, size: int, what: str, fetch, envs):
+        """(k, size) padded rows of ``envs`` (None: all) from each map's ``fetch(engine, rows)``."""
         sel = None if envs is None else v.int_array(envs, "envs")
-        out = np.zeros((self.num_envs if sel is None else sel.size, self.observation_size), dtype=np.float32)
+        k = self.num_envs if sel is None else sel.size
+        out = np.zeros((k, size), dtype=np.float32 if what == "observation" else bool)
         maps = self.maps if sel is None else self.maps[sel]
         for j in np.unique(maps).tolist():
             at = np.flatnonzero(maps == j)
-            rows = at if sel is None else sel[at]
-            out[at[:, None], self.spec.maps(j)[0]] = self._engines[j].observations(player, envs=rows)
+            src = fetch(self._engines[j], at if sel is None else sel[at])
+            if at.size == k:            # every row on this map: straight into the output
+                self.spec.scatter(out, src, j, what)
+            else:
+                tmp = np.zeros((at.size, size), dtype=out.dtype)
+                self.spec.scatter(tmp, src, j, what)
+                out[at] = tmp
         return out
+
+    def observations(self, player=None, envs=None) -> np.ndarray:
+        """As :meth:`VectorGame.observations`, padded."""
+        return self._padded(self.observation_size, "observation",
+                            lambda eng, rows: eng.observations(player, envs=rows), envs)
 
     def action_masks(self, envs=None) -> np.ndarray:
         """As :meth:`VectorGame.action_masks`, padded."""
-        sel = None if envs is None else v.int_array(envs, "envs")
-        out = np.zeros((self.num_envs if sel is None else sel.size, self.num_actions), dtype=bool)
-        maps = self.maps if sel is None else self.maps[sel]
-        for j in np.unique(maps).tolist():
-            at = np.flatnonzero(maps == j)
-            rows = at if sel is None else sel[at]
-            out[at[:, None], self.spec.maps(j)[1]] = self._engines[j].action_masks(envs=rows)
+        out = self._padded(self.num_actions, "mask", lambda eng, rows: eng.action_masks(envs=rows), envs)
+        if envs is None:
+            self._mask_cache = out.copy()      # the next step's legality check reads it
         return out
 
     def _from_engine(self, per_engine, active):
@@ -242,14 +251,20 @@ class MixedVectorGame:
 
     # ------------------------------------------------------------------ stepping
     def _engine_actions(self, a, act) -> dict:
-        """Each map's engine actions (checked legal before any game changes)."""
+        """Each map's engine actions (checked legal before any game changes: against the masks of
+        the last :meth:`action_masks` if nothing moved since, else the engines')."""
         per = {}
+        cache = self._mask_cache
         for j, eng, rows in self._in_play(act):
             ea = np.zeros(self.num_envs, dtype=np.int64)
             ea[rows] = self.spec.to_engine(a[rows], j)
             envs = np.flatnonzero(rows)
-            masks = eng.action_masks(envs=envs)
-            ok = (ea[envs] >= 0) & masks[np.arange(envs.size), np.maximum(ea[envs], 0)]
+            if cache is not None:
+                inside = (a[envs] >= 0) & (a[envs] < self.num_actions)
+                ok = inside & cache[envs, np.where(inside, a[envs], 0)]
+            else:
+                masks = eng.action_masks(envs=envs)
+                ok = (ea[envs] >= 0) & masks[np.arange(envs.size), np.maximum(ea[envs], 0)]
             if not ok.all():
                 i = int(envs[~ok][0])
                 n = self.num_actions
@@ -282,6 +297,7 @@ class MixedVectorGame:
         a = a.astype(np.int64)
         act = None if active is None else np.asarray(active, dtype=bool)
         per = self._engine_actions(a, act)
+        self._mask_cache = None
         n = self.num_envs
         rewards = np.zeros((n, 2), dtype=np.float32)
         term = np.zeros(n, dtype=bool)
@@ -303,6 +319,7 @@ class MixedVectorGame:
         map) is played on until its learner is to move."""
         kinds = agent_kinds(opponent, "opponent", (self.num_envs,))
         n = self.num_envs
+        self._mask_cache = None
         act = np.ones(n, dtype=bool) if active is None else np.asarray(active, dtype=bool)
         rewards = np.zeros((n, 2), dtype=np.float32)
         term = np.zeros(n, dtype=bool)
