@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from atomic_africa.game import GameSpec, Scenario, VectorGame
-from atomic_africa.game.generate import MAX_GENERATED_FEATURES, capacity, scenario_dict
+from atomic_africa.game.generate import GENERATED_FEATURE_SLOTS, capacity, scenario_dict
 from atomic_africa.game.spec import slot_capacity
 from atomic_africa.selfplay import play_games, wilson_interval
 
@@ -23,7 +23,7 @@ def test_generated_battles_are_valid_games_within_their_capacity(knobs):
     for seed in range(12):
         sc = Scenario.generate(seed, **knobs)
         spec = GameSpec.build(sc)
-        assert len(sc.terrain) <= cap["features"] <= MAX_GENERATED_FEATURES
+        assert len(sc.terrain) <= cap["features"] <= GENERATED_FEATURE_SLOTS
         for side in sc.sides:
             assert 1 <= len(side.units) <= cap["units"]
             assert sum(u.figures for u in side.units) <= cap["figures"]

@@ -57,7 +57,7 @@ import numpy as np
 
 from .._seeding import seed_sequence
 
-__all__ = ["scenario_dict", "capacity", "KNOBS", "SIZES", "UNIT_TYPES", "MAX_GENERATED_FEATURES"]
+__all__ = ["scenario_dict", "capacity", "KNOBS", "SIZES", "UNIT_TYPES", "GENERATED_FEATURE_SLOTS"]
 
 #: Table sizes by name (cm).
 SIZES = {"small": (120.0, 80.0), "medium": (150.0, 100.0), "large": (180.0, 120.0)}
@@ -71,7 +71,7 @@ KNOBS = {"size": "medium", "terrain_density": 0.12, "units": 4, "figures": (3, 5
 _RANGES = {"terrain_density": (0.0, 0.4), "units": (1, 12), "figures": (2, 12), "fire_support": (0, 3),
            "turns": (2, 40)}
 #: Terrain features of one map at most: its half's features, their twins and the objective.
-MAX_GENERATED_FEATURES = 2 * 8 + 1
+GENERATED_FEATURE_SLOTS = 2 * 8 + 1
 _ASSETS = ({"name": "60 mm mortar", "dice": ["d8", "d8", "d8"], "ap": 0, "blast_radius_cm": 6.0},
            {"name": "81 mm mortar", "dice": ["d10", "d8", "d8"], "ap": -1, "blast_radius_cm": 8.0})
 
@@ -159,7 +159,7 @@ def capacity(**knobs) -> dict:
     n = k["units"][1]
     most_figures = 4 + (n - 1) * max(k["figures"][1], 3)
     return {"units": n, "figures": most_figures, "fire_support": k["fire_support"][1],
-            "features": MAX_GENERATED_FEATURES}
+            "features": GENERATED_FEATURE_SLOTS}
 
 
 def _draw(rng, pair, integer: bool):
@@ -197,7 +197,7 @@ def _terrain(rng, w, h, density, objective, twin) -> list:
     area, tries, placed = 0.0, 0, 0
     y_lo, y_hi = 0.27 * h, 0.5 * h - 1.0
     weights = np.array([f[4] for f in _FEATURES])
-    while area < target and placed < (MAX_GENERATED_FEATURES - 1) // 2 and tries < 200:
+    while area < target and placed < (GENERATED_FEATURE_SLOTS - 1) // 2 and tries < 200:
         tries += 1
         kind, shape, cover, blocks, _ = _FEATURES[int(rng.choice(len(_FEATURES), p=weights / weights.sum()))]
         if shape == "circle":
