@@ -46,9 +46,9 @@ from atomic_africa.game import VectorGame
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
 from atomic_africa.game import GameSpec, load_scenario
 
-# The battle the README's figures were measured on (the default scenario until issue 14).
+# The battle docs/performance.md's figures were measured on (the default scenario until issue 14).
 SCENARIO = load_scenario("meeting_engagement")
-NUM_ENVS = scaled(1024, minimum=2)   # a batch size RL users run; 256 envs: see the README
+NUM_ENVS = scaled(1024, minimum=2)   # a batch size RL users run; 256 envs: see docs/performance.md
 VECTOR_GAMES = scaled(4096, minimum=2)   # 4 games per env; unfinished games count against games/s
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -73,7 +74,94 @@ def test_distance_option_bands_like_the_rules(capsys):
 def test_cli_bad_input(capsys):
     assert main(ARGS + ["--armor", "0"]) == 2
     assert "armor: 0 is out of range" in capsys.readouterr().err
-    assert main(ARGS + ["--action", "rally"]) == 2
-    assert "error: --action: RALLY makes no attack" in capsys.readouterr().err
+    assert main(ARGS + ["--action", "rally", "--grid"]) == 2
+    assert "error: --grid: only for fire, not with --action rally" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["odds", "--shooter", "d10,d10"])
+
+
+
+# -- issue 23: everything the odds API answers -------------------------------------------------------
+def _prob(out, label):
+    """The float and, with --exact, the fraction printed after ``label = ``."""
+    m = re.search(rf"^{re.escape(label)} = (\S+)(?: \(([\d.]+)\))?$", out, re.M)
+    assert m, label
+    return m.group(1), m.group(2)
+
+
+@pytest.mark.parametrize("extra,kw", [
+    ((), dict(range_band=2, target_markers=2)),
+    (("--self-rally",), dict(range_band=None, target_markers=2, self_rally=True)),
+    (("--no-los", "--comms"), dict(range_band=2, target_markers=2, los=False, comms=True)),
+    (("--no-los",), dict(range_band=2, target_markers=2, los=False)),
+])
+def test_rally_odds_are_the_api_exact_values(capsys, extra, kw):
+    argv = ["odds", "--action", "rally", "--shooter", "d8,d8,d6", "--posture", "def", "--range-band", "2",
+            "--markers", "2", *extra]
+    assert main(argv + ["--exact"]) == 0
+    out = capsys.readouterr().out
+    want = odds.rally_probability("d8,d8,d6", aa.Posture.DEFENSIVE, exact=True, **kw)
+    exact, value = _prob(out, "P(success)")
+    assert Fraction(exact) == want and float(value) == pytest.approx(float(want), abs=5e-7)
+    pmf = odds.scores_pmf("d8,d8,d6", aa.Posture.DEFENSIVE, "rally", exact=True).rally
+    for score, p in pmf.items():
+        assert re.search(rf"^\s+{score}: {re.escape(str(p))} \(", out, re.M)
+    assert main(argv) == 0
+    assert float(_prob(capsys.readouterr().out, "P(success)")[0]) == pytest.approx(float(want), abs=5e-7)
+
+
+def test_call_for_fire_odds_are_the_api_exact_values(capsys):
+    argv = ["odds", "--action", "call_for_fire", "--shooter", "d8,d6,d6", "--posture", "def", "--within", "9",
+            "--within", "13.5", "--exact"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    cf = odds.call_for_fire_odds("d8,d6,d6", aa.Posture.DEFENSIVE, exact=True)
+    assert Fraction(_prob(out, "P(direct hit)")[0]) == cf.direct_hit
+    for r in (9, 13.5):
+        want = sum(p for d, p in cf.distance.items() if d <= r + 1e-9)
+        assert Fraction(_prob(out, f"P(impact within {r:g} cm of the aim)")[0]) == want
+    rows = re.findall(r"^\s+([\d.]+) cm: (\S+) \(", out, re.M)
+    assert {float(d): Fraction(p) for d, p in rows} == pytest.approx({d: p for d, p in cf.distance.items()})
+
+
+def test_split_fire_gives_both_targets_and_the_joint_odds(capsys):
+    argv = ARGS + ["--action", "split_fire", "--other-target", "d6,d6,d6", "--other-range-band", "2",
+                   "--other-cover", "none", "--other-armor", "3", "--exact"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    declared = odds.FireTarget("d8,d8,d6", 1, 3, 2, "basic", aa.Cover.LIGHT)
+    other = odds.FireTarget("d6,d6,d6", 1, 2, 3, "basic", aa.Cover.NONE)
+    split = odds.split_fire_outcomes("d10,d10,d8", declared, other, shooter_posture=0, exact=True)
+    blocks = out.split("Outcome distribution of the ")[1:]
+    assert [b.split(" ", 2)[:2] for b in blocks] == [["declared", "target"], ["other", "target"]]
+    for block, dist in zip(blocks, (split.declared, split.other)):
+        got = {(int(m), int(w)): Fraction(p) for m, w, p in
+               re.findall(r"^\s+(\d) markers,\s+(\d+) wounds:\s+(\S+)\s", block.split("\n\n")[0], re.M)}
+        assert got == dist
+    j = split.joint
+    assert Fraction(_line(out, "P(no effect on either)")) == j.get(((0, 0), (0, 0)), 0)
+    assert Fraction(_line(out, "P(>= 1 wound on either)")) == sum(p for (a, b), p in j.items() if a[1] or b[1])
+    assert Fraction(_line(out, "expected wounds in all")) == sum(p * (a[1] + b[1]) for (a, b), p in j.items())
+    # Without --other-target the declared target alone, as before, with a pointer to the option.
+    assert main(ARGS + ["--action", "split_fire"]) == 0
+    assert "add --other-target DICE" in capsys.readouterr().out
+
+
+def _line(out, label):
+    return re.search(rf"^  {re.escape(label)}\s+(\S+)", out, re.M).group(1)
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--other-target", "d6,d6,d6"], "--other-target: only with --action split_fire"),
+    (["--action", "split_fire", "--other-armor", "2"], "--other-armor: only with --action split_fire and --other-target"),
+    (["--action", "split_fire", "--other-target", "d6,d6,d6", "--other-armor", "0"], "--other-armor: 0 is out of range"),
+    (["--action", "split_fire", "--other-target", "d6,d6,d6", "--other-range-band", "12"],
+     "--other-range-band: 12 is out of range"),
+    (["--self-rally"], "--self-rally: only with --action rally"),
+    (["--within", "9"], "--within: only with --action call_for_fire"),
+    (["--action", "call_for_fire", "--plot", "x.png"], "--plot: only for fire"),
+])
+def test_options_of_another_action_are_refused(capsys, argv, message):
+    assert main(["odds", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

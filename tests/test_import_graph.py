@@ -50,6 +50,7 @@ LAYERS = (
     ("self-play", ("selfplay",)),
     ("env", ("env", "_gymnasium")),
     ("league", ("league",)),
+    ("play", ("play",)),
     ("cli", ("cli",)),
     ("package root", ("", "__main__")),
 )

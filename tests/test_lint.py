@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TREES = ("python", "tests", "benchmarks", "examples", "setup.py")
+TREES = ("python", "tests", "benchmarks", "examples", "setup.py", "docs")
 
 
 def _ruff(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:

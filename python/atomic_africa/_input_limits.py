@@ -4,8 +4,8 @@ recursive parser sees the text).
 
 The limits themselves (:data:`~atomic_africa._limits.MAX_TOML_BYTES`,
 :data:`~atomic_africa._limits.MAX_JSON_BYTES`, :data:`~atomic_africa._limits.MAX_DEPTH`) live in
-:mod:`atomic_africa._limits` with every other limit; they are stated in the errors and in the README
-("Bad input and limits").
+:mod:`atomic_africa._limits` with every other limit; they are stated in the errors and in the docs
+("Bad input and limits", ``docs/cli.md``).
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ parse. The validators (:mod:`atomic_africa.rules`, :mod:`atomic_africa.game.scen
 native snapshots, the API's argument checks) and the native engine's declarations
 (:data:`NATIVE_LIMITS`, generated into ``src/aa_core/vgame_schema.pxi`` by
 :mod:`atomic_africa.game.native.schema_pxi`) all read them from here, so a limit changes in one place.
-The README's "Bad input and limits" states them for users.
+The docs' "Bad input and limits" (``docs/cli.md``) states them for users.
 """
 from __future__ import annotations
 

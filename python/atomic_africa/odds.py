@@ -84,10 +84,11 @@ class SplitFireOutcomes(NamedTuple):
 class ScoresPmf(NamedTuple):
     """Distributions of one side's Table 5 scores for an action and posture.
 
-    ``attacks`` is keyed by the tuple of Attack scores (ascending, as :class:`Scores.attacks`; the
-    empty tuple when the action makes no attack, a pair for Mass/Split Fire, the joint pmf of the
-    two). The other fields are ``{score: probability}`` or ``None`` where the action has no such
-    score (``sprint_bonus`` only for Sprint).
+    ``attacks`` is keyed by the tuple of Attack scores (ascending, as
+    :attr:`Scores.attacks <atomic_africa.results.Scores.attacks>`; the empty tuple when the action
+    makes no attack, a pair for Mass/Split Fire, the joint pmf of the two). The other fields are
+    ``{score: probability}`` or ``None`` where the action has no such score (``sprint_bonus`` only
+    for Sprint).
     """
 
     attacks: dict

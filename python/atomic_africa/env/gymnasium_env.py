@@ -60,7 +60,7 @@ class AtomicAfricaEnv(gym.Env):
     player : {0, 1, "random"}
         The learner's side; ``"random"``: drawn for each game from its seed,
         ``VectorGame.learner_side(game_seed)`` (as the vector env, so one policy learns both sides);
-        ``info["player"]`` and :attr:`player` give the current game's side.
+        ``info["player"]`` and ``player`` give the current game's side.
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
     illegal_action : {"lose", "raise"}

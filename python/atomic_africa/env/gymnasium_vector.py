@@ -26,9 +26,10 @@ environment.
   ``info["final_obs"]`` (object array, the finished game's learner observation at the envs that
   ended, ``None`` elsewhere; mask ``info["_final_obs"]``) and ``info["final_info"]`` (``winner``:
   0/1, -1 for a draw; ``game_seed`` of the finished game; each with its ``_`` mask) describe the end.
-- Action masks: ``info["action_mask"]`` (num_envs, num_actions) bool and :meth:`action_masks` (the
-  convention of sb3-contrib's ``MaskablePPO``). Every info key ``k`` comes with the bool mask
-  ``info["_k"]``, as Gymnasium's :class:`~gymnasium.vector.SyncVectorEnv` builds them.
+- Action masks: ``info["action_mask"]`` (num_envs, num_actions) bool and
+  :meth:`~AtomicAfricaVectorEnv.action_masks` (the convention of sb3-contrib's ``MaskablePPO``).
+  Every info key ``k`` comes with the bool mask ``info["_k"]``, as Gymnasium's
+  :class:`~gymnasium.vector.SyncVectorEnv` builds them.
 - Seeds: env ``i``'s game ``k`` after ``reset(seed=s)`` is
   ``Game(scenario, VectorGame.episode_seed(s, i, k))`` (``info["game_seed"]``, so any game can be
   replayed alone; ``info["game_index"]`` is ``k``); ``reset()`` starts every env's next game. As in
@@ -135,7 +136,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         :class:`~atomic_africa.game.native.mixed.MixedVectorGame` (one engine per map in play).
     player : {0, 1, "random"}
         The learner's side in every game; ``"random"``: drawn for each game from its seed (see the
-        module notes; :attr:`players` holds the current sides).
+        module notes; ``players`` holds the current sides).
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
     opponent : str or callable
@@ -331,7 +332,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
 
     def _end(self, out, term, info, sides, strict_end: bool):
         """The games ``term`` ended (their learner was ``sides``): keep their ends in ``out``; with
-        ``player="random"`` their new games' sides replace theirs in :attr:`players`."""
+        ``player="random"`` their new games' sides replace theirs in ``players``."""
         if not term.any():
             return
         twice = term if strict_end else term & out.ended

@@ -373,7 +373,7 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         Raises
         ------
         ValueError
-            For any other method (call it on :attr:`vector_env`, which holds every game).
+            For any other method (call it on ``vector_env``, which holds every game).
         """
         if method_name not in self.PER_GAME_METHODS:
             raise ValueError(f"method_name: {method_name!r} is not a per-game method; allowed "

@@ -73,7 +73,7 @@ class PlayerState:
 
 @dataclass
 class GameState:
-    """The whole mutable state of a game (plain data; JSON-able through :meth:`to_dict`)."""
+    """The whole mutable state of a game (plain data; JSON-able through :meth:`~GameState.to_dict`)."""
 
     turn: int = 0
     stage: int = Stage.ORDERS

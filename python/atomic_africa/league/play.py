@@ -47,7 +47,7 @@ class LeagueResult:
     match_seconds: dict = field(default_factory=dict)
 
     def outcomes(self):
-        """``(wins, draws)`` matrices over :attr:`agents` (:func:`.tables.outcome_matrices`)."""
+        """``(wins, draws)`` matrices over ``agents`` (:func:`.tables.outcome_matrices`)."""
         return outcome_matrices(self.records, self.agents)
 
     def ratings(self, prior_draws: float = 1.0) -> Ratings:

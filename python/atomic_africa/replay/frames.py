@@ -1,11 +1,13 @@
 """Replays: read a battle log / game JSON / self-play replays file, replay it to any step, and cut it
 into frames (one per phase or per action) with a caption saying what happened.
 
-Shared by the matplotlib pictures (:mod:`.render`) and the HTML replay (:mod:`.replay_html`).
+Shared by the matplotlib pictures (:mod:`atomic_africa.replay.render`) and the HTML replay
+(:mod:`atomic_africa.replay.html`).
 """
 from __future__ import annotations
 
 import collections
+import copy
 import json
 import os
 from typing import NamedTuple
@@ -17,7 +19,7 @@ from ..game.engine import Game
 from .narrate import Narrator
 
 __all__ = ["load_replay", "game_at", "last_phase_events", "Frame", "frames", "phase_lines", "caption",
-           "FRAME_EVERY"]
+           "FRAME_EVERY", "PhaseUnits"]
 
 #: Values of ``every`` in :func:`frames`.
 FRAME_EVERY = ("phase", "action")
@@ -235,15 +237,54 @@ def last_phase_events(game) -> list:
     return out[::-1]
 
 
+class PhaseUnits:
+    """Follows a game decision by decision and keeps the unit slots as they stood when the last
+    Activation phase's fire was resolved.
+
+    A frame drawn after a phase's Clean-up no longer has the units that Clean-up removed (nor the
+    one a merge absorbed), and a split may reuse their slots: the shots of that phase still need
+    their names, kinds, positions and the markers they had taken earlier in the turn (the turn's
+    marker cap). ``units`` keeps copies of the slots from just before the decision that
+    resolved the phase (``None`` until a phase is resolved).
+    """
+
+    def __init__(self):
+        self.units = None
+
+    def apply(self, game: Game, action: int) -> list:
+        """Apply ``action`` to ``game``; returns the events it logged.
+
+        Parameters
+        ----------
+        game : Game
+        action : int
+            A legal action id.
+
+        Returns
+        -------
+        list of dict
+        """
+        before = [copy.copy(u) for u in game.units]
+        n = len(game.events)
+        game.apply(action)
+        new = game.events[n:]
+        # Every resolution rolls the dice of the phase's units: the phase was resolved by this action.
+        if any(e["type"] == "roll" for e in new):
+            self.units = before
+        return new
+
+
 class Frame(NamedTuple):
     """One picture of a replay: the game after ``step`` actions, the events since the previous
-    frame (in log order) and the battle log's lines for them (plain words, see
-    :class:`atomic_africa.replay.narrate.Narrator`)."""
+    frame (in log order), the battle log's lines for them (plain words, see
+    :class:`atomic_africa.replay.narrate.Narrator`) and the unit slots as they stood when the
+    last phase's fire was resolved (:class:`PhaseUnits`; ``None`` before the first phase)."""
 
     step: int
     game: Game
     events: list
     lines: list
+    phase_units: list | None = None
 
 
 def frames(scenario, rules, seed, actions, every: str = "phase"):
@@ -272,15 +313,14 @@ def frames(scenario, rules, seed, actions, every: str = "phase"):
     if every not in FRAME_EVERY:
         raise ValueError(f"every: expected one of {', '.join(FRAME_EVERY)}, got {every!r}")
     g = game_at(scenario, rules, seed, actions, 0)
-    narrator = Narrator(g)
+    narrator, phase = Narrator(g), PhaseUnits()
     yield Frame(0, g, list(g.events), narrator.feed(g.events, g.units))
     since, lines = len(g.events), []
     for k, a in enumerate(actions, 1):
-        n = len(g.events)
-        g.apply(a)
-        lines += narrator.feed(g.events[n:], g.units)
-        if every == "action" or k == len(actions) or any(e["type"] in _PHASE_END for e in g.events[n:]):
-            yield Frame(k, g, g.events[since:], lines)
+        new = phase.apply(g, a)
+        lines += narrator.feed(new, g.units)
+        if every == "action" or k == len(actions) or any(e["type"] in _PHASE_END for e in new):
+            yield Frame(k, g, g.events[since:], lines, phase.units)
             since, lines = len(g.events), []
 
 
