@@ -53,7 +53,7 @@ class AtomicAfricaEnv(gym.Env):
         The scenario (the packaged default if ``None``); a list of scenarios or a
         :class:`~atomic_africa.game.scenarios.ScenarioSampler`: a battle drawn per episode from the
         game seed (``sampler.pick(game_seed)``), observations and action ids in the sampler's padded
-        layout (fixed slot counts for every battle; :attr:`game_spec` is the current battle's).
+        layout (fixed slot counts for every battle; ``game_spec`` is the current battle's).
     opponent : str or agent
         A built-in agent name (``random``, ``greedy``, ``doctrine``, ``heuristic``) or an object with
         ``act(game) -> int``; a name is rebuilt each episode with a seed from the episode seed.
