@@ -28,7 +28,9 @@ The native driver (issue 13), 1 thread unless named:
 - group ``opponent_decisions``, per decision of both sides (observations included), 256 envs:
   ``raw_engine_256`` is ``VectorGame.step`` with ``random_actions()`` for the learner then
   ``opponent_turns("random")``; ``gym_vector_256`` the Gymnasium vector env over it (the learner's
-  actions from ``random_actions()`` too). Target: ``gym_vector_256`` at most 1.5x ``raw_engine_256``.
+  actions from ``random_actions()`` too). Target (issue 13): ``gym_vector_256`` at most 1.5x
+  ``raw_engine_256``; issue 26's tighter 1.3x, masks and the sb3 adapter included, is measured
+  interleaved on the default battle by ``bench_adapters.py``.
 - group ``learner_steps``, per learner step: the Gymnasium vector env at 256 and at 16 envs (256 must
   give more steps per second).
 

@@ -79,6 +79,8 @@ CHECKS = {
     "rules/defaults.md": lambda ns: ns["rules"] == aa.Rules.default(),  # my_rules.toml: the packaged copy
     "guide/game.md": lambda ns: ns["game"].is_over and ns["copy"] is not None,
     "guide/rl.md": lambda ns: ns["obs"] is not None,
+    "guide/rl_research.md": lambda ns: (ns["obs"].shape == (64, ns["maps"].padded.observation_size)
+                                        and ns["opponent"].vector_game is ns["env"].vector_game),
     "guide/league.md": lambda ns: ns["ratings"].rating[0] == 0,
     "guide/artillery.md": lambda ns: 0 < ns["odds"].hit < 1,
     "guide/play.md": lambda ns: ns["session"].game.is_over and Path("game.json").is_file(),

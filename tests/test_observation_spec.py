@@ -11,8 +11,8 @@ import pytest
 from atomic_africa.agents import RandomAgent
 from atomic_africa.game import Game, GameSpec, VectorGame
 from atomic_africa.game.observation_doc import COMMAND, DOC_PATH, render
-from atomic_africa.game.observation_spec import (UNIT_LAYOUT, count_limits, observation_bounds,
-                                                 observation_spec, unit_offset)
+from atomic_africa.game.observation_spec import (UNIT_LAYOUT, compact_indices, count_limits,
+                                                 observation_bounds, observation_spec, unit_offset)
 from atomic_africa.game.observe import ENCODINGS, SCALE, UNIT_FEATURES, UNIT_SOURCE
 from atomic_africa.game.schema import LIMIT, UNIT_FIELDS, UNIT_OBSERVATION
 from atomic_africa.game.state import GameState
@@ -43,7 +43,12 @@ def test_one_row_per_feature_with_unique_names(scenario):
     assert len({f.name for f in rows}) == len(rows)
     assert len(UNIT_LAYOUT) == UNIT_FEATURES
     low, high = observation_bounds(spec)
-    assert low.dtype == high.dtype == np.float32 and (low == 0).all() and (high > 0).all()
+    assert low.dtype == high.dtype == np.float32 and (low == 0).all() and (high >= 0).all()
+    _, bound = observation_bounds(spec, "guaranteed")
+    assert (high <= bound).all() and ((high > 0) == (bound > 0)).all()
+    # the features constant for the spec are the compact option's gaps
+    keep = compact_indices(spec)
+    assert (bound[keep] > 0).all() and (np.delete(bound, keep) == 0).all()
     assert np.isfinite(high).all() and (high < np.finfo(np.float32).max / 2).all()
     # the unit blocks: own slots then enemy slots, C each
     off = unit_offset(spec)

@@ -274,6 +274,33 @@ class Scenario:
         specs = tuple(_side(f"sides[{i}]", s, w, h) for i, s in enumerate(sides))
         return cls(name, w, h, turns, tuple(terrain), specs)
 
+    @classmethod
+    def generate(cls, seed: int, **knobs) -> Scenario:
+        """A generated battle: table, terrain, two forces, fire support and a central objective from
+        ``seed`` and a few knobs, side 1 the mirror image of side 0 (balanced by construction).
+
+        Parameters
+        ----------
+        seed : int
+            Non-negative; the same seed and knobs give the same battle everywhere.
+        **knobs
+            ``size``, ``terrain_density``, ``units``, ``figures``, ``mix``, ``experience``,
+            ``fire_support``, ``turns``, ``objective``, ``symmetry``; each numeric knob a value or
+            an inclusive ``(low, high)`` range drawn per map. Their meanings and defaults:
+            :mod:`atomic_africa.game.generate`.
+
+        Returns
+        -------
+        Scenario
+
+        Raises
+        ------
+        TypeError, ValueError
+            On a bad seed or an unknown or invalid knob (the message names it and what is allowed).
+        """
+        from . import generate
+        return cls.from_dict(generate.scenario_dict(seed, **knobs))
+
     def to_dict(self) -> dict:
         """The scenario in the TOML layout (:meth:`from_dict` round-trips it).
 

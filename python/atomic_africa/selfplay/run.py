@@ -23,6 +23,7 @@ from .. import _validate
 from .._validate import _size, as_int, check_memory, cores_available
 from ..agents import AGENTS
 from ..game.scenario import load_scenario
+from ..game.scenarios import sampler_of
 from ..rules import resolve_rules
 from .games import DEFAULT_ENGINE, ENGINES, Job
 from .result import SelfPlayResult
@@ -85,9 +86,18 @@ def _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray) -> 
     root = seed_sequence(seed, "seed")
     if root.spawn_key:
         raise ValueError("seed: expected a root seed (int), not a spawned SeedSequence")
-    scenario = load_scenario(scenario)
+    sampler = sampler_of(scenario, rules)
+    if sampler is not None:          # a battle per game, drawn from its seed
+        if rules is not None and resolve_rules(rules) != sampler.rules:
+            raise ValueError("rules: a ScenarioSampler carries its own rules; omit rules or pass the same rules")
+        rules = None if sampler.rules == resolve_rules(None) else sampler.rules
+        scenario, described = sampler, {"scenarios": [s.scenario.to_dict() for s in sampler.specs],
+                                        "weights": sampler.weights.tolist()}
+    else:
+        scenario = load_scenario(scenario)
+        described = scenario.to_dict()
     rules_dict = None if rules is None else resolve_rules(rules).to_dict()
-    digest = hashlib.sha256(json.dumps({"scenario": scenario.to_dict(),
+    digest = hashlib.sha256(json.dumps({"scenario": described,
                                         "rules": rules_dict or resolve_rules(None).to_dict()},
                                        sort_keys=True).encode()).hexdigest()
     identity = {"seed": None if seed is None else int(seed), "agents": list(names),
@@ -147,7 +157,10 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
         Worker processes (1: play in this process). With ``use_ray``, the number of CPUs of a
         local Ray started here (1: Ray's default, every core).
     scenario, rules
-        Scenario (default: packaged) and rules (default: packaged).
+        Scenario (default: packaged) and rules (default: packaged). ``scenario`` may be a list of
+        scenarios or a :class:`~atomic_africa.game.scenarios.ScenarioSampler`: game ``i`` then plays
+        the battle ``sampler.pick(seed_i)`` draws from its game seed (the same on either engine and
+        whatever the workers; its record's ``seed`` names it).
     alternate : bool
         A plays side ``i % 2`` of game ``i`` (else always side 0).
     replays : bool
