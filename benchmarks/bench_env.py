@@ -37,7 +37,7 @@ from atomic_africa.env.pettingzoo_env import raw_env as pz_raw_env
 from atomic_africa.game import Game, load_scenario
 
 GAMES = scaled(10, minimum=1)
-# The battle the README's figures were measured on (the default scenario until issue 14).
+# The battle docs/performance.md's figures were measured on (the default scenario until issue 14).
 SCENARIO = load_scenario("meeting_engagement")
 
 

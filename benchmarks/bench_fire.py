@@ -22,9 +22,9 @@ def engagements():
     )
 
 
-def numpy_resolve_fire(attack, range_band, defense, armor, cover, rules=aa.Rules.default()):
+def numpy_resolve_fire(attack, range_band, defense, armor, cover, rules=None):
     """Vectorised RULES.md section 5 for infantry targets, no AP (the kernel's general case)."""
-    f = rules.fire
+    f = (rules or aa.Rules.default()).fire
     damage = range_band + defense
     eff = np.maximum(armor + np.asarray(f.cover_armor_bonus)[cover], f.armor_floor)
     beyond_range = attack > range_band

@@ -15,7 +15,7 @@ from atomic_africa.reference import geometry as ref
 GAMES = scaled(20, minimum=1)
 SEGMENTS = scaled(200_000)
 SEGMENTS_REF = scaled(2_000)
-# The battle the README's figures were measured on (the default scenario until issue 14).
+# The battle docs/performance.md's figures were measured on (the default scenario until issue 14).
 SCENARIO = load_scenario("meeting_engagement")
 TERRAIN = TerrainArrays.from_scenario(SCENARIO)
 

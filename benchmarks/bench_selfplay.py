@@ -19,7 +19,7 @@ from atomic_africa.agents import AGENTS, make_agent
 from atomic_africa.agents.native import play_agent_games
 from atomic_africa.game import Game, GameSpec, load_scenario
 
-# The battle the README's figures were measured on (the default scenario until issue 14).
+# The battle docs/performance.md's figures were measured on (the default scenario until issue 14).
 SPEC = GameSpec.build(load_scenario("meeting_engagement"), None)
 NATIVE_GAMES = scaled(1024, minimum=2)
 # The Python greedy agent plays about 2 games/s: a few games per round keep the run short.

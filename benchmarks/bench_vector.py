@@ -28,7 +28,9 @@ The native driver (issue 13), 1 thread unless named:
 - group ``opponent_decisions``, per decision of both sides (observations included), 256 envs:
   ``raw_engine_256`` is ``VectorGame.step`` with ``random_actions()`` for the learner then
   ``opponent_turns("random")``; ``gym_vector_256`` the Gymnasium vector env over it (the learner's
-  actions from ``random_actions()`` too). Target: ``gym_vector_256`` at most 1.5x ``raw_engine_256``.
+  actions from ``random_actions()`` too). Target (issue 13): ``gym_vector_256`` at most 1.5x
+  ``raw_engine_256``; issue 26's tighter 1.3x, masks and the sb3 adapter included, is measured
+  interleaved on the default battle by ``bench_adapters.py``.
 - group ``learner_steps``, per learner step: the Gymnasium vector env at 256 and at 16 envs (256 must
   give more steps per second).
 
@@ -44,9 +46,9 @@ from atomic_africa.game import VectorGame
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
 from atomic_africa.game import GameSpec, load_scenario
 
-# The battle the README's figures were measured on (the default scenario until issue 14).
+# The battle docs/performance.md's figures were measured on (the default scenario until issue 14).
 SCENARIO = load_scenario("meeting_engagement")
-NUM_ENVS = scaled(1024, minimum=2)   # a batch size RL users run; 256 envs: see the README
+NUM_ENVS = scaled(1024, minimum=2)   # a batch size RL users run; 256 envs: see docs/performance.md
 VECTOR_GAMES = scaled(4096, minimum=2)   # 4 games per env; unfinished games count against games/s
 
 

@@ -26,10 +26,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from greedy_parity import AGENT_GREEDY, DEFAULT_PARAMS, play_greedy_games, play_greedy_parity  # noqa: E402
-from vector_helpers import random_scenario  # noqa: E402
+from support.greedy_parity import AGENT_GREEDY, DEFAULT_PARAMS, play_greedy_games, play_greedy_parity
+from support.vector_mirror import random_scenario
 
-from atomic_africa.game.native.vector import VectorGame  # noqa: E402
+from atomic_africa.game.native.vector import VectorGame
 
 
 def speed(seconds: float = 10.0, num_envs: int = 256) -> tuple[float, float]:

@@ -39,3 +39,5 @@ def pytest_terminal_summary(terminalreporter, config):
         for name, per_item, info in rows:
             tr.write_line(f"  {name:<48s} {per_item * 1e9:12.3f} ns/item  "
                           f"{per_item / fastest:10.1f}x slower than fastest   items={info['items']:,}")
+            if "ratios" in info:     # an entry that measures several loops interleaved
+                tr.write_line("    ratios: " + ", ".join(f"{k} x{v:.3f}" for k, v in info["ratios"].items()))

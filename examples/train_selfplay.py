@@ -4,14 +4,27 @@ One policy learns both sides against a league of opponents: the four built-in ag
 heuristic, greedy, doctrine, played natively by the engine) and frozen snapshots of the learner
 itself, taken every ``--snapshot-every`` steps. Each game draws its opponent when the opponent first
 moves in it, by prioritised fictitious self-play (the opponents the learner beats about half the
-time most often, see :class:`OpponentPool`). The learner's side: ``--sides random`` (default) draws
-it per game (the env's ``player="random"``), ``--sides split`` plays half the envs on each side. The reward is
-the game's +1 / -1 / 0 plus the env's potential-based shaping (``--shaping`` scale, discount
-``--gamma``; 0 turns it off). The defaults are those of the trial runs: 3.5 M learner decisions, about
-22 minutes at the ~2,700 decisions/s measured on the default battle on a quiet 2-core machine (the
-network's updates are the cost: the vector env with this league of opponents alone steps ~40,000
-decisions/s); the whole run is one process, the network on ``--torch-threads`` threads, the games on
-one.
+time most often): the pool and the env's callable opponent are the library's
+:mod:`atomic_africa.env.opponents` (``OpponentPool``, ``LeagueOpponent``). The learner's side:
+``--sides random`` (default) draws it per game (the env's ``player="random"``), ``--sides split``
+plays half the envs on each side. The reward is the game's +1 / -1 / 0 plus the env's
+potential-based shaping (``--shaping`` scale, discount ``--gamma``; 0 turns it off). The defaults
+are those of the trial runs: 3.5 M learner decisions, about 22 minutes at the ~2,700 decisions/s
+measured on the default battle on a quiet 2-core machine (the network's updates are the cost: the
+vector env with this league of opponents alone steps ~40,000 decisions/s); the whole run is one
+process, the network on ``--torch-threads`` threads, the games on one.
+
+A run you can leave: every ``--checkpoint-every`` steps, and when it stops (``--time-limit``,
+``--stop-at``, the end), it writes a resume checkpoint into ``--out/resume`` at the start of a
+rollout: the model with its Adam moments and last observations, the games being played (the
+native engines' snapshots), the opponent pool with its snapshots and generator, the curve, and the
+global random states sb3 and torch draw from. ``--resume`` (same settings; ``--timesteps`` may
+grow) goes on from there and gives the run an uninterrupted one gives: the same policy bit for bit
+on one torch thread (``tests/test_examples_train.py`` splits a short run in two and compares). A run
+killed outright loses only the steps since its last checkpoint. TensorBoard event files (sb3's
+losses, the rolling scores, the pool's draw probabilities, the evaluations) go to
+``--out/tensorboard`` (``tensorboard --logdir runs/selfplay/tensorboard``; the ``tensorboard``
+package is in the ``sb3`` extra).
 
 Run it from the repository root::
 
@@ -35,8 +48,8 @@ Same ``--seed``, same run: the env games and opponents draw from streams derived
 opponent choice and the frozen snapshots' sampling from a numpy generator seeded from it, and torch's
 generator is seeded by sb3. On one torch thread (the default) two runs give the same checkpoint bit
 for bit on the same machine and library versions; more threads may change the float summation order.
-``--time-limit`` stops once the wall-clock budget is spent (the rollout in progress is dropped; the
-run then depends on the machine's speed, and the summary says so).
+``--time-limit`` stops at the first rollout start once the wall-clock budget is spent (where it stops
+then depends on the machine's speed, and the summary says so; ``--resume`` goes on from there).
 
 ``examples/selfplay_policy.py`` plays the checkpoint in ``atomic-africa league``.
 """
@@ -56,8 +69,10 @@ import numpy as np
 
 from selfplay_policy import action_logits, masked_argmax   # this directory is on the path (the script's own)
 
+from atomic_africa.env.opponents import BUILTINS, LeagueOpponent, OpponentPool
+
 CHECKPOINT = "selfplay_maskableppo.zip"
-BUILTINS = ("random", "heuristic", "greedy", "doctrine")
+RESUME_DIR = "resume"                      # the checkpoint to go on from: model (optimizer included) + state
 CATEGORIES = BUILTINS + ("self",)          # snapshots are reported together as "self"
 SIDES = (0, 1)
 
@@ -78,117 +93,6 @@ class FrozenPolicy:
         scores = action_logits(self.policy, observations) + noise
         scores[~action_masks] = -np.inf
         return scores.argmax(axis=1)
-
-
-class OpponentPool:
-    """The league: entries 0-3 are the built-in agents, later entries frozen snapshots.
-
-    Entry ``e`` is drawn with a weight ``score * (1 - score) + 0.05`` (``score``: the learner's mean
-    score over its last ``window`` games against ``e``, 1/2 before any): prioritised fictitious
-    self-play in its "variance" form, which favours the opponents the learner beats about half the
-    time (the games that teach it most) and never drops one. The snapshots (the newest
-    ``pool_size``) share ``self_share`` of the draws once there is one, the built-in agents the rest.
-    """
-
-    def __init__(self, rng: np.random.Generator, *, self_share: float = 0.3, pool_size: int = 6,
-                 window: int = 100):
-        from atomic_africa.game.native.agent_args import AGENT_KINDS
-        self.rng, self.self_share, self.pool_size, self.window = rng, self_share, pool_size, window
-        self.names = list(BUILTINS)
-        self.native_kind = [AGENT_KINDS[b] for b in BUILTINS]   # agent code; -1 for a snapshot
-        self.snapshots = [None] * len(BUILTINS)
-        self.results = [deque(maxlen=window) for _ in BUILTINS]
-
-    def __len__(self):
-        return len(self.names)
-
-    def add_snapshot(self, player, name: str) -> None:
-        """Add ``player`` (``player.act(observations, action_masks) -> actions``, e.g. a
-        :class:`FrozenPolicy`) to the pool as ``name``."""
-        self.names.append(name)
-        self.native_kind.append(-1)
-        self.snapshots.append(player)
-        self.results.append(deque(maxlen=self.window))
-
-    def category(self, entry: int) -> str:
-        return self.names[entry] if entry < len(BUILTINS) else "self"
-
-    def record(self, entry: int, score: float) -> None:
-        self.results[entry].append(score)
-
-    def probabilities(self) -> np.ndarray:
-        n_builtin = len(BUILTINS)
-        live = list(range(n_builtin)) + list(range(max(n_builtin, len(self) - self.pool_size), len(self)))
-        prio = np.zeros(len(self))
-        for e in live:
-            score = np.mean(self.results[e]) if self.results[e] else 0.5
-            prio[e] = score * (1.0 - score) + 0.05
-        p = np.zeros(len(self))
-        has_self = len(self) > n_builtin
-        builtin_share = 1.0 - self.self_share if has_self else 1.0
-        p[:n_builtin] = builtin_share * prio[:n_builtin] / prio[:n_builtin].sum()
-        if has_self:
-            p[n_builtin:] = self.self_share * prio[n_builtin:] / prio[n_builtin:].sum()
-        return p
-
-    def draw(self, k: int) -> np.ndarray:
-        return self.rng.choice(len(self), size=k, p=self.probabilities())
-
-
-class LeagueOpponent:
-    """The vector env's callable opponent: each game gets a pool entry when the opponent first moves
-    in it; built-in entries are answered natively in one engine call for all their games, each
-    snapshot with one forward pass over its games.
-
-    The env gives the callable observations and masks in the opponent's own view of the table and
-    maps its answers back (``view``, the env's ``SideView``): the snapshots play in that view as the
-    learner does, the native agents' engine ids are mapped into it.
-    """
-
-    def __init__(self, pool: OpponentPool):
-        self.pool = pool
-        self.vector_game = self.view = None
-
-    def bind(self, vector_game, view=None) -> None:
-        """Play in ``vector_game``'s games; ``view``: the env's ``SideView`` (None: engine ids)."""
-        n = vector_game.num_envs
-        self.vector_game, self.view = vector_game, view
-        # the entry of each env's current and previous game (a step can end one game and start the next)
-        self.cur_ep = np.full(n, -1, dtype=np.int64)
-        self.cur_entry = np.full(n, -1, dtype=np.int64)
-        self.prev_ep = self.cur_ep.copy()
-        self.prev_entry = self.cur_entry.copy()
-        self.native_kind = np.zeros(n, dtype=np.int8)
-
-    def entry_of(self, envs: np.ndarray, episodes: np.ndarray) -> np.ndarray:
-        """Pool entry that played game ``episodes[i]`` of env ``envs[i]`` (-1: the opponent never moved)."""
-        return np.where(self.cur_ep[envs] == episodes, self.cur_entry[envs],
-                        np.where(self.prev_ep[envs] == episodes, self.prev_entry[envs], -1))
-
-    def __call__(self, observations, action_masks, envs):
-        vg = self.vector_game
-        episodes = vg.episodes[envs]
-        new = episodes != self.cur_ep[envs]
-        if new.any():
-            e = envs[new]
-            self.prev_ep[e], self.prev_entry[e] = self.cur_ep[e], self.cur_entry[e]
-            self.cur_ep[e], self.cur_entry[e] = episodes[new], self.pool.draw(len(e))
-        entry = self.cur_entry[envs]
-        kinds = np.asarray(self.pool.native_kind)[entry]
-        actions = np.empty(len(envs), dtype=np.int64)
-        native = kinds >= 0
-        if native.any():
-            active = np.zeros(vg.num_envs, dtype=bool)
-            active[envs[native]] = True
-            self.native_kind[envs[native]] = kinds[native]
-            chosen = vg.agent_actions(self.native_kind, active=active)[envs[native]]
-            if self.view is not None:
-                chosen = self.view.action_from_engine(chosen, vg.current_player[envs[native]])
-            actions[native] = chosen
-        for s in np.unique(entry[~native]):
-            rows = entry == s
-            actions[rows] = self.pool.snapshots[s].act(observations[rows], action_masks[rows])
-        return actions
 
 
 # -- the env: the adapter(s), with every finished game's opponent, side and result ---------------
@@ -319,7 +223,9 @@ class Curve:
                 self.total[c] += 1
 
     def row(self, timesteps: int, wall: float) -> dict:
-        mean = lambda d: round(float(np.mean(d)), 4) if d else ""
+        def mean(d):
+            return round(float(np.mean(d)), 4) if d else ""
+
         r = {"timesteps": timesteps, "wall_seconds": round(wall, 2), "games": self.games}
         r.update({f"score_{c}": mean(self.by_cat[c]) for c in CATEGORIES})
         r.update({f"games_{c}": self.total[c] for c in CATEGORIES})
@@ -393,34 +299,72 @@ def _league_callback_class():
     from stable_baselines3.common.callbacks import BaseCallback
 
     class LeagueCallback(BaseCallback):
-        """Each rollout: the curve row, a snapshot into the pool when due; stops on the time limit."""
+        """Each rollout: the curve row, a snapshot into the pool when due, TensorBoard scalars; at the
+        start of a rollout (a clean point: the last update done, the next rollout not begun) the
+        resume checkpoint when due, and the stop asked for by ``--stop-at`` or ``--time-limit``."""
 
-        def __init__(self, env, pool, curve, args):
+        def __init__(self, env, pool, curve, args, state=None):
             super().__init__()
             self.env, self.pool, self.curve, self.args = env, pool, curve, args
             self.time_limit = args.time_limit * 60
             self.next_snapshot, self.next_eval = args.snapshot_every, args.eval_every
+            self.next_checkpoint = args.checkpoint_every
             self.eval_rows = []
+            self.wall_before = 0.0          # wall seconds of the parts of the run before a resume
+            self.started_at = None          # timesteps at the start of this process's part
+            if state is not None:
+                for k in ("next_snapshot", "next_eval", "next_checkpoint", "eval_rows", "wall_before"):
+                    setattr(self, k, state[k])
             self.start = time.perf_counter()
-            self.stopped_early = False
+            self.stopped_early = self.stopping = False
+
+        def state(self) -> dict:
+            return {"next_snapshot": self.next_snapshot, "next_eval": self.next_eval,
+                    "next_checkpoint": self.next_checkpoint, "eval_rows": list(self.eval_rows),
+                    "wall_before": self.wall()}
+
+        def wall(self) -> float:
+            return self.wall_before + time.perf_counter() - self.start
 
         def evaluate(self) -> None:
-            wall = round(time.perf_counter() - self.start, 2)
-            for r in evaluate(self.model.policy, self.args.eval_games, self.args.seed, self.args.scenario):
+            wall = round(self.wall(), 2)
+            rows = evaluate(self.model.policy, self.args.eval_games, self.args.seed, self.args.scenario)
+            for r in rows:
                 self.eval_rows.append({"timesteps": self.num_timesteps, "wall_seconds": wall, **r})
+                if r["side"] == "both" and r["score"] != "":
+                    self.logger.record(f"eval/score_vs_{r['opponent']}", r["score"])
             write_table(self.eval_rows, EVAL_COLUMNS, os.path.join(self.args.out, "eval.csv"))
 
+        def _on_training_start(self) -> None:
+            self.started_at = self.num_timesteps
+
+        def _on_rollout_start(self) -> None:
+            if self.num_timesteps == self.started_at:
+                return                       # this part's first rollout: nothing new to keep
+            a = self.args
+            stop = bool(a.stop_at and self.num_timesteps >= a.stop_at) or bool(
+                self.time_limit and self.wall() - self.wall_before > self.time_limit)
+            if stop or (a.checkpoint_every and self.num_timesteps >= self.next_checkpoint):
+                while a.checkpoint_every and self.next_checkpoint <= self.num_timesteps:
+                    self.next_checkpoint += a.checkpoint_every
+                save_resume(self.model, self.env, self.pool, self.curve, self, a)
+            if stop:
+                self.stopped_early = self.stopping = True
+
         def _on_step(self) -> bool:
-            if self.time_limit and time.perf_counter() - self.start > self.time_limit:
-                self.stopped_early = True
-                return False
-            return True
+            return not self.stopping         # the step taken since the checkpoint is not kept
 
         def _on_rollout_end(self) -> None:
             self.curve.add(self.pool, self.env.finished)
             self.env.finished.clear()
-            self.curve.row(self.num_timesteps, time.perf_counter() - self.start)
+            row = self.curve.row(self.num_timesteps, self.wall())
             write_table(self.curve.rows, _curve_columns(), os.path.join(self.args.out, "curve.csv"))
+            for k, v in row.items():
+                if k.startswith(("score_", "games")) and v != "":
+                    self.logger.record(f"league/{k}", v)
+            for name, p in zip(self.pool.names, self.pool.probabilities()):
+                if p > 0:
+                    self.logger.record(f"pool/p_{name}", float(p))
             if self.args.snapshot_every and self.num_timesteps >= self.next_snapshot:
                 snapshot = FrozenPolicy(self.model.policy, self.pool.rng)
                 self.pool.add_snapshot(snapshot, f"self@{self.num_timesteps}")
@@ -430,6 +374,95 @@ def _league_callback_class():
                 self.next_eval += self.args.eval_every
 
     return LeagueCallback
+
+
+# -- resuming -----------------------------------------------------------------------------------
+#: The options a resumed run may change (the others must be those of the checkpoint).
+RESUMABLE_CHANGES = ("timesteps", "time_limit", "stop_at", "resume", "checkpoint_every", "tensorboard")
+
+
+def _settings(args) -> dict:
+    return {k: (v if k != "scenario" or v is None or isinstance(v, str) else v.to_dict())
+            for k, v in vars(args).items() if k not in RESUMABLE_CHANGES}
+
+
+def save_resume(model, env, pool, curve, callback, args) -> None:
+    """The resume checkpoint in ``--out/resume``: the model with its optimizer state and last
+    observations (``model.zip``), and everything else a run needs to go on exactly as if it had not
+    stopped (``state.pkl``): the games being played (the native engines' state), the opponent pool
+    with its snapshots and its generator, the curve, the callback's schedule and the global random
+    states sb3 and torch draw from (PyTorch's generator for the policy's samples, numpy's for the
+    minibatches)."""
+    import pickle
+    import random
+
+    import torch
+    from atomic_africa._atomic_write import replaced_atomically
+    folder = os.path.join(args.out, RESUME_DIR)
+    os.makedirs(folder, exist_ok=True)
+    state = {"timesteps": int(model.num_timesteps), "settings": _settings(args),
+             "parts": env.parts, "finished": list(env.finished), "pool": pool, "curve": curve,
+             "callback": callback.state(),
+             "rng": {"torch": torch.get_rng_state(), "numpy": np.random.get_state(), "python": random.getstate()}}
+    with replaced_atomically(os.path.join(folder, "model.zip")) as tmp:
+        model.save(tmp)
+    with replaced_atomically(os.path.join(folder, "state.pkl")) as tmp, open(tmp, "wb") as f:
+        pickle.dump(state, f, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def load_resume(args):
+    """(model, env, pool, curve, callback state) from ``--out/resume``, the random states restored.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no checkpoint.
+    ValueError
+        If a setting other than :data:`RESUMABLE_CHANGES` differs from the checkpoint's, or the two
+        files are not of the same moment.
+    """
+    import pickle
+    import random
+
+    import torch
+    from sb3_contrib import MaskablePPO
+    folder = os.path.join(args.out, RESUME_DIR)
+    path = os.path.join(folder, "state.pkl")
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"--resume: no checkpoint in {folder} (a run writes one every "
+                                f"--checkpoint-every steps and when it stops)")
+    with open(path, "rb") as f:
+        state = pickle.load(f)
+    old, new = state["settings"], _settings(args)
+    changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    if changed:
+        raise ValueError(f"--resume: {', '.join('--' + k.replace('_', '-') for k in changed)} differ(s) from "
+                         f"the checkpoint's; only {', '.join('--' + k.replace('_', '-') for k in RESUMABLE_CHANGES)} "
+                         f"may change")
+    env = _league_vec_env_class()(state["parts"], state["pool"])
+    env.finished = state["finished"]
+    model = MaskablePPO.load(os.path.join(folder, "model.zip"), env=env, device="cpu", force_reset=False)
+    if model.num_timesteps != state["timesteps"]:
+        raise ValueError(f"--resume: {folder}: model.zip ({model.num_timesteps} steps) and state.pkl "
+                         f"({state['timesteps']}) are not of the same moment")
+    torch.set_rng_state(state["rng"]["torch"])
+    np.random.set_state(state["rng"]["numpy"])
+    random.setstate(state["rng"]["python"])
+    return model, env, state["pool"], state["curve"], state["callback"]
+
+
+def tensorboard_logger(model, args) -> None:
+    """With ``--tensorboard`` (default ``--out/tensorboard``): sb3's losses and our league scalars as
+    TensorBoard event files (a resumed run appends to the same folder)."""
+    if not args.tensorboard:
+        return
+    try:
+        import tensorboard  # noqa: F401  (sb3's writer needs it)
+    except ImportError:
+        raise SystemExit("train_selfplay.py: error: --tensorboard needs the tensorboard package: "
+                         "pip install 'atomic-africa[sb3]' (or --tensorboard '' to turn it off)") from None
+    from stable_baselines3.common.logger import configure
+    model.set_logger(configure(os.path.join(args.out, args.tensorboard), ["tensorboard"]))
 
 
 # -- training -----------------------------------------------------------------------------------
@@ -482,24 +515,36 @@ def train(args) -> dict:
 
     torch.set_num_threads(args.torch_threads)
     os.makedirs(args.out, exist_ok=True)
-    rng = np.random.default_rng(np.random.SeedSequence(args.seed, spawn_key=(1000,)))
-    pool = OpponentPool(rng, self_share=args.self_share, pool_size=args.pool_size)
-    env, sides = make_league_env(args.num_envs, pool, args.seed, args.sides, args.scenario,
-                                 **env_options(args))
-    model = build_model(env, args)
-    curve = Curve(args.window)
-    callback = _league_callback_class()(env, pool, curve, args)
-    start = time.perf_counter()
-    model.learn(total_timesteps=args.timesteps, callback=callback)
-    wall = time.perf_counter() - start
-    if not curve.rows or curve.rows[-1]["timesteps"] != model.num_timesteps:
+    if args.resume:
+        model, env, pool, curve, cb_state = load_resume(args)
+        sides = args.sides
+    else:
+        rng = np.random.default_rng(np.random.SeedSequence(args.seed, spawn_key=(1000,)))
+        pool = OpponentPool(rng, self_share=args.self_share, pool_size=args.pool_size)
+        env, sides = make_league_env(args.num_envs, pool, args.seed, args.sides, args.scenario,
+                                     **env_options(args))
+        model = build_model(env, args)
+        curve, cb_state = Curve(args.window), None
+    tensorboard_logger(model, args)
+    callback = _league_callback_class()(env, pool, curve, args, cb_state)
+    model.learn(total_timesteps=max(0, args.timesteps - model.num_timesteps), callback=callback,
+                reset_num_timesteps=not args.resume)
+    wall = callback.wall()
+    if callback.stopping:
+        # stopped at a rollout's start: the run is the resume checkpoint's (its one extra env step dropped)
+        model.num_timesteps = callback.num_timesteps - env.num_envs
+        env.finished.clear()
+    elif not curve.rows or curve.rows[-1]["timesteps"] != model.num_timesteps:
         curve.add(pool, env.finished)
         env.finished.clear()
         curve.row(model.num_timesteps, wall)
+    if not callback.stopping:
+        save_resume(model, env, pool, curve, callback, args)     # --resume with more --timesteps goes on
     write_table(curve.rows, _curve_columns(), os.path.join(args.out, "curve.csv"))
     evaluated = callback.eval_rows and callback.eval_rows[-1]["timesteps"] == model.num_timesteps
-    if args.eval_games and not evaluated:
+    if args.eval_games and not evaluated and not callback.stopping:
         callback.evaluate()                 # the final policy's figures
+        model.logger.dump(model.num_timesteps)
     plot_curve(curve.rows, callback.eval_rows, args.out)
     ckpt = os.path.join(args.out, CHECKPOINT)
     save_checkpoint(model, ckpt)
@@ -515,10 +560,10 @@ def train(args) -> dict:
                     "draws": sum(1 for x in d if x == 0.5), "win_rate_95": [lo, hi]}
     summary = {
         "settings": {k: (v if k != "scenario" or v is None or isinstance(v, str) else v.name)
-                     for k, v in vars(args).items()}, "sides_mode": sides,
+                     for k, v in vars(args).items()}, "sides_mode": sides, "resumed": bool(args.resume),
         "timesteps": int(model.num_timesteps), "wall_seconds": round(wall, 1),
         "learner_steps_per_second": round(model.num_timesteps / wall, 1),
-        "games": curve.games, "stopped_by_time_limit": callback.stopped_early,
+        "games": curve.games, "stopped_early": callback.stopped_early,
         "final_rolling": final, "pool": pool.names,
         "final_evaluation": [r for r in callback.eval_rows if r["timesteps"] == model.num_timesteps],
         "parameters": int(sum(p.numel() for p in model.policy.parameters())),
@@ -564,7 +609,17 @@ def parse_args(argv=None):
     p.add_argument("--eval-games", type=int, default=64,
                    help="games against each built-in agent per evaluation, sides alternating (0: none)")
     p.add_argument("--time-limit", type=float, default=0,
-                   help="minutes (0: none); the rollout in progress is dropped")
+                   help="minutes (0: none): stop at the next rollout's start, with a resume checkpoint")
+    p.add_argument("--stop-at", type=int, default=0,
+                   help="stop at the first rollout start at or after this many steps, with a resume "
+                        "checkpoint, as an interrupted run (0: run to --timesteps)")
+    p.add_argument("--checkpoint-every", type=int, default=131_072,
+                   help="steps between resume checkpoints in --out/resume (0: only at the end)")
+    p.add_argument("--resume", action="store_true",
+                   help="go on from --out/resume (same settings; --timesteps, --time-limit, --stop-at, "
+                        "--checkpoint-every and --tensorboard may change): the run an uninterrupted one gives")
+    p.add_argument("--tensorboard", default="tensorboard", metavar="DIR",
+                   help="TensorBoard event files under --out/DIR ('' for none)")
     p.add_argument("--scenario", default=None, help="scenario file (default: the packaged default)")
     p.add_argument("--shaping", type=float, default=1.0,
                    help="scale of the env's potential-based reward shaping, discount --gamma (0: off)")

@@ -7,10 +7,10 @@ import os
 # run 3-4 times slower. A value set by the caller wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
-import pytest  # noqa: E402
-from hypothesis import settings  # noqa: E402
+import pytest
+from hypothesis import settings
 
-import atomic_africa as aa  # noqa: E402
+import atomic_africa as aa
 
 # Property tests explore new examples on every local run; in CI (CI=true) they are derandomized so
 # that a run is reproducible and CI never fails by luck.

@@ -348,7 +348,7 @@ def test_O18_2_3_impact_order_must_be_a_permutation_of_the_impact_hexes():
     for bad in (["E3", "E2", "F2", "F3", "E4", "D3"],                  # one missing
                 ["E3", "E2", "F2", "F3", "E4", "D3", "D3"],            # duplicate
                 ["E3", "E2", "F2", "F3", "E4", "D3", "A1"]):           # not adjacent
-        assert_rejected(s, "each impact hex on the map exactly once", lambda: fire(s, impact_order=bad))
+        assert_rejected(s, "each impact hex on the map exactly once", lambda bad=bad: fire(s, impact_order=bad))
     assert_rejected(s, "sequence of hexes", lambda: fire(s, impact_order="E3"), TypeError)
     # A callable chooses once the landing is known.
     seen = []

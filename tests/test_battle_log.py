@@ -21,7 +21,7 @@ from atomic_africa.cli import main
 from atomic_africa.replay.narrate import Narrator, card_words, feature_fire_reason, fire_reason, side_tables
 from atomic_africa.enums import Action, Cover, Posture
 from atomic_africa.fire import range_band
-from atomic_africa.agents import RandomAgent
+from atomic_africa.agents import RandomAgent, make_agent
 from atomic_africa.game import Game
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -253,3 +253,54 @@ def test_battle_prints_the_legend_once_then_the_result_and_tables_and_quiet_only
                                                                                  "markers", "wounds"]
     assert any(line.startswith("Red (random): ") for line in lines[i + 2:])
     assert battle_output(capsys, "--quiet").splitlines() == [lines[i]]
+
+
+# -- issue 23: the log after a Rally, and why nobody reacts -----------------------------------------
+def _played_by_decision(seed, agents=("random", "random"), scenario=None):
+    """(game, [(events of one decision, its log lines, units after it)]) for a whole game."""
+    game = Game(scenario, seed)
+    players = [make_agent(a, seed + i) for i, a in enumerate(agents)]
+    log = Narrator(game)
+    steps, shown = [], 0
+    while not game.is_over:
+        game.apply(players[game.current_player].act(game))
+        new = game.events[shown:]
+        steps.append((new, log.feed(new, game.units), [u.markers if u.alive else None for u in game.units]))
+        shown = len(game.events)
+    return game, steps
+
+
+RALLY_LINE = re.compile(r"^    (.+) loses (\d+) markers? to the Rally: (no|\d+) markers? in all$")
+
+
+def test_a_rally_is_followed_by_the_markers_left():
+    checked = 0
+    steps = [s for seed in (3, 8) for s in _played_by_decision(seed)[1]]
+    for events, lines, markers in steps:
+        rallies = [e for e in events if e["type"] == "rally" and e["success"]]
+        told = [m for m in map(RALLY_LINE.match, lines) if m]
+        assert len(told) == len(rallies)
+        for e, m in zip(rallies, told):
+            # Right after the fire of its phase: the next line is no fire line of that phase.
+            i = lines.index(m.group(0))
+            assert not any(" takes " in x or " fires " in x for x in lines[i + 1:i + 3])
+            if not any(x["type"] in ("morale", "merge", "removed", "split") for x in events):
+                left = markers[e["target"]]
+                assert m.group(3) == ("no" if left == 0 else str(left))
+                checked += 1
+    assert checked >= 3
+
+
+def test_every_line_that_nobody_reacts_says_why():
+    game, steps = _played_by_decision(0, ("greedy", "random"), "tests/golden/battle_small.toml")
+    reasons = 0
+    for events, lines, _ in steps:
+        quiet = [x for x in lines if " does not react" in x]
+        assert len(quiet) == sum(1 for e in events if e["type"] == "no_reaction" and "unit" not in e)
+        for line in quiet:
+            head, sep, why = line.partition(" does not react: ")
+            assert sep and "no unit with orders left" in why, line
+            assert any(w in why for w in ("has already acted this turn", "fires at no one",
+                                          "not an attack on a unit", "at the ")), line
+            reasons += 1
+    assert reasons >= 3

@@ -13,7 +13,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
-from env_trajectories import assert_same_trajectory, masked_choice, run_trajectory
+from support.env_trajectories import assert_same_trajectory, masked_choice, run_trajectory
 from atomic_africa.env import ENV_ID
 from atomic_africa.game import VectorGame
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv

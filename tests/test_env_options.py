@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from env_trajectories import assert_same_trajectory, run_trajectory
+from support.env_trajectories import assert_same_trajectory, run_trajectory
 from atomic_africa.game import VectorGame
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
@@ -266,7 +266,7 @@ def test_pettingzoo_skip_forced_passes_the_api_test_and_counts_each_agents_force
         e.reset(seed=seed)
         plain = Game(SMALL, seed)
 
-        def forced_run():
+        def forced_run(plain=plain):
             k = [0, 0]
             while not plain.is_over and len(plain.legal_actions()) == 1:
                 k[plain.current_player] += 1

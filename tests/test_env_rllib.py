@@ -142,8 +142,14 @@ def test_illegal_actions_and_bad_input():
         strict.step({agent: int(tricky[0])})
     np.testing.assert_array_equal(strict.vector_game.observations(player=1), before)  # nothing changed
     strict.step({agent: int(np.flatnonzero(o["action_mask"])[0])})  # the episode goes on
-    with pytest.raises(ValueError, match=r"env_config: unknown key\(s\) 'shaping'; allowed 'scenario', 'rules'"):
-        AtomicAfricaMultiAgentEnv({"shaping": {}})
+    with pytest.raises(ValueError, match=r"env_config: unknown key\(s\) 'reward'; allowed 'scenario', 'rules'"):
+        AtomicAfricaMultiAgentEnv({"reward": {}})
+    with pytest.raises(ValueError, match="shaping: unknown key"):
+        AtomicAfricaMultiAgentEnv({"shaping": {"beta": 1}})
+    with pytest.raises(ValueError, match="observation: 'tiny' is not an observation option"):
+        AtomicAfricaMultiAgentEnv(observation="tiny")
+    with pytest.raises(ValueError, match="skip_forced: expected a bool"):
+        AtomicAfricaMultiAgentEnv(skip_forced=1)
     with pytest.raises(ValueError, match="view: 'side' is not a view; allowed 'relative', 'absolute'"):
         AtomicAfricaMultiAgentEnv(view="side")
     with pytest.raises(ValueError, match="illegal_action: 'skip'; allowed 'lose', 'raise'"):

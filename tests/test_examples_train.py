@@ -32,12 +32,12 @@ def _small():
                          [unit(60.0, 90.0), unit(120.0, 90.0, kind="vehicle", armor=3)], turns=2)
 
 
-def _tiny_run(train_selfplay, out):
+def _tiny_run(train_selfplay, out, *more):
     """A 512-step run on a small scenario: 4 rollouts, a snapshot after each, 2 evaluations."""
     args = train_selfplay.parse_args(["--out", str(out), "--timesteps", "512", "--num-envs", "8",
                                       "--n-steps", "16", "--batch-size", "64", "--n-epochs", "1",
                                       "--snapshot-every", "128", "--window", "50",
-                                      "--eval-every", "256", "--eval-games", "4", "--shaping", "0"])
+                                      "--eval-every", "256", "--eval-games", "4", "--shaping", "0", *more])
     args.scenario = _small()
     return train_selfplay.train(args)
 
@@ -232,3 +232,35 @@ def test_the_shipped_checkpoint_plays_the_default_battle_and_beats_random(exampl
     records = play_external((Entrant("selfplay", policy), Entrant("random")), 40, seed=5)
     assert {r["a_side"] for r in records} == {0, 1}
     assert sum(r["a_score"] == 1 for r in records) >= 30
+
+
+def _curve_rows(d, name="curve.csv"):
+    """A table of the run without its wall-clock column."""
+    with open(d / name) as f:
+        return [{k: v for k, v in r.items() if k != "wall_seconds"} for r in csv.DictReader(f)]
+
+
+@pytest.mark.slow
+def test_a_run_stopped_and_resumed_equals_the_uninterrupted_run(examples, trained, tmp_path):
+    import torch
+    from sb3_contrib import MaskablePPO
+    train_selfplay, _ = examples
+    out, summary = trained
+    first = _tiny_run(train_selfplay, tmp_path, "--stop-at", "256")    # as if interrupted after 2 rollouts
+    assert first["stopped_early"] and first["timesteps"] == 256
+    assert (tmp_path / "resume" / "model.zip").exists() and (tmp_path / "resume" / "state.pkl").exists()
+    with pytest.raises(ValueError, match="--lr"):                     # the settings must be the checkpoint's
+        _tiny_run(train_selfplay, tmp_path, "--resume", "--lr", "0.1")
+    second = _tiny_run(train_selfplay, tmp_path, "--resume")
+    assert second["timesteps"] == summary["timesteps"] == 512 and second["resumed"]
+    assert _curve_rows(tmp_path) == _curve_rows(out) and len(_curve_rows(out)) == 4
+    assert _curve_rows(tmp_path, "eval.csv") == _curve_rows(out, "eval.csv")
+    assert second["pool"] == summary["pool"] and second["games"] == summary["games"]
+    a = MaskablePPO.load(out / "selfplay_maskableppo.zip", device="cpu").policy.state_dict()
+    b = MaskablePPO.load(tmp_path / "selfplay_maskableppo.zip", device="cpu").policy.state_dict()
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    # the optimizer state went on too: the resume checkpoints of both runs hold the same Adam moments
+    ra = MaskablePPO.load(out / "resume" / "model.zip", device="cpu").policy.optimizer.state_dict()
+    rb = MaskablePPO.load(tmp_path / "resume" / "model.zip", device="cpu").policy.optimizer.state_dict()
+    assert all(torch.equal(ra["state"][k]["exp_avg"], rb["state"][k]["exp_avg"]) for k in ra["state"])
+    assert any(p.name.startswith("events.out.tfevents") for p in (tmp_path / "tensorboard").rglob("*"))

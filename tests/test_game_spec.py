@@ -20,7 +20,7 @@ def test_spec_is_built_without_starting_a_game(monkeypatch):
     def no_start(self):
         raise AssertionError("a game was started")
 
-    monkeypatch.setattr(engine_module.Game, "_start", no_start)
+    monkeypatch.setattr(engine_module.Game, "_start_game", no_start)
     spec = GameSpec.build()
     assert spec.num_actions == spec.space.n > 0
     vg = VectorGame(spec, num_envs=2, seed=0)  # the native engine needs no Python game either

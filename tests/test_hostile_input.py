@@ -106,8 +106,10 @@ RULE_BOUNDS = [
      "rules.call_for_fire.scatter_increment_cm", "and <= 10000"),
     ("call_for_fire", {"clock_zero_deg": -360.0}, {"clock_zero_deg": -360.5}, "rules.call_for_fire.clock_zero_deg",
      "allowed finite values >= -360 and <= 360"),
-    ("call_for_fire", {"support_range_band": MAX_BAND_EDGES + 1}, {"support_range_band": MAX_BAND_EDGES + 2},
-     "rules.call_for_fire.support_range_band", f"allowed 1..{MAX_BAND_EDGES + 1}"),
+    # a band of the rules' stick: 1..len(fire.band_edges_cm) + 1 (9 with the packaged 8 edges; issue 27:
+    # 10..33 were accepted, and the Python Game raised mid-game while VectorGame played on)
+    ("call_for_fire", {"support_range_band": 9}, {"support_range_band": 10},
+     "rules.call_for_fire.support_range_band", "allowed 1..9 (the bands of rules.fire.band_edges_cm: 8 edges)"),
     ("cleanup", {"split_min_figures": 1000}, {"split_min_figures": 1001}, "rules.cleanup.split_min_figures",
      "allowed 2..1000"),
     ("cleanup", {"morale_markers_removed": 1000}, {"morale_markers_removed": 1001},
@@ -264,7 +266,7 @@ EXTREME_GAME_RULES = dict(
 
 
 def test_largest_movement_deck_and_scatter_rules_play_the_same_in_both_engines():
-    from vector_helpers import play_parity
+    from support.vector_mirror import play_parity
 
     rules = aa.Rules.default().replace(**EXTREME_GAME_RULES)
     # issue 15: an increment of 1e308 gave VectorGame NaN positions; the largest accepted ones stay
@@ -276,7 +278,7 @@ def test_largest_movement_deck_and_scatter_rules_play_the_same_in_both_engines()
 
 @pytest.mark.slow
 def test_largest_table_coordinates_and_ratings_play_the_same_in_both_engines():
-    from vector_helpers import play_parity
+    from support.vector_mirror import play_parity
 
     sc = Scenario.from_dict(_scenario(
         table={"width_cm": 10_000.0, "height_cm": 10_000.0}, turns=30,
@@ -529,7 +531,7 @@ def _check_call(fn, kw, arg, value):
         # a string where a file path is documented (Game's scenario): the file cannot be read
         assert arg == "scenario" and isinstance(value, (str, bytes)), f"{arg}={v.shown(value)}: OSError"
         return
-    except BaseException as e:  # noqa: BLE001 - the point: nothing else may escape
+    except BaseException as e:
         pytest.fail(f"{arg}={v.shown(value)} raised {type(e).__name__}: {e}")
     # Accepted: then it held nothing a finite, bounded argument cannot hold (a deck argument of
     # odds.fire_grid may be a dict..., so only NaN/inf/deep nesting are judged).
@@ -664,7 +666,7 @@ def test_saved_game_text_is_bounded_before_parsing():
         Game.from_json(deep)
     # brackets inside names are not nesting: a name of 50 "[" loads
     d = json.loads(SAVED)
-    d["scenario"]["name"] = "[" * 50
+    d["scenario"]["name"] = d["events"][0]["scenario"] = "[" * 50   # the setup event names it too
     assert Game.from_json(json.dumps(d)).scenario.name == "[" * 50
     with pytest.raises(SavedGameError, match=r"^text: \d+ characters is too long; a saved game is read up to"):
         Game.from_json(" " * (MAX_TEXT + 1))
@@ -822,3 +824,23 @@ def test_threads_beyond_the_cores_warn_once_per_call():
         art.simulate_requests(10, _HM, "B2", "E5", threads=1024)
     with pytest.raises(ValueError, match=r"^threads: 1025 is out of range; allowed 1\.\.1024$"):
         batch.simulate_fire(10, D, D, threads=1025, **sim)
+
+
+def test_support_range_band_is_bounded_by_the_stick_and_played_by_both_engines():
+    # The bound follows the stick: a rules file that lengthens the stick may use the new bands.
+    longer = _rules("fire", {"band_edges_cm": _edges(12)}).to_dict()
+    longer["call_for_fire"]["support_range_band"] = 13
+    assert aa.Rules.from_dict(longer).call_for_fire.support_range_band == 13
+    longer["call_for_fire"]["support_range_band"] = 14
+    with pytest.raises(RulesError, match=r"^rules\.call_for_fire\.support_range_band: 14 is out of range; allowed "
+                                         r"1\.\.13 \(the bands of rules\.fire\.band_edges_cm: 12 edges\)$"):
+        aa.Rules.from_dict(longer)
+    # replace() checks it too, whichever section changes
+    with pytest.raises(RulesError, match=r"support_range_band: 9 is out of range; allowed 1\.\.3 "):
+        _rules("call_for_fire", {"support_range_band": 9}).replace(fire={"band_edges_cm": [10.0, 20.0]})
+    # The largest accepted band plays the same in both engines, Calls for Fire included.
+    from support.vector_mirror import play_parity
+    rules = _rules("call_for_fire", {"support_range_band": 9})
+    done, steps, _ = play_parity("meeting_engagement", "support band 9", num_envs=4, seed=27, min_games=2,
+                                 rng_seed=27, rules=rules, until={"fire:support"})
+    assert done >= 2 and steps > 0

@@ -83,23 +83,23 @@ def test_action_scores_all_faces_batch(action, posture):
 def test_table5_rows_as_specified():
     """RULES.md section 3, one roll (2, 5, 9) through every row of the table."""
     f = (9, 2, 5)
-    O, D = aa.Posture.OFFENSIVE, aa.Posture.DEFENSIVE
+    OFF, D = aa.Posture.OFFENSIVE, aa.Posture.DEFENSIVE
     S = aa.action_scores
-    assert S(f, O, aa.Action.BASIC) == aa.Scores((14,), 2)
+    assert S(f, OFF, aa.Action.BASIC) == aa.Scores((14,), 2)
     assert S(f, D, aa.Action.BASIC) == aa.Scores((7,), 9)
-    assert S(f, O, aa.Action.HEAVY_WEAPON) == aa.Scores((14,), 2)
+    assert S(f, OFF, aa.Action.HEAVY_WEAPON) == aa.Scores((14,), 2)
     assert S(f, D, aa.Action.HEAVY_WEAPON) == aa.Scores((7,), 9)
-    assert S(f, O, aa.Action.MASS_FIRE) == aa.Scores((5, 9), 2)
+    assert S(f, OFF, aa.Action.MASS_FIRE) == aa.Scores((5, 9), 2)
     assert S(f, D, aa.Action.MASS_FIRE) == aa.Scores((2, 5), 9)
-    assert S(f, O, aa.Action.SPLIT_FIRE) == aa.Scores((5, 9), 2)
+    assert S(f, OFF, aa.Action.SPLIT_FIRE) == aa.Scores((5, 9), 2)
     assert S(f, D, aa.Action.SPLIT_FIRE) == aa.Scores((2, 5), 9)
-    assert S(f, O, aa.Action.DIG_IN) == aa.Scores((9,), 7)
+    assert S(f, OFF, aa.Action.DIG_IN) == aa.Scores((9,), 7)
     assert S(f, D, aa.Action.DIG_IN) == aa.Scores((2,), 14)
-    assert S(f, O, aa.Action.RALLY) == aa.Scores((), 2, rally=14)
+    assert S(f, OFF, aa.Action.RALLY) == aa.Scores((), 2, rally=14)
     assert S(f, D, aa.Action.RALLY) == aa.Scores((), 9, rally=7)
-    assert S(f, O, aa.Action.CALL_FOR_FIRE) == aa.Scores((), 2, spotting=14)
+    assert S(f, OFF, aa.Action.CALL_FOR_FIRE) == aa.Scores((), 2, spotting=14)
     assert S(f, D, aa.Action.CALL_FOR_FIRE) == aa.Scores((), 9, spotting=7)
-    assert S(f, O, aa.Action.SPRINT) == aa.Scores((14,), 2, sprint_bonus=9)
+    assert S(f, OFF, aa.Action.SPRINT) == aa.Scores((14,), 2, sprint_bonus=9)
     assert S(f, D, aa.Action.SPRINT) == aa.Scores((7,), 9, sprint_bonus=9)
 
 

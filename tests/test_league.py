@@ -23,7 +23,7 @@ from atomic_africa.league import (bradley_terry, match_seed, outcome_matrices, p
 from atomic_africa.league.entrants import Entrant, check_actions
 from atomic_africa.league.external import CHUNK, play_external
 from atomic_africa.league.ratings import ELO_PER_NAT, Z95
-from terminal import as_from_a_terminal
+from support.terminal import as_from_a_terminal
 from atomic_africa.selfplay import COLUMNS, read_results, wilson_interval
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -40,14 +40,14 @@ def lowest_legal(observations, action_masks):
 
 
 # -- ratings ------------------------------------------------------------------------------------------
-def _two(w, l, d):
-    return np.array([[0, w], [l, 0]]), np.array([[0, d], [d, 0]])
+def _two(w, lost, d):
+    return np.array([[0, w], [lost, 0]]), np.array([[0, d], [d, 0]])
 
 
-@pytest.mark.parametrize("w,l,d", [(7, 3, 0), (10, 4, 6), (1, 1, 0), (30, 2, 5)])
-def test_two_agents_have_the_closed_form_mle_and_fisher_interval(w, l, d):
-    r = bradley_terry(("a", "b"), *_two(w, l, d), prior_draws=0)
-    n, p = w + l + d, (w + d / 2) / (w + l + d)
+@pytest.mark.parametrize("w,lost,d", [(7, 3, 0), (10, 4, 6), (1, 1, 0), (30, 2, 5)])
+def test_two_agents_have_the_closed_form_mle_and_fisher_interval(w, lost, d):
+    r = bradley_terry(("a", "b"), *_two(w, lost, d), prior_draws=0)
+    n, p = w + lost + d, (w + d / 2) / (w + lost + d)
     assert r.rating[0] == 0.0 and r.se[0] == 0.0
     assert r.rating[1] == pytest.approx(-ELO_PER_NAT * math.log(p / (1 - p)), abs=1e-9)
     se = ELO_PER_NAT / math.sqrt(n * p * (1 - p))
@@ -82,7 +82,9 @@ def test_the_fisher_interval_matches_the_numerical_curvature_of_the_likelihood()
     for i in range(2):
         for j in range(2):
             e = np.eye(2) * h
-            f = lambda a, b: loglik(*(theta[1:] + a * e[i] + b * e[j]))
+
+            def f(a, b, e=e, i=i, j=j):
+                return loglik(*(theta[1:] + a * e[i] + b * e[j]))
             hess[i, j] = (f(1, 1) - f(1, -1) - f(-1, 1) + f(-1, -1)) / 4
     se = ELO_PER_NAT * np.sqrt(np.diag(np.linalg.inv(-hess / h / h)))
     assert r.se[1:] == pytest.approx(se, rel=1e-4)

@@ -33,7 +33,7 @@ from atomic_africa.game import Game
 from atomic_africa.game.rng import RandomSource
 from atomic_africa.game.native.vector import DECISION_TRIES
 from atomic_africa.reference.core import Word32Stream, roll_faces
-from vector_helpers import episode_seed, random_scenario
+from support.vector_mirror import episode_seed, random_scenario
 
 NATIVE = ("random", "heuristic", "doctrine")
 # 64 directions x 16 fractions: 1,025 legal destinations, more sides than RandomSource.roll can roll.
@@ -66,8 +66,8 @@ class Twins:
         self.games = [self._start(i, 0) for i in range(num_envs)]
         self.finished = 0
 
-    def _start(self, i, k):
-        for k in range(k, k + DECISION_TRIES):
+    def _start(self, i, first):
+        for k in range(first, first + DECISION_TRIES):
             g = Game(self.vg.spec, episode_seed(self.seed, i, k))
             if not g.is_over:
                 self.episodes[i] = k

@@ -8,8 +8,8 @@ import pytest
 
 import atomic_africa as aa
 from atomic_africa.game.native.vector import VectorGame
-from greedy_parity import AGENT_GREEDY, DEFAULT_PARAMS, play_greedy_games, play_greedy_parity
-from vector_helpers import random_scenario
+from support.greedy_parity import AGENT_GREEDY, DEFAULT_PARAMS, play_greedy_games, play_greedy_parity
+from support.vector_mirror import random_scenario
 
 # Every kind of decision the agent scores differently: stages, the declared action of a target or a
 # move, a Joker's declaration, terrain features and fire-support assets among the choices.

@@ -2,6 +2,7 @@
 the generated document is the committed one."""
 from __future__ import annotations
 
+import dataclasses
 import pathlib
 
 import numpy as np
@@ -10,9 +11,11 @@ import pytest
 from atomic_africa.agents import RandomAgent
 from atomic_africa.game import Game, GameSpec, VectorGame
 from atomic_africa.game.observation_doc import COMMAND, DOC_PATH, render
-from atomic_africa.game.observation_spec import (UNIT_LAYOUT, count_limits, observation_bounds,
-                                                 observation_spec, unit_offset)
-from atomic_africa.game.observe import UNIT_FEATURES
+from atomic_africa.game.observation_spec import (UNIT_LAYOUT, compact_indices, count_limits,
+                                                 observation_bounds, observation_spec, unit_offset)
+from atomic_africa.game.observe import ENCODINGS, SCALE, UNIT_FEATURES, UNIT_SOURCE
+from atomic_africa.game.schema import LIMIT, UNIT_FIELDS, UNIT_OBSERVATION
+from atomic_africa.game.state import GameState
 from atomic_africa.game.testing import mini_scenario, unit
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -40,12 +43,39 @@ def test_one_row_per_feature_with_unique_names(scenario):
     assert len({f.name for f in rows}) == len(rows)
     assert len(UNIT_LAYOUT) == UNIT_FEATURES
     low, high = observation_bounds(spec)
-    assert low.dtype == high.dtype == np.float32 and (low == 0).all() and (high > 0).all()
+    assert low.dtype == high.dtype == np.float32 and (low == 0).all() and (high >= 0).all()
+    _, bound = observation_bounds(spec, "guaranteed")
+    assert (high <= bound).all() and ((high > 0) == (bound > 0)).all()
+    # the features constant for the spec are the compact option's gaps
+    keep = compact_indices(spec)
+    assert (bound[keep] > 0).all() and (np.delete(bound, keep) == 0).all()
     assert np.isfinite(high).all() and (high < np.finfo(np.float32).max / 2).all()
     # the unit blocks: own slots then enemy slots, C each
     off = unit_offset(spec)
     assert rows[off].name == "own0.alive" and rows[off + spec.C * UNIT_FEATURES].name == "enemy0.alive"
     assert rows[-1].segment == "terrain" or not spec.scenario.terrain
+
+
+def test_the_unit_layout_is_the_schema_declaration():
+    # One entry of schema.UNIT_OBSERVATION per float of a unit slot: the encoder is written from it
+    # (one expression each), the spec and the document describe it, the native engine sizes it.
+    assert UNIT_FEATURES == len(UNIT_OBSERVATION) == LIMIT.UNIT_FEATURES
+    assert [s.name for s in UNIT_LAYOUT] == [f.name for f in UNIT_OBSERVATION]
+    assert [s.meaning for s in UNIT_LAYOUT] == [f.meaning for f in UNIT_OBSERVATION]
+    unit_fields = {f.name for f in UNIT_FIELDS if f.py_type is not None}
+    limits = set(count_limits(GameSpec.build())._fields)
+    body = UNIT_SOURCE.split("return [", 1)[1].splitlines()[1:-1]
+    assert [line.rsplit("# ", 1)[1] for line in body] == [f.name for f in UNIT_OBSERVATION]
+    for f in UNIT_OBSERVATION:
+        assert f.encoding in ENCODINGS, f
+        if f.encoding == "is_unit":
+            assert f.source in {x.name for x in dataclasses.fields(GameState)}, f
+        else:
+            assert f.source in unit_fields, f
+        if f.encoding == "count":
+            assert f.scale > 0 and (not f.limit or f.limit in limits), f
+            assert SCALE[f.limit or f.source] == f.scale
+    assert len({f.name for f in UNIT_OBSERVATION}) == UNIT_FEATURES
 
 
 def _feature(spec, obs, name):
@@ -74,7 +104,7 @@ def test_rows_say_what_the_features_hold():
     rows = {f.name: f for f in observation_spec(spec)}
     for player in (0, 1):
         obs = g.observation(player)
-        for k, who in ((0, "own"), (1, "enemy")):
+        for who in ("own", "enemy"):
             side = player if who == "own" else 1 - player
             for j in range(spec.C):
                 u = s.units[side * spec.C + j]

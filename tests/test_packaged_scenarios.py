@@ -122,7 +122,7 @@ def test_the_balance_script_prints_its_table_and_flags_a_lopsided_battle(capsys)
     rows = {line.split()[0]: line.split() for line in out.splitlines()
             if line.split() and line.split()[0] in ("random-random", "greedy-greedy", "random-greedy")}
     assert len(rows) == 3
-    for name, row in rows.items():
+    for row in rows.values():
         games, p0, p1, draws = map(int, row[1:5])
         assert games == 60 and p0 + p1 + draws == 60 and float(row[5]) == pytest.approx(p0 / (p0 + p1), abs=5e-4)
     assert int(rows["random-random"][2]) > 3 * int(rows["random-random"][3])    # the old battle's P0 edge

@@ -90,7 +90,7 @@ def test_sdist_has_the_tests_and_no_generated_c(built):
     core = {p.relative_to(ROOT).as_posix() for p in (ROOT / "src" / "aa_core" / "csrc").iterdir()}
     assert core and core <= names, sorted(core - names)
     for need in ("LICENSE", "README.md", "MANIFEST.in", "pyproject.toml", "setup.py",
-                 "tests/conftest.py", "tests/helpers.py", "tests/test_pcg.py",
+                 "tests/conftest.py", "tests/support/engagements.py", "tests/test_pcg.py",
                  "examples/embed/my_sim.pyx", "examples/embed/build.py", "benchmarks/conftest.py",
                  "benchmarks/_scale.py",
                  "src/aa_core/pcg.pxd", "src/aa_core/vgame_schema.pxi", "src/aa_core/vgame.pyx",

@@ -11,7 +11,7 @@ from scipy import stats
 import atomic_africa as aa
 from atomic_africa import reference as ref
 
-from helpers import chi_square_gof, exact_engagement
+from support.engagements import chi_square_gof, exact_engagement
 
 P_MIN = 1e-4  # fixed seeds: a correct kernel fails a test with probability < 1e-4 per test
 

@@ -1,6 +1,7 @@
 """Rules data: packaged defaults, TOML loading, validation errors naming the field, overrides."""
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import tomllib
 from importlib import resources
@@ -25,7 +26,7 @@ def test_default_rules_hold_the_published_and_default_values(rules):
 
 def test_default_is_frozen_and_cached(rules):
     assert aa.Rules.default() is rules
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         rules.fire = None
     with pytest.raises(ValueError):
         rules.band_edges[0] = 1.0  # read-only kernel parameters

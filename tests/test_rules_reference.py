@@ -167,3 +167,13 @@ def test_help_texts_point_to_commands_not_files():
     for text in texts:
         assert "RULES.md" not in text and "atomic_africa/data" not in text
     assert "atomic-africa rules --dump-toml" in sub.choices["fire"].format_help()
+
+
+def test_the_rules_page_states_the_surprising_readings():
+    # Documented readings a player would not guess (issue 23), each in the section it belongs to.
+    text = render()
+    sections = {m.group(1): m.group(2) for m in re.finditer(r"^## (\d)\. .*?\n(.*?)(?=^## |\Z)", text, re.M | re.S)}
+    flat = {k: " ".join(v.split()) for k, v in sections.items()}
+    assert "a headquarters that moves onto another unit loses its radio" in flat["5"]
+    assert "may end its move on or next to an enemy unit" in flat["5"]
+    assert "one shot can flatten a building" in flat["4"]

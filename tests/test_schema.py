@@ -16,7 +16,7 @@ from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.native.layout import decode_records, unit_templates
 from atomic_africa.game.native.schema_c import HEADER_PATH, PXI_PATH, render, render_pxi
 from atomic_africa.game.state import Stage, Unit
-from vector_helpers import random_scenario
+from support.vector_mirror import random_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 NATIVE = ("i8", "i32", "f64")
@@ -135,7 +135,7 @@ def test_decoder_covers_every_event_type():
     sc, deck, C = g.scenario, g.deck, g.C
     assert sc.terrain and sc.sides[0].fire_support  # feature 0 and asset 0 exist for the records below
     rec = []
-    for code, (t, fields) in enumerate(schema.EVENTS):
+    for code, (_type, fields) in enumerate(schema.EVENTS):
         rec += _record(code, 1, _zero_values(fields))
         rec += _record(code, 2, _zero_values(fields, present=False))
     events = decode_records(np.array(rec, dtype=np.float64), sc, deck, C, 1234)

@@ -17,7 +17,7 @@ from atomic_africa.game.testing import mini_scenario, unit
 from atomic_africa.selfplay import play_games, read_results, stream_games
 from atomic_africa.selfplay.games import game_seeds
 from atomic_africa.selfplay import workers as workers_module
-from terminal import as_from_a_terminal
+from support.terminal import as_from_a_terminal
 
 
 def _small(turns=2):
@@ -49,7 +49,10 @@ def test_interrupted_run_keeps_valid_files_and_resume_equals_an_uninterrupted_ru
     out.write_text("previous")                      # a previous run's file stays until the end
     with pytest.raises(KeyboardInterrupt) as info:
         stream_games(12, results=out, replays=rep, batch_size=3, on_batch=_stop_after(6), **KW)
-    partial, rep_partial = Path(f"{out}.partial"), Path(f"{rep}.partial")
+    # a Parquet table is journaled as CSV until the run completes (a Parquet file is whole only
+    # with its footer): the journal is a table of its own, readable as it is
+    partial = Path(f"{out}.partial.csv" if suffix == "parquet" else f"{out}.partial")
+    rep_partial = Path(f"{rep}.partial")
     assert info.value.__notes__ == [f"6 of 12 games kept in {partial} and {rep_partial}; complete the "
                                     "run with the same command and --resume"]
     assert out.read_text() == "previous" and not rep.exists()
@@ -65,6 +68,11 @@ def test_interrupted_run_keeps_valid_files_and_resume_equals_an_uninterrupted_ru
     assert read_results(out) == uninterrupted.records
     assert rep.read_text().splitlines() == uninterrupted.replays
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out.name, rep.name])
+    # byte for byte the files of an uninterrupted streamed run
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    stream_games(12, results=whole / out.name, replays=whole / rep.name, **KW)
+    assert (whole / out.name).read_bytes() == out.read_bytes() and (whole / rep.name).read_bytes() == rep.read_bytes()
 
 
 def test_resume_drops_a_batch_cut_short_and_reads_a_replays_only_run(tmp_path, uninterrupted):
@@ -85,10 +93,10 @@ def test_csv_rows_beyond_the_replays_are_played_again(tmp_path, uninterrupted):
     with pytest.raises(KeyboardInterrupt):
         stream_games(12, results=out, replays=rep, batch_size=3, on_batch=_stop_after(3), **KW)
     # Killed between the two files of a batch: 5 rows (one cut short), 3 replays.
-    rows = Path(f"{out}.partial").read_text()
     lines = play_games(5, **KW).records[3:]
-    extra = "".join(",".join(str(r[c]) for c in r) + "\n" for r in lines)
-    Path(f"{out}.partial").write_text(rows + extra + "5,123,doc")
+    extra = "".join(",".join(str(r[c]) for c in r) + "\r\n" for r in lines)
+    with open(f"{out}.partial", "a", newline="") as fh:
+        fh.write(extra + "5,123,doc")
     res = stream_games(12, results=out, replays=rep, resume=True, **KW)
     assert res.resumed == 3 and read_results(out) == uninterrupted.records
 
@@ -128,9 +136,16 @@ def test_resume_refuses_another_run_and_a_fresh_run_keeps_an_interrupted_one(tmp
     with pytest.raises(KeyboardInterrupt):
         stream_games(12, results=other, batch_size=3, on_batch=_stop_after(3), **dict(KW, seed=6))
     Path(f"{other}.partial").replace(f"{out}.partial")
+    with pytest.raises(ValueError, match=r"resume: .*r\.csv\.partial games 0\.\.2 \(bytes 92\.\.\d+\) do not match the "
+                                         r"digest written with them \(.*r\.csv\.partial\.digests line 1\): the file "
+                                         r"changed after it was written; delete .* to start afresh$"):
+        stream_games(12, results=out, resume=True, **KW)
+    digests = Path(f"{out}.partial.digests").read_bytes()
+    Path(f"{other}.partial.digests").replace(f"{out}.partial.digests")   # with their own digests
     with pytest.raises(ValueError, match=r"resume: the partial files' game 0 is not this run's"):
         stream_games(12, results=out, resume=True, **KW)
     Path(f"{out}.partial").write_bytes(before)
+    Path(f"{out}.partial.digests").write_bytes(digests)
     # The engine is not part of the run: a run started on one engine may be resumed on the other.
     assert stream_games(12, results=out, resume=True, **KW).resumed == 3
 

@@ -18,7 +18,7 @@ from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.schema import END_REASONS
 from atomic_africa.game.testing import mini_scenario, unit
 from atomic_africa.game.native.vector import VectorGame
-from vector_helpers import check_same_outputs, check_same_state, legal_random_actions, random_scenario
+from support.vector_mirror import check_same_outputs, check_same_state, legal_random_actions, random_scenario
 
 # random_scenario(EARLY): some of its games are over before their first decision (test_vector_no_decision)
 EARLY = 50346
@@ -229,7 +229,7 @@ def test_bad_arguments_are_refused_with_clear_errors_and_no_state_change():
         (lambda: vg.opponent_turns("nobody", 0), ValueError, "opponent: unknown native agent 'nobody'; allowed 'random' \\(0\\)"),
         (lambda: vg.opponent_turns(9, 0), ValueError, "opponent: 9 is not a native agent code; allowed"),
         (lambda: vg.opponent_turns(1.5, 0), TypeError, "opponent: expected an agent name or code"),
-        (lambda: vg.opponent_turns(["random"] * 2, 0), ValueError, "opponent: shape \\(2,\\) does not fit \\(3,\\)"),
+        (lambda: vg.opponent_turns(["random"] * 2, 0), ValueError, "opponent: expected one agent, or an array of agents of shape \\(3,\\) \\(one per env\\), got shape \\(2,\\)"),
         (lambda: vg.opponent_turns("greedy", 0), ValueError, "opponent: the greedy and doctrine agents need VectorGame.agent_params"),
         (lambda: vg.opponent_turns("random", 2), ValueError, "learner: 2 is out of range; allowed 0..1"),
         (lambda: vg.opponent_turns("random", [0, 1]), ValueError, "learner: expected 0, 1 or shape \\(3,\\)"),
@@ -254,7 +254,8 @@ def test_bad_arguments_are_refused_with_clear_errors_and_no_state_change():
     seeds = [[0, 0]] * 2
     for kw, exc, msg in [
         ({"kinds": ("random", "nobody")}, ValueError, "kinds: unknown native agent 'nobody'; allowed"),
-        ({"kinds": [("random", "random")] * 3}, ValueError, "kinds: shape \\(3, 2\\) does not fit \\(2, 2\\)"),
+        ({"kinds": [("random", "random")] * 3}, ValueError, "kinds: expected one agent, or an array of agents of shape \\(2, 2\\) \\(one per env and side\\), "
+         "got shape \\(3, 2\\)"),
         ({"agent_seeds": [[0, 0]]}, ValueError, "agent_seeds: expected shape \\(2, 2\\)"),
         ({"agent_seeds": [[0.5, 0]] * 2}, TypeError, "agent_seeds\\[0, 0\\]: expected an integer, got float 0.5"),
         ({"agent_seeds": np.zeros((2, 2))}, TypeError, "agent_seeds: expected non-negative integer seeds, got dtype float64"),

@@ -13,7 +13,7 @@ import atomic_africa as aa
 from atomic_africa.game import VectorGame
 from atomic_africa.game import Game, IllegalActionError, default_scenario
 from atomic_africa.game.testing import mini_scenario, unit
-from vector_helpers import (Mirror, check_reset, check_same_outputs, check_same_state, check_step, episode_seed,
+from support.vector_mirror import (Mirror, check_reset, check_same_outputs, check_same_state, check_step, episode_seed,
                             legal_random_actions, random_scenario)
 
 
@@ -207,7 +207,7 @@ def test_inactive_envs_are_left_untouched():
     vg.reset(seed=2)
     rng = np.random.default_rng(3)
     terminated = 0
-    for step in range(300):
+    for _ in range(300):
         masks = vg.action_masks()
         before = vg.clone()
         views = [vg.observations(p) for p in (None, 0, 1)]
@@ -522,7 +522,7 @@ def test_python_game_clone_and_pickle_are_snapshots(sc_seed, monkeypatch):
     assert not g.is_over and g.history
     # No replay: copying must not construct, start or apply anything.
     with monkeypatch.context() as mp:
-        for name in ("apply", "_dispatch", "_start", "replay"):
+        for name in ("apply", "_apply_action", "_start_game", "replay"):
             mp.setattr(Game, name, lambda *a, **k: (_ for _ in ()).throw(AssertionError("history replayed")))
         c = g.clone()
         p = pickle.loads(pickle.dumps(g))

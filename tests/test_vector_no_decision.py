@@ -9,7 +9,7 @@ from atomic_africa.game.native.vector import DECISION_TRIES
 from atomic_africa.game import Game
 from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.testing import mini_scenario, unit
-from vector_helpers import Mirror, check_reset, check_step, episode_seed, legal_random_actions, random_scenario
+from support.vector_mirror import Mirror, check_reset, check_step, episode_seed, legal_random_actions, random_scenario
 
 SEED = 50346   # random_scenario(SEED): Blue's only unit is attached (no cards) and often removed in turn 1
 

@@ -14,10 +14,11 @@ direct hits, Rally through comms, a reshuffle, a confused draw through the whole
 ends, and issue 11's rules: heavy weapons knocking armoured terrain features down, attached units,
 light infantry's infantry actions, units confused because their side's fixed hand ran out ...) and
 every way of driving a VectorGame (a threads=2 twin, 2 threads, stepping subsets of envs, resets
-mid-run, its own random actions, both players' views); each play asserts the rules it is there for, and a test asserts that the plays together claim every rule. The slow tests add
-breadth: 2,000+ more games on the packaged meeting_engagement battle (the default scenario until
-issue 14, richer in rules than the balanced default: vehicles, light infantry, armoured features), ~100 random scenarios with vehicles, heavy
-weapons, light infantry, spotters, 0-2 fire-support assets, terrain and experience, and non-default
+mid-run, its own random actions, both players' views); each play asserts the rules it is there
+for, and a test asserts that the plays together claim every rule. The slow tests add breadth: 2,000+
+more games on the packaged meeting_engagement battle (the default scenario until issue 14, richer in
+rules than the balanced default: vehicles, light infantry, armoured features), ~100 random scenarios
+with vehicles, heavy weapons, light infantry, spotters, 0-2 fire-support assets, terrain and experience, and non-default
 rules.
 """
 from collections import Counter
@@ -29,7 +30,7 @@ import atomic_africa as aa
 from atomic_africa.game import VectorGame
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.testing import mini_scenario, unit
-from vector_helpers import RULE_FEATURES, check_same_outputs, episode_seed, play_parity, random_scenario
+from support.vector_mirror import RULE_FEATURES, check_same_outputs, episode_seed, play_parity, random_scenario
 
 # Event types each slow test must have compared. Random play seldom picks a Reserve card (it needs a
 # suppressed unit left without orders, rallied, then targeted when its side has no ordered unit
@@ -165,10 +166,11 @@ def test_chosen_games_claim_every_rule():
 
 
 # ---------------------------------------------------------------- the meeting engagement
-# 4 x 50+ games of meeting_engagement (the default scenario until issue 14; every event type but two) (each chunk goes on until it compared every event type); chunk 0 has a threads=2
-# twin, chunk 1 runs on 2 threads and steps random subsets of envs, chunk 2 resets mid-game (next
+# 4 x 50+ games of meeting_engagement (the default scenario until issue 14; every event type but
+# two) (each chunk goes on until it compared every event type); chunk 0 has a threads=2 twin, chunk 1 runs on 2 threads and steps random subsets of envs, chunk 2 resets mid-game (next
 # episodes, then a new seed), chunk 3 takes its actions from VectorGame.random_actions() (checked on
-# the Python masks) and compares both players' views every 7th step. (Few runs use 2 threads: on a busy 2-core machine every OpenMP region then waits for a core.)
+# the Python masks) and compares both players' views every 7th step. (Few runs use 2 threads: on a
+# busy 2-core machine every OpenMP region then waits for a core.)
 DEFAULT_CHUNKS = {
     0: dict(threads=1, twin_threads=2),
     1: dict(threads=2, active_p=0.6),

@@ -22,5 +22,5 @@ __all__ = [
     "Scores", "FireResult", "Scatter",
     "shift_die", "wounded_dice", "action_scores", "range_band", "predominant_cover",
     "resolve_fire", "effective_armor", "scatter",
-    "artillery", "batch", "game", "odds", "reference", "Game",
+    "artillery", "batch", "game", "odds", "reference", "Game", "__version__",
 ]

@@ -96,8 +96,15 @@ def _write_error(path: str, exc: OSError) -> WriteError:
     return error
 
 
-def check_writable(path) -> str:
+def check_writable(path, name: str | None = None) -> str:
     """``path`` if a file can be written there, checked before any long work.
+
+    Parameters
+    ----------
+    path : str or PathLike
+    name : str, optional
+        The argument's name, which the message then starts with (``"results: ..."``); the command
+        line leaves it out (argparse says ``argument --out: ...``).
 
     Raises
     ------
@@ -105,6 +112,11 @@ def check_writable(path) -> str:
         If ``path`` is empty or a directory, its directory does not exist or is not a directory, or
         the directory (for a new file or a rename) or the file (a device, a FIFO) is not writable.
     """
+    if name is not None:
+        try:
+            return check_writable(path)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from None
     path = os.fspath(path)
     if not path:
         raise ValueError("expected a file name, got ''")

@@ -18,18 +18,11 @@ from __future__ import annotations
 
 import math
 
+from ._limits import MAX_CM
 from ._validate import allowed_range, out_of_range, wrong_type
 from .enums import Die
 
-__all__ = ["Fields", "MAX_CM", "MAX_COUNT"]
-
-#: Longest length in cm a rules or scenario field may give (100 m; a table is about 2 m). A unit's
-#: longest move is a card value (<= 1000) x ``basic_move_per_value`` (<= 100) x an increment, at most
-#: 1e9 cm: finite, and its squares (distances are compared squared) stay far below float64's range.
-MAX_CM = 10_000.0
-#: Largest count of figures, markers, wounds, turns, cards in a hand...: sums of such counts over a
-#: battle (markers merged into a unit, rally ranges plus markers) stay far within int32.
-MAX_COUNT = 1000
+__all__ = ["Fields"]
 
 _DIE_SIDES = tuple(int(d) for d in Die)
 
@@ -99,10 +92,12 @@ class Fields:
             self.expected(path, "true or false", value)
         return value
 
-    def string(self, path: str, value) -> str:
-        """Any string (a name)."""
+    def string(self, path: str, value, max_length: int | None = None) -> str:
+        """A string (a name), of at most ``max_length`` characters if given."""
         if not isinstance(value, str):
             self.expected(path, "a string", value)
+        if max_length is not None and len(value) > max_length:
+            self.fail(path, f"a string of {len(value)} characters; allowed at most {max_length}")
         return value
 
     def choice(self, path: str, value, allowed, *, fold_case: bool = False) -> str:

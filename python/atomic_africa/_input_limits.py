@@ -2,9 +2,10 @@
 on what is read from a pipe or device, where no size is known) and nesting depth (checked before a
 recursive parser sees the text).
 
-The limits are far above what the project writes (a rules or scenario file is ~10 kB and nests 3
-levels; a game JSON of a 1,000-turn game ~20 MB and 6 levels), and they are stated in the errors
-and in the README ("Bad input and limits").
+The limits themselves (:data:`~atomic_africa._limits.MAX_TOML_BYTES`,
+:data:`~atomic_africa._limits.MAX_JSON_BYTES`, :data:`~atomic_africa._limits.MAX_DEPTH`) live in
+:mod:`atomic_africa._limits` with every other limit; they are stated in the errors and in the docs
+("Bad input and limits", ``docs/cli.md``).
 """
 from __future__ import annotations
 
@@ -14,15 +15,9 @@ import stat
 
 import numpy as np
 
-__all__ = ["MAX_TOML_BYTES", "MAX_JSON_BYTES", "MAX_DEPTH", "size_text", "open_bounded", "read_bounded",
-           "check_depth", "JSON_STRINGS", "TOML_STRINGS", "named"]
+from ._limits import MAX_DEPTH
 
-#: Largest rules or scenario TOML file read.
-MAX_TOML_BYTES = 1 << 20
-#: Largest game JSON, battle log, or line of a replays file read.
-MAX_JSON_BYTES = 64 << 20
-#: Deepest nesting of arrays and tables/objects accepted in a TOML or JSON input.
-MAX_DEPTH = 32
+__all__ = ["size_text", "open_bounded", "read_bounded", "check_depth", "JSON_STRINGS", "TOML_STRINGS", "named"]
 
 # What to blank out before counting brackets: strings (a "[" in a name nests nothing) and comments.
 JSON_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)

@@ -13,18 +13,13 @@ from enum import IntEnum
 
 import numpy as np
 
+from ._limits import MAX_THREADS, MAX_VALUE
+
 __all__ = [
-    "MAX_VALUE",
     "as_enum", "as_int", "as_bool", "int_array", "float_array", "bool_array", "enum_array", "broadcast",
     "check_range", "dice_triple", "codes", "wrong_type", "out_of_range", "allowed_range", "shown",
-    "as_threads", "cores_available", "check_memory", "memory_error", "available_memory", "MAX_THREADS",
+    "as_threads", "cores_available", "check_memory", "memory_error", "available_memory", "memory_limits",
 ]
-
-
-#: Largest magnitude accepted for scores, armor, markers, steps...: half of int32, so one such value
-#: plus a bounded term (a range band, a cover bonus <= rules.MAX_COVER_BONUS, an AP >= -2**30) stays
-#: within the kernels' 32-bit arithmetic.
-MAX_VALUE = 1 << 30
 
 
 def _allowed(enum_cls: type[IntEnum]) -> str:
@@ -64,10 +59,6 @@ def as_int(value, name: str, lo: int | None = None, hi: int | None = None) -> in
     return v
 
 
-#: Most OpenMP threads a ``threads=`` argument accepts.
-MAX_THREADS = 1024
-
-
 def cores_available() -> int:
     """CPU cores this process may run on (its affinity mask where the OS has one)."""
     try:
@@ -91,8 +82,16 @@ def as_threads(value, name: str = "threads") -> int:
     return n
 
 
-def available_memory() -> int | None:
-    """Bytes of memory available to a new allocation now (Linux ``MemAvailable``), or None if unknown."""
+# Where the process's own status and cgroups are read (tests point these at fake trees).
+_PROC_SELF = "/proc/self"
+_CGROUP_ROOT = "/sys/fs/cgroup"
+# A cgroup v1 "no limit" is the largest page-aligned int64 (9223372036854771712); anything this
+# large is no limit.
+_UNLIMITED = 1 << 62
+
+
+def _free_memory() -> int | None:
+    """Linux ``MemAvailable`` (else the available physical pages), or None if unknown."""
     try:
         with open("/proc/meminfo", "rb") as fh:
             for line in fh:
@@ -104,6 +103,102 @@ def available_memory() -> int | None:
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):
         return None
+
+
+def _read_int(path: str, key: bytes | None = None) -> int | None:
+    """The integer a one-number file holds (``max``: None), or the value of ``key`` in a
+    ``key value`` file (memory.stat, /proc/self/status in kB); None if unreadable."""
+    try:
+        with open(path, "rb") as fh:
+            if key is None:
+                word = fh.read(64).split()[0]
+                return None if word == b"max" else int(word)
+            for line in fh:
+                parts = line.split()
+                if len(parts) >= 2 and parts[0].rstrip(b":") == key:
+                    return int(parts[1]) * (1024 if parts[-1] == b"kB" else 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _rlimit_memory() -> list:
+    try:
+        import resource
+    except ImportError:        # not on this platform
+        return []
+    out = []
+    for res, used_key, label in (("RLIMIT_AS", b"VmSize", "the address-space limit, ulimit -v"),
+                                 ("RLIMIT_DATA", b"VmData", "the data-segment limit, ulimit -d")):
+        if not hasattr(resource, res):
+            continue
+        soft = resource.getrlimit(getattr(resource, res))[0]
+        if soft == resource.RLIM_INFINITY or soft < 0 or soft >= _UNLIMITED:
+            continue
+        used = _read_int(f"{_PROC_SELF}/status", used_key) or 0
+        out.append((max(0, soft - used), label))
+    return out
+
+
+def _cgroup_memory() -> list:
+    """(bytes available, label) of every cgroup memory limit over this process (v2 ``memory.max``,
+    v1 ``memory.limit_in_bytes``), its usage less the page cache it can reclaim counted as used."""
+    try:
+        with open(f"{_PROC_SELF}/cgroup", encoding="utf-8", errors="replace") as fh:
+            lines = fh.read(1 << 16).splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, path = parts
+        if controllers == "":
+            base, files = _CGROUP_ROOT, ("memory.max", "memory.current", b"inactive_file")
+        elif "memory" in controllers.split(","):
+            base, files = f"{_CGROUP_ROOT}/memory", ("memory.limit_in_bytes", "memory.usage_in_bytes",
+                                                    b"total_inactive_file")
+        else:
+            continue
+        # the limits of the cgroup and of each of its ancestors apply
+        parts = [p for p in path.split("/") if p]
+        for depth in range(len(parts), -1, -1):
+            rel = "/" + "/".join(parts[:depth])
+            d = base + rel.rstrip("/")
+            limit = _read_int(f"{d}/{files[0]}")
+            if limit is None or limit >= _UNLIMITED:
+                continue
+            used = _read_int(f"{d}/{files[1]}") or 0
+            cache = _read_int(f"{d}/memory.stat", files[2]) or 0
+            out.append((max(0, limit - max(0, used - cache)), f"the cgroup limit {files[0]} of {rel}"))
+    return out
+
+
+def memory_limits() -> list:
+    """What limits the memory a new allocation may take now, as ``(bytes available, label)`` pairs:
+    free memory (``MemAvailable``), the address-space and data limits (``ulimit -v``, ``ulimit -d``:
+    the limit less what the process maps already) and every cgroup memory limit over the process
+    (v2 ``memory.max``, v1 ``memory.limit_in_bytes``: the limit less the usage that page cache does
+    not explain). Unknown ones are left out."""
+    free = _free_memory()
+    return ([(free, "free memory")] if free is not None else []) + _rlimit_memory() + _cgroup_memory()
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation now, the tightest of :func:`memory_limits`, or
+    None if none is known."""
+    limits = memory_limits()
+    return min(n for n, _ in limits) if limits else None
+
+
+def _limit_label(avail) -> str:
+    """The label of the limit that leaves ``avail`` bytes (" (ulimit -v ...)"), or "" for free memory
+    or an ``avail`` no limit gives (a test's)."""
+    for n, label in memory_limits():
+        if n == avail and label != "free memory":
+            return f" ({label})"
+    return ""
 
 
 def _size(n: int) -> str:
@@ -144,7 +239,7 @@ def allocate(n: int, dtypes, name: str, what: str, hint: str = "") -> list:
 def memory_error(nbytes: int, name: str, what: str, hint: str = "", avail: int | None = None) -> MemoryError:
     """``MemoryError("<name>: <what> need <size> of memory; <available> is available[; <hint>]")``."""
     avail = available_memory() if avail is None else avail
-    told = f"; {_size(avail)} is available" if avail is not None else ""
+    told = f"; {_size(avail)} is available{_limit_label(avail)}" if avail is not None else ""
     return MemoryError(f"{name}: {what} need {_size(nbytes)} of memory{told}" + (f"; {hint}" if hint else ""))
 
 
@@ -217,8 +312,9 @@ def int_array(value, name: str, dtype=np.int64) -> np.ndarray:
 def _asarray(value, name: str) -> np.ndarray:
     try:
         return np.asarray(value)
-    except ValueError as exc:  # ragged nested sequences
-        raise ValueError(f"{name}: not a rectangular array ({exc})") from None
+    except ValueError:  # ragged nested sequences (numpy's message is three sentences about its internals)
+        raise ValueError(f"{name}: not a rectangular array (its rows differ in length); expected nested lists of "
+                         f"equal lengths") from None
 
 
 def float_array(value, name: str) -> np.ndarray:

@@ -17,6 +17,7 @@ from aa_core import scores as _scores
 from aa_core import simulate as _sim
 
 from . import _validate as v
+from ._limits import MAX_VALUE
 from ._seeding import chunk_generators, generator, seed_sequence
 from .enums import Action, Cover, Die, Posture, Role
 from .results import FireResult, Scatter
@@ -103,8 +104,8 @@ def resolve_fire(attack, range_band, defense, armor, cover=0, ap=0, vehicle=Fals
         for name, lo, hi in (("attack", 0, None), ("range_band", 1, _n_bands(rules)),
                              ("defense", 0, None), ("armor", 1, None), ("cover", 0, 2), ("ap", None, 0)):
             v.check_range(arrays[name], name, lo=lo, hi=hi)
-            v.check_range(arrays[name], name, lo=-v.MAX_VALUE if lo is None else None,
-                          hi=v.MAX_VALUE if hi is None else None)
+            v.check_range(arrays[name], name, lo=-MAX_VALUE if lo is None else None,
+                          hi=MAX_VALUE if hi is None else None)
         raise AssertionError("kernel and validation disagree")  # pragma: no cover
     return FireResult(markers.reshape(shape), wounds.reshape(shape))
 
@@ -149,15 +150,15 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
         if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != n_targets):
             raise ValueError(f"{name}: expected a scalar or length {n_targets} (n_targets), got shape {a.shape}")
     v.check_range(tgt, "target", lo=0, hi=n_targets - 1)
-    v.check_range(per_target["defense"], "defense", lo=0, hi=v.MAX_VALUE)
-    v.check_range(per_target["armor"], "armor", lo=1, hi=v.MAX_VALUE)
+    v.check_range(per_target["defense"], "defense", lo=0, hi=MAX_VALUE)
+    v.check_range(per_target["armor"], "armor", lo=1, hi=MAX_VALUE)
     v.check_range(per_target["cover"], "cover", lo=0, hi=2)
-    v.check_range(per_target["already"], "already", lo=0, hi=v.MAX_VALUE)
+    v.check_range(per_target["already"], "already", lo=0, hi=MAX_VALUE)
     per_attack = dict(target=tgt, attack=v.int_array(attack, "attack"),
                       range_band=v.int_array(range_band, "range_band"), ap=v.int_array(ap, "ap"))
-    v.check_range(per_attack["attack"], "attack", lo=0, hi=v.MAX_VALUE)
+    v.check_range(per_attack["attack"], "attack", lo=0, hi=MAX_VALUE)
     v.check_range(per_attack["range_band"], "range_band", lo=1, hi=_n_bands(rules))
-    v.check_range(per_attack["ap"], "ap", lo=-v.MAX_VALUE, hi=0)
+    v.check_range(per_attack["ap"], "ap", lo=-MAX_VALUE, hi=0)
     (tgt_, att, band, ap_), shape = v.broadcast(**per_attack)
     if len(shape) != 1 or shape[0] != tgt.shape[0]:
         raise ValueError(f"attack/range_band/ap: must be scalars or match target's length {tgt.shape[0]}")
@@ -261,13 +262,13 @@ def shift_dice(dice, steps, rules=None) -> np.ndarray:
     rules = resolve_rules(rules)
     d = v.int_array(dice, "dice")
     s = v.int_array(steps, "steps")
-    v.check_range(s, "steps", lo=0, hi=v.MAX_VALUE)
+    v.check_range(s, "steps", lo=0, hi=MAX_VALUE)
     flat, shape = v.broadcast(dice=d, steps=s)
     out = np.empty(flat[0].shape[0], dtype=np.int64)
     bad = _dice.shift_dice(flat[0], flat[1], np.array(rules.dice.ladder, dtype=np.int64), out)
     if bad >= 0:
         raise ValueError(f"dice: element {bad} is d{flat[0][bad]}, not on the ladder "
-                         f"{['d%d' % s for s in rules.dice.ladder]}")
+                         f"{[f'd{s}' for s in rules.dice.ladder]}")
     return out.reshape(shape)
 
 
@@ -294,7 +295,7 @@ def wounded_dice(dice, wounds=0, vehicle=False, rules=None):
     n = d.shape[0]
     w = v.int_array(wounds, "wounds")
     veh = v.bool_array(vehicle, "vehicle")
-    v.check_range(w, "wounds", lo=0, hi=v.MAX_VALUE)
+    v.check_range(w, "wounds", lo=0, hi=MAX_VALUE)
     for name, a in (("wounds", w), ("vehicle", veh)):
         if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != n):
             raise ValueError(f"{name}: expected a scalar or length {n} (rows of dice), got shape {a.shape}")
@@ -358,7 +359,7 @@ def scatter(clock, distance, spotting, rules=None):
                   spotting=v.int_array(spotting, "spotting"))
     v.check_range(arrays["clock"], "clock", 1, cff.scatter_die)
     v.check_range(arrays["distance"], "distance", 1, cff.scatter_die)
-    v.check_range(arrays["spotting"], "spotting", lo=0, hi=v.MAX_VALUE)
+    v.check_range(arrays["spotting"], "spotting", lo=0, hi=MAX_VALUE)
     flat, shape = v.broadcast(**arrays)
     n = flat[0].shape[0]
     dx = np.empty(n)
@@ -390,9 +391,9 @@ def engagement_args(shooter, target, shooter_posture, target_posture, range_band
         shooter=shooter, target=target, shooter_posture=shooter_posture,
         target_posture=target_posture, shooter_action=shooter_action, target_action=target_action,
         range_band=v.as_int(range_band, "range_band", lo=1, hi=_n_bands(rules)),
-        armor=v.as_int(armor, "armor", lo=1, hi=v.MAX_VALUE),
+        armor=v.as_int(armor, "armor", lo=1, hi=MAX_VALUE),
         cover=v.as_enum(cover, Cover, "cover"),
-        ap=v.as_int(ap, "ap", lo=-v.MAX_VALUE, hi=0),
+        ap=v.as_int(ap, "ap", lo=-MAX_VALUE, hi=0),
         vehicle=v.as_bool(vehicle, "vehicle"),
     )
 

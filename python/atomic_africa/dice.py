@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from aa_core import dice as _k
 
-from ._validate import MAX_VALUE, as_bool, as_enum, as_int, dice_triple
+from ._limits import MAX_VALUE
+from ._validate import as_bool, as_enum, as_int, dice_triple
 from .enums import Die
 from .rules import resolve_rules
 

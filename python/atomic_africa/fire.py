@@ -7,7 +7,8 @@ import numbers
 from aa_core import banding as _band
 from aa_core import fire as _k
 
-from ._validate import MAX_VALUE, as_bool, as_enum, as_int, shown
+from ._limits import MAX_VALUE
+from ._validate import as_bool, as_enum, as_int, shown
 from .enums import Cover
 from .results import FireResult, Scatter
 from .rules import resolve_rules

@@ -25,6 +25,7 @@ import numpy as np
 from aa_core import odds as _k
 
 from . import _validate as v
+from ._limits import MAX_GRID_AXIS, MAX_VALUE
 from .batch import engagement_args, scatter as _batch_scatter
 from .enums import Action, Cover, Die, Posture, Role
 from .rules import resolve_rules
@@ -83,10 +84,11 @@ class SplitFireOutcomes(NamedTuple):
 class ScoresPmf(NamedTuple):
     """Distributions of one side's Table 5 scores for an action and posture.
 
-    ``attacks`` is keyed by the tuple of Attack scores (ascending, as :class:`Scores.attacks`; the
-    empty tuple when the action makes no attack, a pair for Mass/Split Fire, the joint pmf of the
-    two). The other fields are ``{score: probability}`` or ``None`` where the action has no such
-    score (``sprint_bonus`` only for Sprint).
+    ``attacks`` is keyed by the tuple of Attack scores (ascending, as
+    :attr:`Scores.attacks <atomic_africa.results.Scores.attacks>`; the empty tuple when the action
+    makes no attack, a pair for Mass/Split Fire, the joint pmf of the two). The other fields are
+    ``{score: probability}`` or ``None`` where the action has no such score (``sprint_bonus`` only
+    for Sprint).
     """
 
     attacks: dict
@@ -279,8 +281,8 @@ def _trusted_args(shooter, target, sp, tp, band, armor, sa, ta, cover, ap, vehic
     if (type(band) is not int or type(armor) is not int or type(ap) is not int
             or type(vehicle) is not bool):
         return None
-    if not (1 <= band <= len(rules.fire.band_edges_cm) + 1 and 1 <= armor <= v.MAX_VALUE
-            and -v.MAX_VALUE <= ap <= 0):
+    if not (1 <= band <= len(rules.fire.band_edges_cm) + 1 and 1 <= armor <= MAX_VALUE
+            and -MAX_VALUE <= ap <= 0):
         return None
     if (int(sa), int(sp)) not in _attacking_rows(rules):
         return None
@@ -559,7 +561,7 @@ def rally_probability(dice, posture, range_band, target_markers, *, los=True, co
     self_rally = v.as_bool(self_rally, "self_rally")
     if range_band is not None or not self_rally:
         range_band = v.as_int(range_band, "range_band", lo=1, hi=n_bands)
-    target_markers = v.as_int(target_markers, "target_markers", lo=0, hi=v.MAX_VALUE)
+    target_markers = v.as_int(target_markers, "target_markers", lo=0, hi=MAX_VALUE)
     los = v.as_bool(los, "los")
     comms = v.as_bool(comms, "comms")
     exact = v.as_bool(exact, "exact")
@@ -706,7 +708,7 @@ def morale_recovery_probability(morale_die, markers, *, exact=False, rules=None)
     """
     rules = resolve_rules(rules)
     die = int(v.as_enum(morale_die, Die, "morale_die"))
-    markers = v.as_int(markers, "markers", lo=0, hi=v.MAX_VALUE)
+    markers = v.as_int(markers, "markers", lo=0, hi=MAX_VALUE)
     exact = v.as_bool(exact, "exact")
     if rules.cleanup.morale_success != "above_markers":  # pragma: no cover - the only rule today
         raise ValueError(f"rules: cleanup.morale_success {rules.cleanup.morale_success!r} unsupported")
@@ -808,8 +810,6 @@ def p_at_least_markers(dist, k):
 
 
 # -- the designers' grid ------------------------------------------------------------------------
-#: Most values along one axis of :func:`fire_grid` (a grid of 2 x 2 x 4096^3 cells would not fit).
-MAX_GRID_AXIS = 4096
 
 
 def _seq(value, default, name, convert):
@@ -869,7 +869,7 @@ def fire_grid(shooter, target, *, shooter_postures=None, target_postures=None, b
                lambda x, n: v.as_enum(x, Posture, n))
     bands = _seq(bands, range(1, n_bands + 1), "bands", lambda x, n: v.as_int(x, n, lo=1, hi=n_bands))
     covers = _seq(covers, list(Cover), "covers", lambda x, n: v.as_enum(x, Cover, n))
-    armors = _seq(armors, range(1, 7), "armors", lambda x, n: v.as_int(x, n, lo=1, hi=v.MAX_VALUE))
+    armors = _seq(armors, range(1, 7), "armors", lambda x, n: v.as_int(x, n, lo=1, hi=MAX_VALUE))
     shape = (len(sps), len(tps), len(bands), len(covers), len(armors), len(GRID_STATS))
     v.check_memory(8 * math.prod(shape), "bands x covers x armors", f"{math.prod(shape[:-1]):,} grid cells",
                    "ask for fewer values")

@@ -22,7 +22,7 @@ class Scores(NamedTuple):
 
 
 class FireResult(NamedTuple):
-    """Suppression markers and wound counters: ints for one attack, arrays from :mod:`.batch`."""
+    """Suppression markers and wound counters: ints for one attack, arrays from :mod:`atomic_africa.batch`."""
 
     markers: int
     wounds: int
@@ -30,7 +30,7 @@ class FireResult(NamedTuple):
 
 class Scatter(NamedTuple):
     """Call for Fire impact: displacement in cm and whether it was a direct hit (offset < 0);
-    arrays from :mod:`.batch`."""
+    arrays from :mod:`atomic_africa.batch`."""
 
     dx: float
     dy: float

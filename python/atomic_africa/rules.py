@@ -6,8 +6,9 @@ Kernels receive these values as arguments; nothing here is compiled.
 Every number is bounded so that what the validator accepts every engine computes correctly: the
 bound written beside each field below comes from how the kernels (``src/aa_core``) hold and combine
 the value (C ``int`` sums, ``int8``/``int16`` tables, fixed-size arrays of the native engine, float
-lengths). ``MAX_CM`` (10,000 cm) bounds every length, ``MAX_COUNT`` (1,000) every count of markers or
-cards, ``MAX_VALUE`` (2**30) the armor the API accepts.
+lengths), and each named limit is written once in :mod:`atomic_africa._limits`: ``MAX_CM`` (10,000 cm)
+bounds every length, ``MAX_COUNT`` (1,000) every count of markers or cards, ``MAX_VALUE`` (2**30) the
+armor the API accepts.
 """
 from __future__ import annotations
 
@@ -19,31 +20,14 @@ from os import PathLike
 
 import numpy as np
 
-from ._fields import MAX_CM, MAX_COUNT, Fields
+from ._fields import Fields
+from ._limits import (MAX_BAND_EDGES, MAX_CM, MAX_COUNT, MAX_COVER_BONUS, MAX_DECK, MAX_DIRECTIONS, MAX_FATE_COPIES,
+                      MAX_FRACTIONS, MAX_HEX_COLUMNS, MAX_HEX_ROWS, MAX_MARKERS_PER_HIT, MAX_MOVE_PER_VALUE,
+                      MAX_RATING, MAX_SCATTER_DIE, MAX_SMOKE_VALUES, MAX_VALUE)
 from ._toml import read_toml
-from ._validate import MAX_VALUE
 from .enums import Action, Posture, Role
 
 __all__ = ["Rules", "RulesError"]
-
-
-#: Cards in a deck, Jokers included: a shuffle rolls a die of as many sides as cards, and
-#: aa_core.dice.roll_dice returns faces as uint8 (a die of 257 sides would wrap). Within the native
-#: engine's int16 card ids and int8 rank tables (game.schema.LIMIT.MAX_CARDS).
-MAX_DECK = 256
-#: The native engine's tables (game.schema.LIMIT: MAX_DIRECTIONS, MAX_FRACS, MAX_CLOCK - 1 (indexed
-#: by the scatter die's face 1..sides), MAX_EDGES); the rules layer cannot import the game's schema.
-MAX_DIRECTIONS = 64
-MAX_FRACTIONS = 16
-MAX_SCATTER_DIE = 63
-MAX_BAND_EDGES = 32
-#: A cover bonus is added to an armor (<= MAX_VALUE, the API's bound) and an AP (<= 0) in one C int
-#: (aa_core/fire.pxd resolve_fire): MAX_VALUE + bonus <= 2**31 - 1.
-MAX_COVER_BONUS = 2**31 - 1 - MAX_VALUE
-#: Markers of one hit and per-turn caps are int8 in aa_core.fire.resolve_fire_array's output.
-MAX_MARKERS_PER_HIT = 100
-#: Copies of each Fate pair: a deck of 36 x this many cards is laid out card by card.
-MAX_FATE_COPIES = 1000
 
 
 class RulesError(ValueError):
@@ -183,7 +167,7 @@ class MovementRules(_Section):
                      "vehicle_sprint_increment_cm", "merge_contact_cm"):
             _set(self, name, _f.number(f"{path}.{name}", getattr(self, name), positive=True, hi=MAX_CM))
         # card value (<= MAX_COUNT) x per value is a C int product (max_move in src/aa_core/csrc/aa_engine_internal.h)
-        _f.integer(f"{path}.basic_move_per_value", self.basic_move_per_value, lo=0, hi=100)
+        _f.integer(f"{path}.basic_move_per_value", self.basic_move_per_value, lo=0, hi=MAX_MOVE_PER_VALUE)
         _f.integer(f"{path}.sprint_card_value", self.sprint_card_value, lo=1, hi=MAX_COUNT)
         # 1..MAX_DIRECTIONS, 1..MAX_FRACTIONS fractions: the native engine's tables
         _f.integer(f"{path}.directions", self.directions, lo=1, hi=MAX_DIRECTIONS)
@@ -332,8 +316,9 @@ class ArtilleryRules(_Section):
                        f"got {', '.join(self.compass)}")
         _set(self, "compass", tuple(self.compass))
         _f.integer(f"{path}.fate_card_copies", self.fate_card_copies, lo=1, hi=MAX_FATE_COPIES)
-        _f.integer(f"{path}.radio_firepower_min", self.radio_firepower_min, lo=0, hi=1000)
-        _f.integer(f"{path}.radio_firepower_max", self.radio_firepower_max, lo=self.radio_firepower_min, hi=1000)
+        _f.integer(f"{path}.radio_firepower_min", self.radio_firepower_min, lo=0, hi=MAX_RATING)
+        _f.integer(f"{path}.radio_firepower_max", self.radio_firepower_max, lo=self.radio_firepower_min,
+                   hi=MAX_RATING)
         _f.choice(f"{path}.targeting_score", self.targeting_score, ("product", "sum"))
         _f.choice(f"{path}.targeting_hit", self.targeting_hit, ("greater", "greater_or_equal"))
         _f.choice(f"{path}.hindrance_hexes", self.hindrance_hexes, ("between", "between_and_target"))
@@ -345,12 +330,13 @@ class ArtilleryRules(_Section):
         _f.choice(f"{path}.impact_broken_again", self.impact_broken_again, ("eliminated", "broken"))
         _f.boolean(f"{path}.impact_empty_hex_roll", self.impact_empty_hex_roll)
         # hindrances, as a map's (0..1000), summed along a line of sight in a C int; at most 64 values
-        values = _f.int_list(f"{path}.smoke_values", self.smoke_values, lo=0, hi=MAX_COUNT, max_length=64)
+        values = _f.int_list(f"{path}.smoke_values", self.smoke_values, lo=0, hi=MAX_COUNT,
+                             max_length=MAX_SMOKE_VALUES)
         if not values:
             _f.fail(f"{path}.smoke_values", "needs at least one smoke marker value, got none")
         _set(self, "smoke_values", values)
-        _f.integer(f"{path}.hex_columns", self.hex_columns, lo=1, hi=26)
-        _f.integer(f"{path}.hex_rows", self.hex_rows, lo=1, hi=99)
+        _f.integer(f"{path}.hex_columns", self.hex_columns, lo=1, hi=MAX_HEX_COLUMNS)
+        _f.integer(f"{path}.hex_rows", self.hex_rows, lo=1, hi=MAX_HEX_ROWS)
 
     @property
     def drift_params(self) -> dict:
@@ -401,17 +387,17 @@ class Rules:
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def default(cls) -> "Rules":
+    def default(cls) -> Rules:
         """The packaged rules (``atomic-africa rules --dump-toml`` prints their file)."""
         return _default()
 
     @classmethod
-    def from_toml(cls, path: str | PathLike) -> "Rules":
+    def from_toml(cls, path: str | PathLike) -> Rules:
         """Load and validate a rules TOML file (same layout as the packaged one)."""
         return cls.from_dict(read_toml(path, RulesError, "rules"))
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Rules":
+    def from_dict(cls, data: dict) -> Rules:
         """Validate a nested dict (as read from TOML) into a :class:`Rules`."""
         _f.table("", data, sorted(set(_SECTIONS) | {"table5"}), item="section")
         kwargs = {name: sec.from_dict(data[name], name) for name, sec in _SECTIONS.items()}
@@ -422,6 +408,7 @@ class Rules:
             if "attack" not in (rows[key].single, rows[key].pair) and rows[key].pair != "attacks":
                 _f.fail(f"table5.{key}", "an attacking action needs an attack role")
         kwargs["table5"] = rows
+        _check_support_band(kwargs["call_for_fire"], kwargs["fire"])
         return cls(**kwargs)
 
     def to_dict(self) -> dict:
@@ -430,7 +417,7 @@ class Rules:
         out["table5"] = {k: row.to_dict() for k, row in self.table5.items()}
         return out
 
-    def replace(self, **sections: dict) -> "Rules":
+    def replace(self, **sections: dict) -> Rules:
         """A copy with some fields changed, e.g. ``rules.replace(fire={"armor_floor": 2})``."""
         data = self.to_dict()
         _f.table("", sections, (), data, item="section")
@@ -492,6 +479,15 @@ class Rules:
             "markers_damage": [f.markers_beyond_damage, f.vehicle_markers_beyond_damage],
             "turn_cap": [f.turn_marker_cap, f.vehicle_turn_marker_cap],
         }
+
+
+def _check_support_band(cff: CallForFireRules, fire: FireRules) -> None:
+    # A band of the stick the rules give, 1..edges + 1: both engines play those (a band past the
+    # stick made the Python Game raise mid-game while VectorGame read past its band table).
+    n = len(fire.band_edges_cm)
+    if cff.support_range_band > n + 1:
+        _f.fail("call_for_fire.support_range_band", f"{cff.support_range_band} is out of range; allowed 1..{n + 1} "
+                                                    f"(the bands of rules.fire.band_edges_cm: {n} edges)")
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:

@@ -113,8 +113,10 @@ sight like a unit, but does not hide itself. It defends with Defense {fire.featu
 its own armor, plus the weapon's AP, with no cover bonus; fire results are worked out as in section
 5 but only the wounds count. Each wound lowers the cover the feature gives by
 {fire.feature_cover_per_wound} level(s), from heavy to light to none; a feature knocked down to no
-cover no longer blocks line of sight and can no longer be aimed at. Units are hit first, with the
-cover they had when the phase began.
+cover no longer blocks line of sight and can no longer be aimed at. Nothing limits the wounds of
+one attack, so one shot can flatten a building: a single Fire Heavy Weapon attack that scores
+enough wounds takes it from heavy cover to none at once. Units are hit first, with the cover they
+had when the phase began.
 
 **Rally.** The target is the rallying unit itself or a friendly unit. Unless the rallier is the
 force commander, it must carry fewer suppression markers than its target. The Rally succeeds when
@@ -166,12 +168,17 @@ at most its maximum move away, with In-transit figures halfway between. The move
 {movement.vehicle_increment_cm:cm} for vehicles. After
 resolution the unit moves up to its Destination. In the engine's action space a Destination is one
 of {movement.directions} clock directions at one of the fractions
-{movement.distance_fractions} of the maximum move, or staying put.
+{movement.distance_fractions} of the maximum move, or staying put. Nothing else stops a move: a unit
+may end its move on or next to an enemy unit, and there is no close combat, so the two simply
+share the ground and go on firing at each other.
 
 **Merging.** A unit whose Destination ends within {movement.merge_contact_cm:cm} of a friendly unit joins it at the end of the phase: figures,
 suppression markers and wound counters add up. Only units of the same kind merge:
 {movement.merge_same_kind_only}; vehicles merge:
-{movement.vehicles_merge}.
+{movement.vehicles_merge}. The unit that moved joins the unit it touches, which keeps its own
+profile (dice, armor, heavy weapon, spotting and tactical comms); only the force commander's star
+passes on. So a headquarters that moves onto another unit loses its radio: the merged unit can no
+longer Call for Fire or rally out of sight unless the unit it joined could.
 
 **Line of sight.** Terrain that blocks sight hides what lies behind it. A unit standing inside such
 terrain sees out of its edge: the terrain blocks a sight line only past

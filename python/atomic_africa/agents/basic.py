@@ -174,4 +174,7 @@ def play(game, agents, max_steps: int = 1_000_000):
         if game.is_over:
             return game
         game.apply(agents[game.current_player].act(game))
-    raise RuntimeError(f"game did not end within {max_steps} steps")
+    if game.is_over:
+        return game
+    raise RuntimeError(f"max_steps: the game did not end within {max_steps:,} decisions (it stopped at turn "
+                       f"{game.s.turn}, stage {game.stage}); allowed a larger max_steps (the default is 1,000,000)")

@@ -12,6 +12,7 @@ import inspect
 import numpy as np
 
 from .. import _validate as v
+from .._limits import MAX_ENVS
 from ..game.native.agent_args import AGENT_PARAM_FIELDS, agent_kinds, check_agent_params, seed_array
 from ..game.native.vector import VectorGame
 from .doctrine import DoctrineAgent
@@ -129,7 +130,7 @@ def play_agent_games(spec, game_seeds, kinds, agent_seeds, *, agent_params=None,
     params = _resolve_params(agent_params)
     record = v.as_bool(record_actions, "record_actions")
     threads = v.as_threads(threads, "threads")
-    batch = v.as_int(batch, "batch", lo=1, hi=2**24)
+    batch = v.as_int(batch, "batch", lo=1, hi=MAX_ENVS)
     vg = VectorGame.from_games(spec, gs[:max(1, min(batch, m))] if m else [0], threads=threads)
     vg.agent_params = params
     out = {"winner": np.empty(m, np.int8), "reason": np.empty(m, np.int8), "turns": np.empty(m, np.int32),

@@ -14,8 +14,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _validate as v
+from .._limits import MAX_FATE_COPIES
 from .._seeding import generator
-from ..rules import MAX_FATE_COPIES, resolve_rules
+from ..rules import resolve_rules
 
 __all__ = ["FateCard", "FateDeck", "DeckState", "card_id", "card_of_id", "N_PAIRS"]
 
@@ -125,7 +126,7 @@ class DeckState:
             raise ValueError("deck: the draw and discard piles are both empty; nothing can be drawn")
 
     @classmethod
-    def fresh(cls, rules=None) -> "DeckState":
+    def fresh(cls, rules=None) -> DeckState:
         """A full deck (``artillery.fate_card_copies`` of each pair), nothing discarded.
 
         Parameters
@@ -141,7 +142,7 @@ class DeckState:
         return cls((copies,) * N_PAIRS)
 
     @classmethod
-    def from_cards(cls, draw, discard=()) -> "DeckState":
+    def from_cards(cls, draw, discard=()) -> DeckState:
         """Counts from lists of (white, coloured) cards.
 
         Parameters
@@ -219,7 +220,7 @@ class FateDeck:
             self.shuffle()
 
     @classmethod
-    def stacked(cls, top, *, seed=None, rules=None) -> "FateDeck":
+    def stacked(cls, top, *, seed=None, rules=None) -> FateDeck:
         """A shuffled deck with ``top`` (cards, top first) placed on top in that order, for set-ups.
 
         Parameters
@@ -368,7 +369,7 @@ class FateDeck:
         return (f"FateDeck(draw={len(self._draw)}, discard={len(self._discard)}, held={len(self._held)}, "
                 f"reshuffles={self.reshuffles})")
 
-    def _assign(self, other: "FateDeck") -> None:
+    def _assign(self, other: FateDeck) -> None:
         """Take over ``other``'s piles and random state, keeping this object and its Generator."""
         self.copies = other.copies
         self._draw = list(other._draw)

@@ -30,15 +30,10 @@ import numpy as np
 from aa_core import hexmap as _hx
 
 from .. import _validate as v
+from .._limits import MAX_HEX_COLUMNS as MAX_COLUMNS, MAX_HEX_ROWS as MAX_ROWS, MAX_OFF_MAP
 from ..rules import resolve_rules
 
 __all__ = ["Direction", "Hex", "HexMap", "LineOfSight", "parse_hex", "hex_label", "MAX_COLUMNS", "MAX_ROWS"]
-
-MAX_COLUMNS = 26   # one letter per column, A..Z
-MAX_ROWS = 99
-#: Largest column or row (either sign) of an off-map hex the geometry methods take: a few map widths
-#: beyond any map, and far inside the kernels' int arithmetic.
-MAX_OFF_MAP = 10_000
 
 _LABEL = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
 
@@ -62,7 +57,7 @@ class Direction(IntEnum):
         return int(self) - 1
 
     @classmethod
-    def of_face(cls, face: int, rules=None) -> "Direction":
+    def of_face(cls, face: int, rules=None) -> Direction:
         """The compass direction of a die face 1..6 (``artillery.compass``: 1 = N, then clockwise).
 
         Parameters
@@ -180,7 +175,7 @@ class LineOfSight(NamedTuple):
     hexes: tuple
 
 
-def _hex_set(values, name: str, hm: "HexMap") -> frozenset:
+def _hex_set(values, name: str, hm: HexMap) -> frozenset:
     if isinstance(values, (str, Hex)):
         values = [values]
     return frozenset(hm.hex(x, f"{name}[{i}]") for i, x in enumerate(values))

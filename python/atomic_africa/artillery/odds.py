@@ -15,6 +15,7 @@ import numpy as np
 
 from aa_core import hexmap as _hx
 
+from .._validate import as_int
 from ..rules import resolve_rules
 from ._request import deck_state, request_geometry
 from .fate import N_PAIRS, DeckState
@@ -134,6 +135,28 @@ class LandingOdds:
         Fraction
         """
         return self.exact.get(self.hexmap.hex(h), Fraction(0))
+
+    def within(self, n) -> Fraction:
+        """Exact probability that the round lands within ``n`` hexes of the spotting round's hex.
+
+        Parameters
+        ----------
+        n : int
+            Hex distance from :attr:`target`, ``>= 0`` (0: the aimed hex itself).
+
+        Returns
+        -------
+        Fraction
+            The probability of landing on the map at most ``n`` hexes from the aim (a round that
+            drifts off the map lands nowhere).
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``n`` is not an integer ``>= 0``.
+        """
+        n = as_int(n, "n", lo=0)
+        return sum((p for h, p in self.exact.items() if self.hexmap.distance(h, self.target) <= n), Fraction(0))
 
     def most_likely(self) -> tuple:
         """The most likely landing hex (ties: lowest flat index).

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .. import _validate as v
+from .._limits import MAX_RATING
 from .._seeding import generator
 from ..rules import resolve_rules
 from .fate import FateCard, FateDeck
@@ -36,11 +37,6 @@ __all__ = [
 
 class OrderError(ValueError):
     """The Artillery Request cannot be given as asked; nothing was changed."""
-
-
-#: Largest Morale, cover or Radio firepower: the rules' bound on firepower (radio_firepower_max);
-#: an impact adds a few of them to two d6.
-MAX_RATING = 1000
 
 
 def _text(value, name: str) -> str:

@@ -18,7 +18,7 @@ from .._text import printable
 __all__ = ["main", "build_parser"]
 
 # Sub-command modules; each defines register(subparsers) -> parser with a `run(args)` default.
-_COMMANDS = ["fire", "odds", "artillery", "battle", "render", "selfplay", "league", "rules", "scenario"]
+_COMMANDS = ["fire", "odds", "artillery", "battle", "play", "render", "selfplay", "league", "rules", "scenario"]
 
 
 class SuggestingParser(argparse.ArgumentParser):
@@ -115,9 +115,15 @@ def main(argv=None) -> int:
         sys.stdout.reconfigure(errors="backslashreplace")
     try:
         parser = build_parser()
+        def show(message, category, *rest, **kw):
+            # named as errors are: an API warning "workers: ..." says "--workers: ..."
+            text = str(message)
+            if " " in prog:
+                text = _name_option(parser, prog.split()[1], text)
+            print(f"{prog}: warning: {printable(text)}", file=sys.stderr)
+
         with warnings.catch_warnings():
-            warnings.showwarning = lambda message, category, *rest, **kw: print(
-                f"{prog}: warning: {printable(message)}", file=sys.stderr)
+            warnings.showwarning = show
             args = parser.parse_args(argv)
             prog = f"atomic-africa {args.command}"
             status = int(args.run(args) or 0)

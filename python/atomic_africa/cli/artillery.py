@@ -56,6 +56,9 @@ def register(sub):
                    help="comma-separated hexes that block line of sight")
     p.add_argument("--hindering", type=_hex_list, default=[], metavar="HEXES",
                    help="comma-separated hexes that hinder line of sight (+1 each)")
+    p.add_argument("--within", type=count_arg, action="append", default=None, metavar="N",
+                   help="also give the chance that the round lands within N hexes of the spotting round "
+                        "(repeatable; 0 = in its hex)")
     p.add_argument("--simulate", type=count_arg, default=0, metavar="N",
                    help="also simulate N requests with the batch kernel and compare (e.g. 1e6)")
     p.add_argument("--seed", type=seed_arg, default=0, help="seed for --simulate (default 0)")
@@ -146,6 +149,10 @@ def run(args) -> int:
           "number.")
     print(grid_text(odds))
     print(f"\nOff the map: {float(odds.off_map) * 100:.2f}%")
+    for n in args.within or ():
+        p = odds.within(n)
+        print(f"P(lands within {n} hex{'es' if n != 1 else ''} of {odds.target.label}) = "
+              f"{float(p) * 100:6.2f}%  ({p})")
     if args.simulate:
         sample = simulate_requests(args.simulate, hm, args.spotter, args.target, hindrance=args.hindrance,
                                    deck=args.deck, seed=args.seed, threads=args.threads, rules=rules)

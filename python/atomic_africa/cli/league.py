@@ -1,10 +1,13 @@
 """``atomic-africa league``: every pair of agents on both sides; ratings and win/draw/loss tables."""
 from __future__ import annotations
 
+import argparse
+import math
 import sys
 
+from .._limits import MAX_THREADS
 from .._text import printable
-from .._validate import MAX_THREADS, as_int
+from .._validate import as_int
 from .common import output_file, positive_count_arg, scenario_arg, seed_arg
 
 DEFAULT_LEAGUE = "random,heuristic,greedy,doctrine"
@@ -12,6 +15,7 @@ DEFAULT_LEAGUE = "random,heuristic,greedy,doctrine"
 
 def register(sub):
     from ..agents import AGENTS
+    from ..league.external import DEFAULT_POLICY_TIMEOUT
     from ..selfplay import ENGINES
     p = sub.add_parser(
         "league",
@@ -53,23 +57,45 @@ def register(sub):
     p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE|NAME",
                    help="scenario TOML file or packaged scenario name (default, meeting_engagement, "
                         "template; default: default)")
+    p.add_argument("--policy-timeout", type=_timeout_arg, default=DEFAULT_POLICY_TIMEOUT, metavar="SECONDS",
+                   help="seconds one call of an outside policy may take before the league stops with an "
+                        "error naming it; 0: no timeout (default %(default)g)")
     p.add_argument("--quiet", action="store_true", help="no line per finished match on stderr")
     p.set_defaults(run=run)
     return p
 
 
+def _timeout_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected seconds >= 0 (0: no timeout), got {text[:40]!r}")
+    return value
+
+
 def run(args) -> int:
+    """Play the league; exit status 0, or 2 with one line on stderr for bad options and for an
+    outside policy that raised (any exception), called ``sys.exit``, returned a bad answer or gave none
+    within ``--policy-timeout``; 130 on Ctrl-C (or a policy raising KeyboardInterrupt)."""
     from ..league import parse_entrants, play_league, plot_league, write_tables
+    from ..league.external import PolicyError, PolicyTimeout
     from ..league.output import check_outputs
     from ..league.tables import format_pairs, format_ratings
     if args.address is not None and not args.ray:
-        raise ValueError("--address: only with --ray")
+        raise ValueError("--address: only with --ray (the address of a Ray cluster to join); add --ray, or leave "
+                         "out --address")
     as_int(args.workers, "--workers", lo=1, hi=MAX_THREADS)
     entrants = parse_entrants(args.agents, "--agents")   # policies imported now, before any game
     check_outputs(args.out, args.png)
-    result = play_league(entrants, args.games, seed=args.seed, workers=args.workers, use_ray=args.ray,
-                         address=args.address, scenario=args.scenario, engine=args.engine,
-                         log=None if args.quiet else sys.stderr)
+    try:
+        result = play_league(entrants, args.games, seed=args.seed, workers=args.workers, use_ray=args.ray,
+                             address=args.address, scenario=args.scenario, engine=args.engine,
+                             log=None if args.quiet else sys.stderr, policy_timeout=args.policy_timeout)
+    except PolicyTimeout as exc:
+        raise PolicyError(f"policy {exc.policy!r} gave no answer within {exc.timeout:g} s (--policy-timeout); "
+                          f"the league stopped") from None
     n_pairs = len(result.agents) * (len(result.agents) - 1) // 2
     print(f"League: {len(result.agents)} agents, {n_pairs} pairs x {args.games} games "
           f"({len(result.records)} games, {result.seconds:.2f} s)")

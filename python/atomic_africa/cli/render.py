@@ -36,20 +36,23 @@ def register(sub):
             "without it a new game is played with --seed/--agents."
         ),
     )
-    p.add_argument("replay", nargs="?", type=existing_file, default=None, metavar="REPLAY", help="battle log (.jsonl), game JSON, or selfplay --replays file (with --game)")
+    p.add_argument("replay", nargs="?", type=existing_file, default=None, metavar="REPLAY",
+                   help="battle log (.jsonl), game JSON, or selfplay --replays file (with --game)")
     p.add_argument("--game", type=count_arg, default=0, metavar="K",
                    help="with a 'selfplay --replays' file: draw game K (0-based, default 0)")
     p.add_argument("--step", type=int, default=None, help="draw the state after this many actions (default: last)")
     p.add_argument("-o", "--output", type=output_file, default=None, metavar="FILE.png",
                    help="PNG to write (default battle.png; with --gif or --html only if given)")
-    p.add_argument("--gif", type=output_file, default=None, metavar="FILE.gif", help="animate the whole replay into this GIF")
+    p.add_argument("--gif", type=output_file, default=None, metavar="FILE.gif",
+                   help="animate the whole replay into this GIF")
     p.add_argument("--html", type=output_file, default=None, metavar="FILE.html",
                    help="write the whole replay as one self-contained web page (slider, play button, "
                         "each shot's exact odds; needs no network and no matplotlib)")
     p.add_argument("--dpi", type=dpi_arg, default=None, metavar="N",
                    help=f"dots per inch, {MIN_DPI}..{MAX_DPI} (default 100 for the PNG: 1600 x 1100 pixels; "
                         "80 for --gif)")
-    p.add_argument("--every", choices=("phase", "action"), default="phase", help="--gif / --html frame per phase or per action")
+    p.add_argument("--every", choices=("phase", "action"), default="phase",
+                   help="--gif / --html frame per phase or per action")
     p.add_argument("--seed", type=seed_arg, default=0, help="seed when no REPLAY is given (default %(default)s)")
     p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE|NAME",
                    help="scenario when no REPLAY is given: a TOML file or a packaged scenario's name "
@@ -94,5 +97,6 @@ def run(args) -> int:
     game = game_at(scenario, rules, seed, actions, args.step)
     lines = phase_lines(scenario, rules, seed, actions, args.step)
     save_png(game, args.output, dpi=args.dpi or DPI, caption=caption(game, lines))
-    print(f"Wrote {printable(args.output)} (step {len(game.history)} of {len(actions)}, turn {game.s.turn}, {game.stage.lower()})")
+    print(f"Wrote {printable(args.output)} (step {len(game.history)} of {len(actions)}, turn {game.s.turn}, "
+          f"{game.stage.lower()})")
     return 0

@@ -4,8 +4,9 @@ from __future__ import annotations
 import signal
 import sys
 
+from .._limits import MAX_THREADS
 from .._text import printable
-from .._validate import MAX_THREADS, as_int, check_memory
+from .._validate import as_int, check_memory
 from .common import DEFAULT_AGENTS, output_file, positive_count_arg, scenario_arg, seed_arg
 
 
@@ -21,9 +22,10 @@ def register(sub):
             "games, Red in odd ones) and print A's win/draw/loss rates with 95% Wilson confidence "
             "intervals and games per second. Game i is seeded from SeedSequence(--seed).spawn(N)[i], "
             "so the results are the same with any --workers, with --ray and on either --engine. "
-            "--out and --replays are written as games finish (to FILE.partial, renamed to FILE at "
-            "the end): Ctrl-C or SIGTERM stops every worker and keeps the games written, and the "
-            "same command with --resume completes the run."
+            "--out and --replays are written as games finish (to FILE.partial, a Parquet table's rows "
+            "to the CSV journal FILE.partial.csv; renamed to FILE, the Parquet file written, at the "
+            "end): Ctrl-C, SIGTERM, a kill or a full disk keeps the games written, and the same "
+            "command with --resume checks them against their digests and completes the run."
         ),
     )
     p.add_argument("--games", type=positive_count_arg, default=100, metavar="N",
@@ -65,7 +67,8 @@ def run(args) -> int:
     if len(names) != 2:
         raise ValueError(f"--agents: expected two comma-separated agents, got {args.agents!r}")
     if args.address is not None and not args.ray:
-        raise ValueError("--address: only with --ray")
+        raise ValueError("--address: only with --ray (the address of a Ray cluster to join); add --ray, or leave "
+                         "out --address")
     # Processes beyond a sane count are refused here (the pool would fail or swamp the machine).
     as_int(args.workers, "--workers", lo=1, hi=MAX_THREADS)
     # Replays go to their file as games finish; the records stay in memory for the summary.

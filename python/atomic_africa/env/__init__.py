@@ -5,6 +5,8 @@
   as ``"AtomicAfrica-v0"`` [gymnasium].
 - :mod:`.gymnasium_vector`: :class:`AtomicAfricaVectorEnv`, its batched twin over the native
   ``VectorGame`` (``gymnasium.make_vec("AtomicAfrica-v0", num_envs=n)``) [gymnasium].
+- :mod:`.sampling`: :func:`masked_sample`, one uniformly random legal action per game of a batch
+  (numpy only).
 - :mod:`.shaping`: :class:`RewardShaping`, the potential-based reward shaping both Gymnasium envs
   offer (``shaping=``, off by default).
 - :mod:`.sb3`: :class:`AtomicAfricaSB3VecEnv`, the vector env as a stable-baselines3 ``VecEnv``
@@ -28,7 +30,7 @@ from .._gymnasium import ENV_ID  # registered with Gymnasium by `import atomic_a
 
 __all__ = ["ENV_ID", "AtomicAfricaEnv",
            "AtomicAfricaAEC", "pettingzoo_env", "gymnasium_env", "AtomicAfricaVectorEnv",
-           "gymnasium_vector", "RewardShaping", "AtomicAfricaSB3VecEnv", "AtomicAfricaMultiAgentEnv"]
+           "gymnasium_vector", "RewardShaping", "masked_sample", "AtomicAfricaSB3VecEnv", "AtomicAfricaMultiAgentEnv"]
 
 _LAZY = {"AtomicAfricaEnv": ("gymnasium_env", "AtomicAfricaEnv"),
          "AtomicAfricaAEC": ("pettingzoo_env", "AtomicAfricaAEC"),
@@ -36,6 +38,7 @@ _LAZY = {"AtomicAfricaEnv": ("gymnasium_env", "AtomicAfricaEnv"),
          "AtomicAfricaVectorEnv": ("gymnasium_vector", "AtomicAfricaVectorEnv"),
          "gymnasium_vector": ("gymnasium_vector", None),
          "RewardShaping": ("shaping", "RewardShaping"),
+         "masked_sample": ("sampling", "masked_sample"),
          "AtomicAfricaSB3VecEnv": ("sb3", "AtomicAfricaSB3VecEnv"),
          "AtomicAfricaMultiAgentEnv": ("rllib", "AtomicAfricaMultiAgentEnv")}
 

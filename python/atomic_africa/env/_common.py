@@ -7,10 +7,12 @@ import numpy as np
 
 from .._gymnasium import ENV_ID
 from .._seeding import seed_sequence
-from ..game import Game
-from ..game.observation_spec import observation_bounds
+from ..game import Game, GameSpec
+from ..game.observation_spec import check_observation, compact_indices, observation_bounds
+from ..game.scenarios import sampler_of
 
-__all__ = ["ENV_ID", "EpisodeSeeds", "observation_box", "text_render", "AGENT_NAMES", "check_player"]
+__all__ = ["ENV_ID", "EpisodeSeeds", "observation_box", "observation_columns", "text_render", "AGENT_NAMES",
+           "check_player", "sampler_of", "Battles"]
 
 AGENT_NAMES = ("player_0", "player_1")
 
@@ -37,11 +39,56 @@ class EpisodeSeeds:
         return int(self._gen.integers(0, 2**63 - 1))
 
 
-def observation_box(spec):
-    """The observation Box of ``spec``: per-feature true bounds (:mod:`atomic_africa.game.observation_spec`),
-    the same in the absolute and the side-relative view (a mirrored coordinate stays in [0, 1])."""
+class Battles:
+    """The battles of a Python-engine env: one spec, or a sampler's (a battle per episode, in its
+    padded layout). :attr:`layout` is what the spaces and the view are built on; :meth:`start`
+    gives episode ``game_seed``'s spec; the other methods map one battle's observation, mask and
+    action ids to and from the layout (nothing to map for one battle)."""
+
+    def __init__(self, scenario, rules):
+        self.sampler = sampler_of(scenario, rules)
+        if self.sampler is None:
+            self.layout = self.spec = GameSpec.build(scenario, rules)
+        else:
+            self.layout, self.spec = self.sampler.padded, self.sampler.specs[0]
+        self.map = 0
+
+    def start(self, game_seed: int):
+        """The spec of the game of seed ``game_seed`` (and remember its map)."""
+        if self.sampler is not None:
+            self.map = self.sampler.pick(game_seed)
+            self.spec = self.sampler.specs[self.map]
+        return self.spec
+
+    def observation(self, obs):
+        return obs if self.sampler is None else self.layout.observation(obs, self.map)
+
+    def mask(self, mask):
+        return mask if self.sampler is None else self.layout.mask(mask, self.map)
+
+    def to_engine(self, action: int) -> int:
+        """The game's id of layout id ``action`` (-1: not an id of this battle)."""
+        return action if self.sampler is None else self.layout.to_engine(action, self.map)
+
+
+def observation_columns(spec, observation: str = "full"):
+    """The engine's observation columns an env hands out: ``None`` for every feature
+    (``observation="full"``), else :func:`~atomic_africa.game.observation_spec.compact_indices`
+    (``"compact"``: the features not constant for the spec). A ValueError names the option."""
+    return None if check_observation(observation) == "full" else compact_indices(spec)
+
+
+def observation_box(spec, columns=None):
+    """The observation Box of ``spec``: per-feature realistic bounds
+    (:mod:`atomic_africa.game.observation_spec`), the same in the absolute and the side-relative view
+    (a mirrored coordinate stays in [0, 1]); ``columns``: only those features (:func:`observation_columns`).
+    A feature constant for the spec (bounds 0 and 0) gets the range [0, 1] (Gymnasium warns on an
+    empty one); the compact observation leaves those features out."""
     from gymnasium import spaces
     low, high = observation_bounds(spec)
+    high = np.where(high > low, high, np.float32(1.0)).astype(np.float32)
+    if columns is not None:
+        low, high = low[columns], high[columns]
     return spaces.Box(low=low, high=high, dtype=np.float32)
 
 
@@ -49,7 +96,7 @@ def text_render(game: Game) -> str:
     """A short text picture of the game: turn, stage, player to move and every unit."""
     s, sc = game.s, game.scenario
     lines = [f"{sc.name} | turn {s.turn}/{sc.turns} | stage {game.stage} | "
-             f"to move: {'-' if game.is_over else 'player_%d' % game.current_player}"]
+             f"to move: {'-' if game.is_over else f'player_{game.current_player}'}"]
     for u in s.units:
         if u.alive:
             lines.append(f"  {sc.sides[u.side].name:>6s} {u.name or u.uid:<18s} "
@@ -57,7 +104,7 @@ def text_render(game: Game) -> str:
                          f"wounds {u.wounds}")
     if game.is_over:
         r = game.result
-        lines.append(f"  result: {'draw' if r.winner is None else 'player_%d wins' % r.winner} ({r.reason})")
+        lines.append(f"  result: {'draw' if r.winner is None else f'player_{r.winner} wins'} ({r.reason})")
     return "\n".join(lines)
 
 

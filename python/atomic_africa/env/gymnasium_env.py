@@ -29,14 +29,14 @@ from .._optional import require
 
 require("gymnasium", "gym", "AtomicAfricaEnv")  # before the imports below: one line naming the extra
 
-import gymnasium as gym  # noqa: E402
-import numpy as np  # noqa: E402
-from gymnasium import spaces  # noqa: E402
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
 
-from ..game import Game, GameSpec
+from ..game import Game, IllegalActionError
 from ..game.native.agent_args import agent_seed, learner_side
 from ..game.side_view import SideView
-from ._common import ENV_ID, check_player, observation_box, text_render
+from ._common import ENV_ID, Battles, check_player, observation_box, observation_columns, text_render
 from ..agents import make_agent
 from .shaping import game_totals, potentials, shaping_config, start_figures
 
@@ -49,15 +49,18 @@ class AtomicAfricaEnv(gym.Env):
 
     Parameters
     ----------
-    scenario : Scenario, path, dict or None
-        The scenario (the packaged default if ``None``).
+    scenario : Scenario, path, dict, None, list or ScenarioSampler
+        The scenario (the packaged default if ``None``); a list of scenarios or a
+        :class:`~atomic_africa.game.scenarios.ScenarioSampler`: a battle drawn per episode from the
+        game seed (``sampler.pick(game_seed)``), observations and action ids in the sampler's padded
+        layout (fixed slot counts for every battle; ``game_spec`` is the current battle's).
     opponent : str or agent
         A built-in agent name (``random``, ``greedy``, ``doctrine``, ``heuristic``) or an object with
         ``act(game) -> int``; a name is rebuilt each episode with a seed from the episode seed.
     player : {0, 1, "random"}
         The learner's side; ``"random"``: drawn for each game from its seed,
         ``VectorGame.learner_side(game_seed)`` (as the vector env, so one policy learns both sides);
-        ``info["player"]`` and :attr:`player` give the current game's side.
+        ``info["player"]`` and ``player`` give the current game's side.
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
     illegal_action : {"lose", "raise"}
@@ -78,12 +81,15 @@ class AtomicAfricaEnv(gym.Env):
         moving on as usual) until the learner has a choice or the game ends, in ``reset`` too; a
         step's reward (and shaping terms) include those of its skipped decisions, and
         ``info["skipped"]`` counts them.
+    observation : {"full", "compact"}
+        ``"compact"``: only the features not constant for the scenario
+        (:func:`~atomic_africa.game.observation_spec.compact_indices`); ``"full"``: all of them.
 
     Raises
     ------
     ValueError
-        On an invalid ``player``, ``illegal_action``, ``render_mode``, ``view``, ``shaping`` value
-        or opponent name.
+        On an invalid ``player``, ``illegal_action``, ``render_mode``, ``view``, ``shaping``,
+        ``observation`` value or opponent name.
     TypeError
         If ``opponent`` is neither a name nor an object with ``act``, ``skip_forced`` is not a bool or
         ``shaping`` not one of the accepted types.
@@ -93,7 +99,7 @@ class AtomicAfricaEnv(gym.Env):
 
     def __init__(self, scenario=None, opponent="random", player: int = 0, rules=None,
                  illegal_action: str = "lose", illegal_reward: float = -1.0, render_mode=None,
-                 view: str = "relative", shaping=None, skip_forced: bool = False):
+                 view: str = "relative", shaping=None, skip_forced: bool = False, observation: str = "full"):
         player = check_player(player)
         if not isinstance(skip_forced, (bool, np.bool_)):
             raise TypeError(f"skip_forced: expected a bool, got {type(skip_forced).__name__} {skip_forced!r}")
@@ -107,19 +113,24 @@ class AtomicAfricaEnv(gym.Env):
         elif not callable(getattr(opponent, "act", None)):
             raise TypeError(f"opponent: expected an agent name or an object with act(game), "
                             f"got {type(opponent).__name__}")
-        self.game_spec = GameSpec.build(scenario, rules)
+        self.battles = Battles(scenario, rules)
+        self.game_spec = self.battles.spec         # the current episode's (one battle: always the same)
+        layout = self.battles.layout
         self.opponent_spec = opponent
         # player="random": the side is drawn in reset; self.player is the current game's side
         self.random_player = player == "random"
         self.player = None if self.random_player else int(player)
         self.shaping, self.skip_forced = shaping, bool(skip_forced)
         self._start_figures = start_figures(self.game_spec) if shaping is not None else None
+        self._num_actions = layout.num_actions
         self._phi = 0.0         # Phi of the current state (0 without shaping), kept by reset and step
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.render_mode = render_mode
-        self.view = SideView(self.game_spec, view)
-        self.observation_space = observation_box(self.game_spec)
-        self.action_space = spaces.Discrete(self.game_spec.num_actions)
+        self.view = SideView(layout, view)
+        self._columns = observation_columns(layout, observation)
+        self.observation = observation
+        self.observation_space = observation_box(layout, self._columns)
+        self.action_space = spaces.Discrete(layout.num_actions)
         self.game = None
         self.opponent = None
 
@@ -133,11 +144,22 @@ class AtomicAfricaEnv(gym.Env):
             All False before :meth:`reset` and once the episode is over.
         """
         if self.game is None or self.game.is_over:
-            return np.zeros(self.game_spec.num_actions, dtype=bool)
-        return self.view.action_mask(self.game.action_mask(), self.player)
+            return np.zeros(self._num_actions, dtype=bool)
+        return self.view.action_mask(self.battles.mask(self.game.action_mask()), self.player)
 
     def _observation(self) -> np.ndarray:
-        return self.view.observation(self.game.observation(self.player), self.player)
+        obs = self.view.observation(self.battles.observation(self.game.observation(self.player)), self.player)
+        return obs if self._columns is None else obs[self._columns]
+
+    def _apply(self, a: int) -> None:
+        """The learner's action ``a`` (in its view) in the game."""
+        if self.battles.sampler is None:
+            return self.view.apply(self.game, a, self.player)
+        e = self.battles.to_engine(self.view.action_to_engine(a, self.player)) if 0 <= a < self._num_actions else -1
+        if e < 0:
+            raise IllegalActionError(f"action {a}: not an action of this battle ({self.view.view} view of "
+                                     f"player {self.player}); allowed 0..{self._num_actions - 1} where legal")
+        self.game.apply(e)
 
     def _info(self, **extra) -> dict:
         info = {"action_mask": self.action_masks(), "game_seed": self.game.seed, "player": self.player}
@@ -210,6 +232,9 @@ class AtomicAfricaEnv(gym.Env):
         """
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
+        self.game_spec = self.battles.start(game_seed)
+        if self.shaping is not None:
+            self._start_figures = start_figures(self.game_spec)
         self.game = Game(self.game_spec, game_seed)
         if self.random_player:
             self.player = learner_side(game_seed)
@@ -250,13 +275,13 @@ class AtomicAfricaEnv(gym.Env):
         if self.game.is_over:
             raise RuntimeError("step() called on a finished episode; call reset()")
         a = int(action)
-        if not (0 <= a < self.game_spec.num_actions and self.action_masks()[a]):
+        if not (0 <= a < self._num_actions and self.action_masks()[a]):
             if self.illegal_action == "raise":
-                self.view.apply(self.game, a, self.player)   # raises IllegalActionError with the reason
+                self._apply(a)   # raises IllegalActionError with the reason
             reward = self.illegal_reward - self._phi   # the episode ends: Phi(terminal) = 0
             return self._observation(), reward, True, False, self._info(illegal_action=True, **self._skip_info(0))
         phi = self._phi
-        self.view.apply(self.game, a, self.player)
+        self._apply(a)
         self._opponent_moves()
         reward = self._reward()
         reward += self._shaped(phi)

@@ -26,9 +26,10 @@ environment.
   ``info["final_obs"]`` (object array, the finished game's learner observation at the envs that
   ended, ``None`` elsewhere; mask ``info["_final_obs"]``) and ``info["final_info"]`` (``winner``:
   0/1, -1 for a draw; ``game_seed`` of the finished game; each with its ``_`` mask) describe the end.
-- Action masks: ``info["action_mask"]`` (num_envs, num_actions) bool and :meth:`action_masks` (the
-  convention of sb3-contrib's ``MaskablePPO``). Every info key ``k`` comes with the bool mask
-  ``info["_k"]``, as Gymnasium's :class:`~gymnasium.vector.SyncVectorEnv` builds them.
+- Action masks: ``info["action_mask"]`` (num_envs, num_actions) bool and
+  :meth:`~AtomicAfricaVectorEnv.action_masks` (the convention of sb3-contrib's ``MaskablePPO``).
+  Every info key ``k`` comes with the bool mask ``info["_k"]``, as Gymnasium's
+  :class:`~gymnasium.vector.SyncVectorEnv` builds them.
 - Seeds: env ``i``'s game ``k`` after ``reset(seed=s)`` is
   ``Game(scenario, VectorGame.episode_seed(s, i, k))`` (``info["game_seed"]``, so any game can be
   replayed alone; ``info["game_index"]`` is ``k``); ``reset()`` starts every env's next game. As in
@@ -40,7 +41,13 @@ environment.
   ``info["final_info"]["player"]`` the finished game's); ``shaping=`` (potential-based reward shaping,
   :mod:`atomic_africa.env.shaping`, computed for all envs at once from the native state); and
   ``skip_forced=True`` (learner decisions with a single legal action played by the env in rounds
-  over all envs, ``info["skipped"]`` (int64, per env) counting them).
+  over all envs, ``info["skipped"]`` (int64, per env) counting them); ``observation="compact"``
+  (only the features not constant for the scenario); and ``scenario=`` a list of scenarios or a
+  :class:`~atomic_africa.game.scenarios.ScenarioSampler` (each game's battle drawn from its seed,
+  in the sampler's padded layout).
+- Cost: per decision about the raw engine's (``benchmarks/bench_adapters.py``): observations and
+  masks are mapped in place (not at all for player 0 or the absolute view), and the engine checks
+  the actions (every one before any game changes).
 - An illegal learner action raises :class:`~atomic_africa.game.IllegalActionError` naming the env and
   the action, and changes nothing (a batch cannot end one game early and keep the others).
 """
@@ -52,18 +59,19 @@ from .._optional import require
 
 require("gymnasium", "gym", "AtomicAfricaVectorEnv")  # before the imports below: one line naming the extra
 
-import numpy as np  # noqa: E402
-from gymnasium import spaces  # noqa: E402
-from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
-from gymnasium.vector.utils import batch_space  # noqa: E402
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
 from .._seeding import seed_sequence
-from ._common import check_player, observation_box
+from ._common import check_player, observation_box, observation_columns, sampler_of
 from ..agents.native import agent_params
 from ..game import IllegalActionError
 from ..game.actions import legal_ids_text
 from ..game.native.agent_args import AGENT_KINDS
 from ..game.side_view import SideView
+from ..game.native.mixed import MixedVectorGame
 from ..game.native.vector import VectorGame
 from .shaping import potentials, shaping_config, start_figures
 
@@ -86,15 +94,32 @@ class _StepOutcome:
     """What one reset/step gathers over its rounds, per env: the learner's reward, its games that
     ended (final observation, winner, the learner's side) and the decisions skipped."""
 
-    __slots__ = ("reward", "ended", "final_obs", "winners", "final_players", "skipped")
+    __slots__ = ("n", "reward", "ended", "_final_obs", "_winners", "_final_players", "skipped")
 
     def __init__(self, n: int):
+        self.n = n
         self.reward = np.zeros(n, dtype=np.float64)
         self.ended = np.zeros(n, dtype=bool)
-        self.final_obs = np.full(n, None, dtype=object)
-        self.winners = np.full(n, -2, dtype=np.int8)
-        self.final_players = np.zeros(n, dtype=np.int8)
+        self._final_obs = self._winners = self._final_players = None     # made at the first end
         self.skipped = np.zeros(n, dtype=np.int64)
+
+    @property
+    def final_obs(self):
+        if self._final_obs is None:
+            self._final_obs = np.full(self.n, None, dtype=object)
+        return self._final_obs
+
+    @property
+    def winners(self):
+        if self._winners is None:
+            self._winners = np.full(self.n, -2, dtype=np.int8)
+        return self._winners
+
+    @property
+    def final_players(self):
+        if self._final_players is None:
+            self._final_players = np.zeros(self.n, dtype=np.int8)
+        return self._final_players
 
 
 class AtomicAfricaVectorEnv(VectorEnv):
@@ -104,11 +129,14 @@ class AtomicAfricaVectorEnv(VectorEnv):
     ----------
     num_envs : int
         Number of games stepped together (>= 1).
-    scenario : Scenario, path, dict or None
-        The scenario (the packaged default if ``None``).
+    scenario : Scenario, path, dict, None, list or ScenarioSampler
+        The scenario (the packaged default if ``None``); a list or a
+        :class:`~atomic_africa.game.scenarios.ScenarioSampler`: each game's battle drawn from its
+        seed, observations and action ids in the sampler's padded layout, played by a
+        :class:`~atomic_africa.game.native.mixed.MixedVectorGame` (one engine per map in play).
     player : {0, 1, "random"}
         The learner's side in every game; ``"random"``: drawn for each game from its seed (see the
-        module notes; :attr:`players` holds the current sides).
+        module notes; ``players`` holds the current sides).
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
     opponent : str or callable
@@ -127,6 +155,9 @@ class AtomicAfricaVectorEnv(VectorEnv):
         Potential-based reward shaping, as in the single-agent env (the same rewards for the same game).
     skip_forced : bool
         Play the learner's single-legal-action decisions in the env, as in the single-agent env.
+    observation : {"full", "compact"}
+        ``"compact"``: only the features not constant for the scenario, for the learner and a
+        callable opponent alike (as in the single-agent env).
 
     Attributes
     ----------
@@ -153,7 +184,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int = 1, scenario=None, player: int = 0, rules=None,
                  opponent="random", threads: int = 1, render_mode=None, view: str = "relative",
-                 shaping=None, skip_forced: bool = False):
+                 shaping=None, skip_forced: bool = False, observation: str = "full"):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, numbers.Integral):
             raise TypeError(f"num_envs: expected a positive int, got {type(num_envs).__name__} {num_envs!r}")
         if num_envs < 1:
@@ -179,14 +210,19 @@ class AtomicAfricaVectorEnv(VectorEnv):
         # The engine's game seed until the first seeded reset comes from fresh entropy, as the
         # single-agent env's does.
         entropy = int(seed_sequence(None).generate_state(1, np.uint64)[0])
-        self.vector_game = VectorGame(scenario, self.num_envs, entropy, rules=rules, threads=threads)
+        sampler = sampler_of(scenario, rules)
+        self.vector_game = (VectorGame(scenario, self.num_envs, entropy, rules=rules, threads=threads)
+                            if sampler is None else MixedVectorGame(sampler, self.num_envs, entropy, threads=threads))
+        self._mixed = sampler is not None
         vg = self.vector_game
         vg.agent_params = agent_params()
         # the native opponent's code in every game, converted once
         self._opponent_kinds = (np.full(self.num_envs, AGENT_KINDS[opponent], dtype=np.int8)
                                 if isinstance(opponent, str) else None)
         self.view = SideView(vg.spec, view)
-        self.single_observation_space = observation_box(vg.spec)
+        self._columns = observation_columns(vg.spec, observation)
+        self.observation = observation
+        self.single_observation_space = observation_box(vg.spec, self._columns)
         self.single_action_space = spaces.Discrete(vg.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -197,9 +233,11 @@ class AtomicAfricaVectorEnv(VectorEnv):
         self._learner_arg = "random" if player == "random" else self.player
         self.players = None
         self.shaping, self.skip_forced = shaping, bool(skip_forced)
-        self._start_figures = start_figures(vg.spec) if shaping is not None else None
+        self._start_figures = (start_figures(vg.spec) if shaping is not None and sampler is None else None)
         self._rows = np.arange(self.num_envs)
         self._phi = None        # with shaping: Phi of every game's current state (set by reset)
+        # the learner's frame is the engine's (absolute view, or player 0's relative view): no mapping
+        self._engine_frame = view == "absolute" or self.player == 0
 
     # -- properties -----------------------------------------------------------------------------
     @property
@@ -240,7 +278,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         vg, view = self.vector_game, self.view
         envs = np.flatnonzero(need)
         side = vg.current_player[envs]
-        acts = np.asarray(self.opponent(view.observation(vg.observations(envs=envs), side),
+        acts = np.asarray(self.opponent(self._select(view.observation(vg.observations(envs=envs), side)),
                                         view.action_mask(vg.action_masks(envs=envs), side), envs))
         if acts.shape != envs.shape or acts.dtype.kind not in "iu":
             raise ValueError(f"opponent: returned {acts.dtype} array of shape {acts.shape}; expected "
@@ -275,16 +313,26 @@ class AtomicAfricaVectorEnv(VectorEnv):
                 return obs
 
     def _learner_step(self, out, actions, active, strict_end: bool, observe: bool = True):
-        """The learner's ``actions`` in the games ``active`` (None: all), then :meth:`_advance`."""
-        sides = self.players
+        """The learner's ``actions`` (engine ids) in the games ``active`` (None: all), then :meth:`_advance`."""
         _, rew, term, _, info = self.vector_game.step(actions, active=active, observe=False)
-        out.reward += rew[self._rows, sides]
+        return self._after_learner(out, rew, term, info, active, strict_end, observe)
+
+    def _after_learner(self, out, rew, term, info, active, strict_end: bool, observe: bool = True):
+        sides = self.players
+        self._add_rewards(out, rew, sides)
         self._end(out, term, info, sides, strict_end)
         return self._advance(out, info, strict_end, active, observe)
 
+    def _add_rewards(self, out, rew, sides):
+        """Add each game's learner reward of an engine call's (num_envs, 2) rewards to ``out``."""
+        if self.player == "random":
+            out.reward += rew[self._rows, sides]
+        else:
+            out.reward += rew[:, self.player]
+
     def _end(self, out, term, info, sides, strict_end: bool):
         """The games ``term`` ended (their learner was ``sides``): keep their ends in ``out``; with
-        ``player="random"`` their new games' sides replace theirs in :attr:`players`."""
+        ``player="random"`` their new games' sides replace theirs in ``players``."""
         if not term.any():
             return
         twice = term if strict_end else term & out.ended
@@ -293,8 +341,11 @@ class AtomicAfricaVectorEnv(VectorEnv):
             raise RuntimeError(self._no_decision_message(twice, sides))
         out.ended |= term
         fo = info["final_observation"]
-        for i in np.flatnonzero(term):
-            out.final_obs[i] = self.view.observation(np.array(fo[i][sides[i]], dtype=np.float32), sides[i])
+        idx = np.flatnonzero(term)
+        finals = np.stack([fo[i][sides[i]] for i in idx.tolist()])   # one mapping for all of them
+        finals = self._select(self.view.observation(finals, sides[idx], copy=False))
+        for j, i in enumerate(idx.tolist()):
+            out.final_obs[i] = finals[j]
         out.winners[term] = info["winner"][term]
         out.final_players[term] = sides[term]
         if self.player == "random":
@@ -316,7 +367,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
         """Phi of every game's current state for its learner (None when shaping is off)."""
         if self.shaping is None:
             return None
-        return potentials(self.vector_game.side_totals(), self._start_figures, self.players, self.shaping)
+        start = self.vector_game.start_figures() if self._mixed else self._start_figures
+        return potentials(self.vector_game.side_totals(), start, self.players, self.shaping)
 
     def _add_shaping(self, out, phi_before, acted, ended_before):
         """Add ``gamma * Phi(now) - phi_before`` (Phi = 0 for a game that ended since) to the games
@@ -357,19 +409,19 @@ class AtomicAfricaVectorEnv(VectorEnv):
 
     def _info(self, masks, out=None, finished_seeds=None) -> dict:
         vg = self.vector_game
-        n, ones = self.num_envs, self._ones
-        self._masks = self.view.action_mask(masks, self.players)  # a fresh array: shared with info,
-        # copied by action_masks()
+        ones = self._ones
+        # the engine's fresh masks, mapped in place: shared with info, copied by action_masks()
+        self._masks = masks if self._engine_frame else self.view.action_mask(masks, self.players, copy=False)
         self._seeds = vg.episode_seeds
         info = {"action_mask": self._masks, "_action_mask": ones.copy(),
                 "game_seed": self._seeds.copy(), "_game_seed": ones.copy(),
-                "game_index": np.asarray(vg.episodes, dtype=np.int64).copy(), "_game_index": ones.copy(),
+                "game_index": vg.episodes, "_game_index": ones.copy(),
                 "player": self.players.copy(), "_player": ones.copy()}
         if self.skip_forced:
-            info["skipped"], info["_skipped"] = out.skipped.copy(), ones.copy()
+            info["skipped"], info["_skipped"] = out.skipped, ones.copy()
         ended = None if out is None else out.ended
         if ended is not None and ended.any():
-            zero_seeds = np.zeros(n, dtype=np.uint64)
+            zero_seeds = np.zeros(self.num_envs, dtype=np.uint64)
             zero_seeds[ended] = finished_seeds[ended]
             info["final_obs"], info["_final_obs"] = out.final_obs, ended.copy()
             info["final_info"] = {"winner": np.where(ended, out.winners, 0).astype(np.int8),
@@ -379,6 +431,15 @@ class AtomicAfricaVectorEnv(VectorEnv):
                                   "_player": ended.copy()}
             info["_final_info"] = ended.copy()
         return info
+
+    def _observed(self, obs):
+        """The engine's fresh observations of every learner, in the learner's view (in place)."""
+        obs = obs if self._engine_frame else self.view.observation(obs, self.players, copy=False)
+        return self._select(obs)
+
+    def _select(self, obs):
+        """``observation="compact"``: the columns handed out (a copy); else ``obs`` itself."""
+        return obs if self._columns is None else obs[:, self._columns]
 
     # -- Gymnasium API --------------------------------------------------------------------------
     def reset(self, *, seed=None, options=None):
@@ -415,8 +476,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         obs = self._advance(out, info, strict_end=True)
         self._phi = self._potentials()
         obs, masks = self._skip_forced_rounds(out, obs, strict_end=True)
-        obs = self.view.observation(obs, self.players)
-        return obs, self._info(masks, out)
+        return self._observed(obs), self._info(masks, out)
 
     def step(self, actions):
         """Apply the learner's action in every game, then the opponent's until the learner decides
@@ -445,33 +505,40 @@ class AtomicAfricaVectorEnv(VectorEnv):
         """
         if self._masks is None:
             raise RuntimeError("step() called before reset()")
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions: expected shape ({self.num_envs},), got {a.shape}")
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
+        a = actions
+        if not (type(a) is np.ndarray and a.dtype == np.int64 and a.shape == self._rows.shape
+                and a.flags.c_contiguous):
+            a = np.asarray(actions)
+            if a.shape != (self.num_envs,):
+                raise ValueError(f"actions: expected shape ({self.num_envs},), got {a.shape}")
+            if a.dtype.kind not in "iu":
+                raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
+            a = np.ascontiguousarray(a, dtype=np.int64)
+        if a.min() < 0 or a.max() >= self.vector_game.num_actions:
+            raise self._illegal(a)      # out of range: named in the learner's view, nothing changed
         finished_seeds = self._seeds
-        a = np.ascontiguousarray(a, dtype=np.int64)
+        out = _StepOutcome(self.num_envs)
+        phi = self._phi
+        engine_actions = a if self._engine_frame else self.view.action_to_engine(a, self.players)
+        try:
+            # the engine checks every action before it changes any game
+            _, rew, term, _, info = self.vector_game.step(engine_actions, observe=False)
+        except IllegalActionError:
+            raise self._illegal(a) from None
+        obs = self._after_learner(out, rew, term, info, None, strict_end=False)
+        if self.shaping is not None:
+            self._add_shaping(out, phi, self._ones, np.zeros(self.num_envs, dtype=bool))
+        obs, masks = self._skip_forced_rounds(out, obs, strict_end=False)
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return self._observed(obs), out.reward, out.ended, truncated, self._info(masks, out, finished_seeds)
+
+    def _illegal(self, a: np.ndarray) -> IllegalActionError:
+        """The error for the first out-of-range or illegal action of ``a`` (checked against the
+        learner's masks), named in the learner's view."""
         n = self.vector_game.num_actions
         inside = (a >= 0) & (a < n)
         legal = inside.copy()
         legal[inside] = self._masks[np.flatnonzero(inside), a[inside]]
-        if not legal.all():     # checked in the learner's view, before any game changes
-            raise self._illegal(a, legal)
-        out = _StepOutcome(self.num_envs)
-        phi = self._phi
-        obs = self._learner_step(out, self.view.action_to_engine(a, self.players), None, strict_end=False)
-        self._add_shaping(out, phi, self._ones, np.zeros(self.num_envs, dtype=bool))
-        obs, masks = self._skip_forced_rounds(out, obs, strict_end=False)
-        obs = self.view.observation(obs, self.players)
-        truncated = np.zeros(self.num_envs, dtype=bool)
-        return obs, out.reward, out.ended.copy(), truncated, self._info(masks, out, finished_seeds)
-
-    def _illegal(self, a: np.ndarray, legal: np.ndarray) -> IllegalActionError:
-        """The error for the first out-of-range or illegal action of ``a`` (``legal``: which are legal
-        in the learner's view), named in that view."""
-        n = self.vector_game.num_actions
-        inside = (a >= 0) & (a < n)
         i = int(np.flatnonzero(~legal)[0])
         if not inside[i]:
             return IllegalActionError(f"actions[{i}]: action {a[i]} is out of range in env {i}; "

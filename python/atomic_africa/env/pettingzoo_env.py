@@ -23,15 +23,16 @@ from .._optional import require
 require("pettingzoo", "pettingzoo", "the PettingZoo environment")
 require("gymnasium", "pettingzoo", "the PettingZoo environment")
 
-import numpy as np  # noqa: E402
-from gymnasium import spaces  # noqa: E402
-from gymnasium.utils import EzPickle  # noqa: E402
-from pettingzoo import AECEnv  # noqa: E402
-from pettingzoo.utils import wrappers  # noqa: E402
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
-from ..game import Game, GameSpec
+from ..game import Game, IllegalActionError
 from ..game.side_view import SideView
-from ._common import AGENT_NAMES, EpisodeSeeds, observation_box, text_render
+from ._common import AGENT_NAMES, Battles, EpisodeSeeds, observation_box, observation_columns, text_render
+from .shaping import game_totals, potentials, shaping_config, start_figures
 
 __all__ = ["env", "raw_env", "AtomicAfricaAEC"]
 
@@ -45,7 +46,7 @@ def env(**kwargs):
     ----------
     **kwargs
         Passed to :class:`AtomicAfricaAEC` (``scenario``, ``rules``, ``render_mode``, ``view``,
-        ``skip_forced``).
+        ``skip_forced``, ``shaping``, ``observation``).
 
     Returns
     -------
@@ -63,8 +64,10 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
 
     Parameters
     ----------
-    scenario : Scenario, path, dict or None
-        The scenario (the packaged default if ``None``).
+    scenario : Scenario, path, dict, None, list or ScenarioSampler
+        The scenario (the packaged default if ``None``); a list or a
+        :class:`~atomic_africa.game.scenarios.ScenarioSampler`: a battle per episode, drawn from
+        the game seed, in the sampler's padded layout (as the Gymnasium envs).
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
     render_mode : {None, "ansi", "human"}
@@ -76,21 +79,28 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         ``reset``/``step``, so the selected agent always has a choice (or the game is over);
         ``infos[agent]["skipped"]`` counts each agent's decisions played so in the last call.
         Off by default.
+    shaping : None, True, dict or RewardShaping
+        Potential-based reward shaping (:mod:`atomic_africa.env.shaping`) for both agents: when an
+        agent is selected again (or the game ends) it receives ``gamma * Phi(s') - Phi(s)`` of its
+        own potential, ``s`` the state at its last decision, ``s'`` now (``Phi`` = 0 at the end), so
+        each agent's terms telescope over its own decisions. Off by default.
+    observation : {"full", "compact"}
+        ``"compact"``: only the features not constant for the scenario.
 
     Raises
     ------
     ValueError
-        On an invalid ``render_mode`` or ``view``.
+        On an invalid ``render_mode``, ``view``, ``shaping`` value or ``observation``.
     TypeError
-        On a non-bool ``skip_forced``.
+        On a non-bool ``skip_forced`` or a ``shaping`` of another type.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "name": "atomic_africa_v0",
                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, scenario=None, rules=None, render_mode=None, view: str = "relative",
-                 skip_forced: bool = False):
-        EzPickle.__init__(self, scenario, rules, render_mode, view, skip_forced)
+                 skip_forced: bool = False, shaping=None, observation: str = "full"):
+        EzPickle.__init__(self, scenario, rules, render_mode, view, skip_forced, shaping, observation)
         super().__init__()
         if not isinstance(skip_forced, (bool, np.bool_)):
             raise TypeError(f"skip_forced: expected a bool, got {type(skip_forced).__name__} {skip_forced!r}")
@@ -99,15 +109,22 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
             raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None, "
                              f"{', '.join(map(repr, self.metadata['render_modes']))}")
         self.render_mode = render_mode
-        self.game_spec = GameSpec.build(scenario, rules)
-        self.view = SideView(self.game_spec, view)
+        self.battles = Battles(scenario, rules)
+        self.game_spec = self.battles.spec          # the current episode's battle
+        layout = self.battles.layout
+        self.view = SideView(layout, view)
+        self.shaping = shaping_config(shaping)
+        self._start_figures = start_figures(self.game_spec) if self.shaping is not None else None
+        self._phi = [0.0, 0.0]          # each agent's Phi at its last decision (with shaping)
+        self._columns = observation_columns(layout, observation)
+        self.observation = observation
         self._seeds = EpisodeSeeds()
         self.possible_agents = list(AGENT_NAMES)
         self.agents = self.possible_agents[:]
-        n = self.game_spec.num_actions
+        n = self._num_actions = layout.num_actions
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {
-            a: spaces.Dict({"observation": observation_box(self.game_spec),
+            a: spaces.Dict({"observation": observation_box(layout, self._columns),
                             "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8)})
             for a in self.possible_agents}
         self.game = None
@@ -134,24 +151,45 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         the episode stream (see :class:`EpisodeSeeds`); ``options`` is ignored. A game that is over
         before its first decision (a scenario may give a side no order cards) starts terminated:
         rewards and ``infos`` as at any end, and ``player_0`` selected for its dead step."""
-        self.game = Game(self.game_spec, self._seeds.next(seed))
+        game_seed = self._seeds.next(seed)
+        self.game_spec = self.battles.start(game_seed)
+        if self.shaping is not None:
+            self._start_figures = start_figures(self.game_spec)
+        self.game = Game(self.game_spec, game_seed)
         self.agents = self.possible_agents[:]
         self._reset_dicts()
         self._skip_forced()
+        self._phi = [self._potential(0), self._potential(1)]
         if self.game.is_over:
             self.agent_selection = self.possible_agents[0]
             self._finish()
         else:
             self.agent_selection = self.possible_agents[self.game.current_player]
 
+    def _potential(self, p: int) -> float:
+        if self.shaping is None or self.game.is_over:
+            return 0.0
+        return float(potentials(game_totals(self.game), self._start_figures, p, self.shaping))
+
+    def _shape(self):
+        """With shaping: the terms of the agents whose transition ends now (the selected one, or both
+        at the end) into ``self.rewards``."""
+        if self.shaping is None:
+            return
+        for p in ((0, 1) if self.game.is_over else (self.game.current_player,)):
+            now = self._potential(p)
+            self.rewards[self.possible_agents[p]] += self.shaping.gamma * now - self._phi[p]
+            self._phi[p] = now
+
     def observe(self, agent):
         """``{"observation": float32 vector, "action_mask": int8 vector}`` for ``agent`` (the mask is
         all zeros unless ``agent`` is to act)."""
         p = self.possible_agents.index(agent)
-        mask = np.zeros(self.game_spec.num_actions, dtype=np.int8)
+        mask = np.zeros(self._num_actions, dtype=np.int8)
         if not self.game.is_over and agent == self.agent_selection:
-            mask[self.view.action_mask(self.game.action_mask(), p)] = 1
-        return {"observation": self.view.observation(self.game.observation(p), p), "action_mask": mask}
+            mask[self.view.action_mask(self.battles.mask(self.game.action_mask()), p)] = 1
+        obs = self.view.observation(self.battles.observation(self.game.observation(p)), p)
+        return {"observation": obs if self._columns is None else obs[self._columns], "action_mask": mask}
 
     def step(self, action):
         """Apply ``action`` (int action id) of the selected agent; an illegal one raises
@@ -161,12 +199,26 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0
         # IllegalActionError (a ValueError) leaves the game unchanged
-        self.view.apply(self.game, int(action), self.possible_agents.index(agent))
+        p = self.possible_agents.index(agent)
+        if self.battles.sampler is None:
+            self.view.apply(self.game, int(action), p)
+        else:
+            a = int(action)
+            e = self.battles.to_engine(self.view.action_to_engine(a, p)) if 0 <= a < self._num_actions else -1
+            if e < 0:
+                raise IllegalActionError(f"action {a}: not an action of this battle ({self.view.view} view "
+                                         f"of {agent}); allowed 0..{self._num_actions - 1} where legal")
+            self.game.apply(e)
         self._skip_forced()
+        if self.shaping is not None:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._shape()
         if self.game.is_over:
             self._finish()
         else:
             self.agent_selection = self.possible_agents[self.game.current_player]
+            if self.shaping is not None:
+                self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -188,7 +240,7 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
     def _finish(self):
         """The game is over: every agent terminated, with its return and the result."""
         for a, r in zip(self.possible_agents, self.game.returns()):
-            self.rewards[a] = r
+            self.rewards[a] = r + (self.rewards[a] if self.shaping is not None else 0)
         self.terminations = dict.fromkeys(self.agents, True)
         result = self.game.result
         for a in self.agents:

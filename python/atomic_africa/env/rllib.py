@@ -40,23 +40,26 @@ from .._optional import require
 
 require("ray.rllib", "rllib", "the RLlib environment")  # before the imports below: one line naming the extra
 
-import numbers  # noqa: E402
+import numbers
 
-import numpy as np  # noqa: E402
-from gymnasium import spaces  # noqa: E402
-from ray.rllib.env.multi_agent_env import MultiAgentEnv  # noqa: E402
+import numpy as np
+from gymnasium import spaces
+from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from ..game import IllegalActionError
 from ..game.actions import legal_ids_text
 from ..game.side_view import SideView
 from ..game.native.vector import VectorGame
-from ._common import AGENT_NAMES, observation_box
+from ._common import AGENT_NAMES, observation_box, observation_columns, sampler_of
+from ..game.native.mixed import MixedVectorGame
+from .shaping import potentials, shaping_config, start_figures
 
 __all__ = ["AtomicAfricaMultiAgentEnv", "CONFIG_KEYS"]
 
 #: The keys of an env_config (and the constructor's keywords), with their defaults.
 CONFIG_KEYS = {"scenario": None, "rules": None, "seed": None, "illegal_action": "lose",
-               "illegal_reward": -1.0, "threads": 1, "view": "relative"}
+               "illegal_reward": -1.0, "threads": 1, "view": "relative", "shaping": None,
+               "skip_forced": False, "observation": "full"}
 
 
 class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
@@ -68,8 +71,17 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         RLlib's env_config; keys of :data:`CONFIG_KEYS`:
         ``scenario`` (Scenario, path, dict or None: the packaged default), ``rules`` (Rules or None),
         ``seed`` (non-negative int or None), ``illegal_action`` (``"lose"`` or ``"raise"``),
-        ``illegal_reward`` (float), ``threads`` (threads of the native engine), ``view``
-        (``"relative"`` or ``"absolute"``).
+        ``illegal_reward`` (float), ``threads`` (threads of the native engine; ``scenario`` may also
+        be a list or a :class:`~atomic_africa.game.scenarios.ScenarioSampler`: a battle drawn per
+        episode from its seed, in the sampler's padded layout), ``view``
+        (``"relative"`` or ``"absolute"``), ``shaping`` (None, True, a dict or a
+        :class:`~atomic_africa.env.shaping.RewardShaping`: potential-based shaping for both agents,
+        each receiving ``gamma * Phi(s') - Phi(s)`` of its own potential from its last observation
+        to its next one, ``Phi`` = 0 at the end, as the PettingZoo env), ``skip_forced`` (bool:
+        decisions with a single legal action, of either agent, played by the env; ``infos[agent]
+        ["skipped"]`` counts an agent's since its last observation) and ``observation`` (``"full"``
+        or ``"compact"``: only the features not constant for the scenario), the options of the
+        Gymnasium and PettingZoo envs.
     **kwargs
         The same keys as keywords (they override ``config``).
 
@@ -95,13 +107,24 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         if isinstance(r, (bool, np.bool_)) or not isinstance(r, numbers.Real) or not np.isfinite(r):
             raise ValueError(f"illegal_reward: expected a finite number, got {r!r}")
         self.illegal_action, self.illegal_reward = opts["illegal_action"], float(r)
-        self.vector_game = VectorGame(opts["scenario"], 1, self._stream_seed(opts["seed"], config),
-                                      rules=opts["rules"], threads=opts["threads"])
+        if not isinstance(opts["skip_forced"], (bool, np.bool_)):
+            raise ValueError(f"skip_forced: expected a bool, got {opts['skip_forced']!r}")
+        self.skip_forced = bool(opts["skip_forced"])
+        self.shaping = shaping_config(opts["shaping"])
+        sampler = sampler_of(opts["scenario"], opts["rules"])
+        stream = self._stream_seed(opts["seed"], config)
+        self.vector_game = (VectorGame(opts["scenario"], 1, stream, rules=opts["rules"], threads=opts["threads"])
+                            if sampler is None else MixedVectorGame(sampler, 1, stream, threads=opts["threads"]))
+        self._mixed = sampler is not None
         vg = self.vector_game
         self.view = SideView(vg.spec, opts["view"])
+        self._columns = observation_columns(vg.spec, opts["observation"])
+        self._start_figures = (start_figures(vg.spec) if self.shaping is not None and not self._mixed else None)
+        self._phi = [0.0, 0.0]      # each agent's Phi at its last observation (with shaping)
+        self._skipped = [0, 0]      # each agent's decisions skipped since its last observation
         self.agents = self.possible_agents = list(AGENT_NAMES)
         n = vg.num_actions
-        space = spaces.Dict({"observations": observation_box(vg.spec),
+        space = spaces.Dict({"observations": observation_box(vg.spec, self._columns),
                              "action_mask": spaces.Box(0.0, 1.0, (n,), np.float32)})
         self.observation_spaces = {a: space for a in self.agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.agents}
@@ -124,7 +147,29 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
 
     # -- helpers --------------------------------------------------------------------------------
     def _obs(self, observation, mask) -> dict:
+        if self._columns is not None:
+            observation = observation[self._columns]
         return {"observations": observation, "action_mask": mask}
+
+    def _potential(self, p: int) -> float:
+        vg = self.vector_game
+        start = vg.start_figures()[0] if self._mixed else self._start_figures
+        return float(potentials(vg.side_totals()[0], start, p, self.shaping))
+
+    def _skip(self):
+        """With ``skip_forced``: play every single-legal-action decision; returns the last step's
+        outputs (None if nothing was played) and whether a game ended."""
+        vg, last = self.vector_game, None
+        while self.skip_forced:
+            mask = vg.action_masks()[0]
+            legal = np.flatnonzero(mask)
+            if legal.size != 1:
+                break
+            self._skipped[int(vg.current_player[0])] += 1
+            last = vg.step(legal.astype(np.int64))
+            if last[2][0]:
+                return last, True
+        return last, False
 
     def _turn(self, observation) -> dict:
         """``{agent to move: its observation dict}``; ``observation``: the engine's, for that agent."""
@@ -174,9 +219,23 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         elif not self._fresh:
             vg.reset()
         self._fresh = False
-        obs = self._turn(vg.observations()[0])
         self._game_seed = int(vg.episode_seeds[0])
-        return obs, {self._mover: {"game_seed": self._game_seed, "game_index": int(vg.episodes[0])}}
+        self._skipped = [0, 0]
+        # a game whose forced opening decisions end it is replaced, as one over before any decision
+        for _ in range(64):
+            _, ended = self._skip()
+            if not ended:
+                break
+            self._skipped = [0, 0]
+            self._game_seed = int(vg.episode_seeds[0])
+        if self.shaping is not None:
+            self._phi = [self._potential(0), self._potential(1)]
+        obs = self._turn(vg.observations()[0])
+        info = {"game_seed": self._game_seed, "game_index": int(vg.episodes[0])}
+        if self.skip_forced:
+            info["skipped"] = self._skipped[int(vg.current_player[0])]
+            self._skipped[int(vg.current_player[0])] = 0
+        return obs, {self._mover: info}
 
     def step(self, action_dict):
         """Apply the action of the agent to move.
@@ -221,9 +280,31 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
             infos[agent]["illegal_action"] = True
             return self._end(views, returns, infos)
         obs, rewards, term, _, info = vg.step(np.array([self.view.action_to_engine(a, p)], dtype=np.int64))
+        if not term[0]:
+            last, ended = self._skip()
+            if last is not None:
+                obs, rewards, term, _, info = last
         if term[0]:
             self._fresh = True   # the engine has already started the next game
             winner = int(info["winner"][0])
             infos = {x: {"winner": winner, "game_seed": self._game_seed} for x in self.agents}
-            return self._end(info["final_observation"][0], rewards[0], infos)
-        return self._turn(obs[0]), {agent: 0.0}, {"__all__": False}, {"__all__": False}, {}
+            returns = [float(x) for x in rewards[0]]
+            if self.shaping is not None:      # Phi(terminal) = 0
+                returns = [r - self._phi[q] for q, r in enumerate(returns)]
+            if self.skip_forced:
+                for q, x in enumerate(self.agents):
+                    infos[x]["skipped"] = self._skipped[q]
+                self._skipped = [0, 0]
+            return self._end(info["final_observation"][0], returns, infos)
+        turn = self._turn(obs[0])
+        q = int(vg.current_player[0])
+        reward = {agent: 0.0}
+        if self.shaping is not None:        # the agent now to move: its transition since its last observation
+            now = self._potential(q)
+            reward[self.agents[q]] = reward.get(self.agents[q], 0.0) + self.shaping.gamma * now - self._phi[q]
+            self._phi[q] = now
+        infos = {}
+        if self.skip_forced:
+            infos = {self.agents[q]: {"skipped": self._skipped[q]}}
+            self._skipped[q] = 0
+        return turn, reward, {"__all__": False}, {"__all__": False}, infos

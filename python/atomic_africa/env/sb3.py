@@ -31,10 +31,11 @@ from .._optional import require
 
 require("stable_baselines3", "sb3", "AtomicAfricaSB3VecEnv")  # before the imports below: one line naming the extra
 
-import numbers  # noqa: E402
+import numbers
+import operator
 
-import numpy as np  # noqa: E402
-from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
+import numpy as np
+from stable_baselines3.common.vec_env import VecEnv
 
 from .gymnasium_vector import AtomicAfricaVectorEnv
 from ..game.native.vector import VectorGame
@@ -46,24 +47,103 @@ __all__ = ["AtomicAfricaSB3VecEnv"]
 _NOT_PER_ENV = ("action_mask", "final_obs")
 
 
-def _spread(info: dict, infos: list) -> None:
+def _values(values) -> list:
+    """One conversion to Python values per key, not one per env."""
+    return values.tolist() if isinstance(values, np.ndarray) and values.dtype != object else list(values)
+
+
+def _spread(info: dict, infos, envs) -> None:
     """Add each entry of a Gymnasium vector info (arrays, or nested info dicts, with the bool masks
-    ``info["_" + key]``; no mask: every env) to the per-env dicts ``infos`` where its mask is set."""
+    ``info["_" + key]``; no mask: every env) to the per-env dicts ``infos[i]`` (a list, or a dict
+    by env index) of the envs ``envs`` where its mask is set."""
     for key, values in info.items():
         if key.startswith("_") or key in _NOT_PER_ENV:
             continue
         mask = info.get("_" + key)
-        envs = range(len(infos)) if mask is None else np.flatnonzero(mask).tolist()
+        if mask is None:
+            sel = list(envs)
+        elif isinstance(envs, range) and len(envs) == len(mask):
+            sel = np.flatnonzero(mask).tolist()
+        else:
+            m = np.asarray(mask).tolist()
+            sel = [i for i in envs if m[i]]
         if isinstance(values, dict):
-            nested = [{} for _ in infos]
-            _spread(values, nested)
-            for i in envs:
+            nested = {i: {} for i in sel}
+            _spread(values, nested, sel)
+            for i in sel:
                 infos[i][key] = nested[i]
         else:
-            # one conversion to Python values per key, not one per env
-            items = values.tolist() if isinstance(values, np.ndarray) and values.dtype != object else values
-            for i in envs:
+            items = _values(values)
+            for i in sel:
                 infos[i][key] = items[i]
+
+
+class _PerEnvInfos:
+    """SB3's list of per-env info dicts, built from the vector env's info at a cost that does not
+    grow with the number of envs: the entries every env has (``game_seed``, ``game_index``,
+    ``player``, ...) change only when a game ends, so each env's dict is kept and rebuilt only where
+    one of its values changed; an env with more entries (a finished game's ``final_info`` ...) gets a
+    fresh dict. A returned list is new at every step; the dict of a game still running may be the
+    same object as at the previous step (its entries are unchanged: copy it before changing it, as
+    SB3's ``VecMonitor`` does)."""
+
+    def __init__(self):
+        self.keys, self.columns, self.dicts = None, None, None
+        self._layout = (None, None)     # (the info's keys, the keys every env has) of the last call
+
+    def _full(self, info: dict) -> tuple:
+        """The keys of ``info`` set in every env (no mask, or an all-True one)."""
+        return tuple(k for k, v in info.items() if not k.startswith("_") and k not in _NOT_PER_ENV
+                     and not isinstance(v, dict) and (info.get("_" + k) is None or info["_" + k].all()))
+
+    def __call__(self, info: dict, n: int) -> list:
+        keys = tuple(info)
+        full = self._layout[1]
+        if keys != self._layout[0]:     # the vector env sets its per-step keys in every env, always
+            full = self._full(info)
+            self._layout = (keys, full)
+        columns = [np.asarray(info[k]) for k in full]
+        if full != self.keys or self.dicts is None or len(self.dicts) != n:
+            self.dicts = [dict(zip(full, row)) for row in zip(*(_values(c) for c in columns))] \
+                if full else [{} for _ in range(n)]
+        else:
+            diff = np.zeros(n, dtype=bool)
+            for new, old in zip(columns, self.columns):
+                diff |= new != old
+            changed = np.flatnonzero(diff)
+            if changed.size:
+                for j, row in zip(changed.tolist(), zip(*(_values(c[changed]) for c in columns))):
+                    self.dicts[j] = dict(zip(full, row))
+        self.keys, self.columns = full, columns      # the vector env's info arrays are new every step
+        infos = list(self.dicts)
+        rest = {k: v for k, v in info.items() if k not in full and not k.startswith("_") and k not in _NOT_PER_ENV}
+        if rest:      # the entries of some envs only (final_info ...): fresh dicts there
+            masks = {k: info.get("_" + k) for k in rest}
+            some = np.zeros(n, dtype=bool)
+            for m in masks.values():
+                some |= True if m is None else np.asarray(m, dtype=bool)
+            envs = np.flatnonzero(some).tolist()
+            for i in envs:
+                infos[i] = dict(infos[i])
+            _spread({**rest, **{"_" + k: m for k, m in masks.items() if m is not None}}, infos, envs)
+        return infos
+
+
+class _MaskRows(np.ndarray):
+    """The action masks as ``env_method("action_masks")`` gives them: one row per game, views of one
+    (num_envs, num_actions) buffer. sb3-contrib's ``get_action_masks`` stacks the rows again with
+    ``np.stack``; for exactly these rows (the list the adapter returned, in order) this type answers
+    ``np.stack`` with a copy of the buffer, in one step instead of one per row. Everything else is
+    plain numpy."""
+
+    def __array_function__(self, func, types, args, kwargs):
+        if func is np.stack and len(args) == 1 and not kwargs and type(args[0]) is list:
+            rows = args[0]
+            base = rows[0].base if rows else None
+            if base is not None and len(rows) == len(getattr(base, "_rows", ())) \
+                    and all(map(operator.is_, rows, base._rows)):
+                return base.view(np.ndarray).copy()
+        return super().__array_function__(func, types, args, kwargs)
 
 
 class AtomicAfricaSB3VecEnv(VecEnv):
@@ -103,7 +183,7 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         self._wrap(venv, seed)
 
     @classmethod
-    def from_vector_env(cls, vector_env: AtomicAfricaVectorEnv, seed=None) -> "AtomicAfricaSB3VecEnv":
+    def from_vector_env(cls, vector_env: AtomicAfricaVectorEnv, seed=None) -> AtomicAfricaSB3VecEnv:
         """Present an existing vector env to SB3 (it is used, not copied: do not step it directly).
 
         Parameters
@@ -132,6 +212,8 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         seed = self._check_seed(seed)
         self.vector_env = venv
         self._actions = None
+        self._per_env = _PerEnvInfos()
+        self._mask_buffer = None
         super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
         self._next_seed = seed
 
@@ -223,9 +305,9 @@ class AtomicAfricaSB3VecEnv(VecEnv):
     def _infos(self, info: dict, dones: np.ndarray, truncated) -> list:
         """The vector env's info dict (arrays, each key ``k`` with its mask ``_k``) as SB3's list of
         per-env dicts; the masks go in the keys' presence. Action masks are left to :meth:`action_masks`."""
-        infos = [{} for _ in range(self.num_envs)]
-        _spread(info, infos)
-        for i in np.flatnonzero(dones):
+        infos = self._per_env(info, self.num_envs)
+        for i in np.flatnonzero(dones).tolist():
+            infos[i] = dict(infos[i]) if infos[i] is self._per_env.dicts[i] else infos[i]
             infos[i]["terminal_observation"] = info["final_obs"][i]
             infos[i]["TimeLimit.truncated"] = bool(truncated[i])
         return infos
@@ -240,12 +322,19 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         """
         return self.vector_env.action_masks()
 
+    def __getstate__(self):
+        d = dict(self.__dict__)
+        d["_mask_buffer"] = None        # rebuilt by the next env_method (its row list is not pickled)
+        return d
+
     def close(self) -> None:
         """Close the vector env."""
         self.vector_env.close()
 
     # -- the per-env interface of a VecEnv, over one batched env --------------------------------
     def _indices(self, indices) -> list:
+        if indices is None:
+            return range(self.num_envs)
         idx = list(self._get_indices(indices))
         for i in idx:
             if isinstance(i, (bool, np.bool_)) or not isinstance(i, numbers.Integral) \
@@ -284,14 +373,26 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         Raises
         ------
         ValueError
-            For any other method (call it on :attr:`vector_env`, which holds every game).
+            For any other method (call it on ``vector_env``, which holds every game).
         """
         if method_name not in self.PER_GAME_METHODS:
             raise ValueError(f"method_name: {method_name!r} is not a per-game method; allowed "
                              f"{', '.join(map(repr, self.PER_GAME_METHODS))} (other methods act on "
                              f"all games at once: call them on .vector_env)")
+        if indices is None and not method_args and not method_kwargs and self.vector_env._masks is not None:
+            return self._mask_rows(self.vector_env._masks)      # copied into the adapter's buffer
         rows = getattr(self.vector_env, method_name)(*method_args, **method_kwargs)
         return [rows[i] for i in self._indices(indices)]
+
+    def _mask_rows(self, masks: np.ndarray) -> list:
+        """``masks`` as a list of row views of a buffer the adapter keeps (:class:`_MaskRows`: valid
+        until the next call, which overwrites the buffer)."""
+        buf = self._mask_buffer
+        if buf is None or buf.shape != masks.shape or getattr(buf, "_rows", None) is None:
+            buf = self._mask_buffer = np.zeros(masks.shape, dtype=bool).view(_MaskRows)
+            buf._rows = list(buf)
+        np.copyto(buf, masks)
+        return list(buf._rows)
 
     def env_is_wrapped(self, wrapper_class, indices=None) -> list:
         """False for every env: the games are rows of one native env, never wrapped one by one."""

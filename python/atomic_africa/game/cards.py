@@ -106,16 +106,36 @@ class Deck:
             If the suit, rank or Joker number is not in this deck.
         """
         name = name.strip()
+        jokers = self.size - self.suited
         if name.lower().startswith("joker"):
-            k = int(name[5:] or 1) - 1
-            if not 0 <= k < self.size - self.suited:
-                raise ValueError(f"card: no {name!r} in a deck with {self.size - self.suited} Jokers")
+            digits = name[5:]
+            k = int(digits or 1) - 1 if digits.isdigit() or not digits else -1
+            if not 0 <= k < jokers:
+                allowed = f"Joker1..Joker{jokers} (Joker alone is Joker1)" if jokers else "none: it has no Joker"
+                raise ValueError(f"card: {name!r} is not a Joker of this deck; allowed {allowed}")
             return self.suited + k
-        rank_s, suit_s = name[:-1].upper(), name[-1].upper()
+        rank_s, suit_s = name[:-1].upper(), name[-1:].upper()
         inv = {v: k for k, v in RANK_NAMES.items()}
         if suit_s not in SUIT_NAMES:
-            raise ValueError(f"card: unknown suit in {name!r}; allowed {SUIT_NAMES}")
+            raise ValueError(f"card: unknown suit in {name!r}; allowed {', '.join(SUIT_NAMES)} after a rank "
+                             f"({self._ranks_text()})")
         rank = inv.get(rank_s) or (int(rank_s) if rank_s.isdigit() else 0)
         if not 1 <= rank <= self.ranks:
-            raise ValueError(f"card: unknown rank in {name!r}")
+            raise ValueError(f"card: unknown rank {rank_s!r} in {name!r}; allowed {self._ranks_text()} then a suit "
+                             f"{', '.join(SUIT_NAMES)}" + (f", or Joker1..Joker{jokers}" if jokers else ""))
         return SUIT_NAMES.index(suit_s) * self.ranks + rank - 1
+
+    def _ranks_text(self) -> str:
+        """The rank names of this deck, a run of numbers as a range: ``'A, 2..10, J, Q, K'``."""
+        names = [RANK_NAMES.get(r, str(r)) for r in range(1, self.ranks + 1)]
+        out, run = [], []
+        for n in names + [""]:
+            if n.isdigit():
+                run.append(n)
+                continue
+            if run:
+                out.append(run[0] if len(run) == 1 else f"{run[0]}..{run[-1]}")
+                run = []
+            if n:
+                out.append(n)
+        return ", ".join(out)

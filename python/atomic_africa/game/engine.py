@@ -4,6 +4,11 @@
 through which every shuffle and die roll goes, an event log and the list of applied actions.
 Decisions are ints of a fixed-size action space (:mod:`.actions`); between decisions the engine runs
 every automatic step (reveals, rolls, fire resolution, Clean-up) itself.
+
+The native engine (``aa_core``) is this class's twin: each phase method here (``_start_game``,
+``_apply_action``, ``_begin_turn``, ``_resolve``, ``_cleanup``, ``_split_unit`` ...) has a native
+function of the same name without the underscore, which names this method in its comment; both
+draw, log and compute in the same order, so the two agree bit for bit.
 """
 from __future__ import annotations
 
@@ -24,8 +29,8 @@ from ..rules import Rules
 from ..scores import action_scores
 from .events import EventLog
 from .los import TerrainArrays, cover_at, los_blocked
-from .rng import RandomSource, ScriptedSource, source_from_dict
-from .saved import FORMAT, check_playable, read_saved_game
+from .rng import RandomSource, ScriptedSource, initial_source, source_from_dict
+from .saved import FORMAT, SavedGameError, check_consistent, check_playable, check_replayed, read_saved_game
 from .schema import END_REASON, NO_LEGAL_CARD
 from .spec import GameSpec
 from .state import NO_CARD, GameState, PlayerState, Stage, Unit
@@ -104,7 +109,7 @@ class Game:
         self.s = GameState()
         self.events = EventLog()
         self.history = []
-        self._start()
+        self._start_game()
 
     # ------------------------------------------------------------------ construction / serialising
     def _setup(self, spec: GameSpec, seed):
@@ -131,7 +136,7 @@ class Game:
             self._terrain = TerrainArrays.from_scenario(self.scenario, self.rules, key)
         return self._terrain
 
-    def _start(self):
+    def _start_game(self):
         s, sc = self.s, self.scenario
         s.units = self.spec.initial_units()
         s.players = [PlayerState() for _ in range(2)]
@@ -158,7 +163,7 @@ class Game:
         }, sort_keys=True)
 
     @classmethod
-    def from_json(cls, text: str) -> "Game":
+    def from_json(cls, text: str) -> Game:
         """Rebuild a game from :meth:`to_json`'s output (exact round trip).
 
         Parameters
@@ -175,13 +180,22 @@ class Game:
         SavedGameError
             A ValueError: ``text`` is too long or too deeply nested (limits in
             :mod:`atomic_africa.game.saved`), not JSON, not a game of this format, or a field is
-            missing, of the wrong type or does not fit the saved scenario and rules (named).
+            missing, of the wrong type or does not fit the saved scenario and rules (named); fields
+            contradict each other (a winner while the game runs); or the history, replayed from the
+            saved source's start, does not lead to the saved state (the first field that disagrees
+            is named).
         ScenarioError, RulesError
             If the saved scenario or rules are malformed (named).
         TypeError
             If ``text`` is not a str or bytes.
+
+        Notes
+        -----
+        The replay costs as much as playing the game's decisions again (about 0.2 s for a whole
+        default battle): what is loaded is a state the game's rules reach.
         """
         d, spec = read_saved_game(text)
+        check_consistent(d)
         g = cls.__new__(cls)
         g._setup(spec, d["seed"])
         g.initial_figures = list(d["initial_figures"])
@@ -189,10 +203,31 @@ class Game:
         g.src = source_from_dict(d["source"])
         g.events = EventLog(d["events"])
         g.history = list(d["history"])
-        return check_playable(g)
+        check_playable(g)
+        cls._check_history(d, spec)
+        return g
 
     @classmethod
-    def replay(cls, scenario=None, seed: int = 0, actions=(), rules=None, source=None) -> "Game":
+    def _check_history(cls, d: dict, spec: GameSpec) -> None:
+        """Replay a checked saved game's history from its source's start; refuse the document
+        (:func:`.saved.check_replayed`) unless the replay reproduces its state, source and events."""
+        src = d["source"]
+        origin = (f"text.source.seed {src['seed']}" if src["kind"] == "random"
+                  else "the start of text.source's script")
+        g = cls(spec, d["seed"], source=initial_source(src, d["events"]))
+        for i, a in enumerate(d["history"]):
+            try:
+                g.apply(a)
+            except IllegalActionError as e:
+                raise SavedGameError(f"text.history[{i}]: action {a} is not legal when the history is replayed "
+                                     f"from {origin} ({e})") from None
+            except RuntimeError as e:      # a scripted source that does not replay
+                raise SavedGameError(f"text.source: the script does not replay text.history (at "
+                                     f"text.history[{i}]: {e})") from None
+        check_replayed(d, json.loads(g.to_json()), origin)
+
+    @classmethod
+    def replay(cls, scenario=None, seed: int = 0, actions=(), rules=None, source=None) -> Game:
         """A new game with ``actions`` applied in order.
 
         Parameters
@@ -216,7 +251,7 @@ class Game:
             g.apply(a)
         return g
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy (rules, scenario and terrain are immutable and shared).
 
         Returns
@@ -371,7 +406,7 @@ class Game:
         if a not in legal:
             raise IllegalActionError(self._why_illegal(a, legal))
         self.history.append(a)
-        self._dispatch(a)
+        self._apply_action(a)
 
     def describe_action(self, a: int) -> str:
         """Readable form of an action id, e.g. ``'ASSIGN QS -> Blue:1st Squad'``.
@@ -728,7 +763,7 @@ class Game:
         return f"{head}: not among the {len(legal)} legal actions"
 
     # ------------------------------------------------------------------ dispatch
-    def _dispatch(self, a: int):
+    def _apply_action(self, a: int):
         s, seg = self.s, self.space.decode(a)
         st = s.stage
         name = seg[0]
@@ -803,7 +838,7 @@ class Game:
                 s.step += 1
                 self._splits_next()
             else:
-                self._split(s.units[s.current_player * self.C + seg[1]], voluntary=True)
+                self._split_unit(s.units[s.current_player * self.C + seg[1]], voluntary=True)
                 if not self._splittable(s.current_player):
                     s.step += 1
                     self._splits_next()
@@ -1245,7 +1280,7 @@ class Game:
         self.s.units[uid] = Unit(uid=uid, side=side)
 
     # ------------------------------------------------------------------ clean-up
-    def _shattered(self, u) -> bool:
+    def _shattered_unit(self, u) -> bool:
         attr = self.rules.dice.wound_shift_vehicle if self._is_vehicle(u) else self.rules.dice.wound_shift_infantry
         if self.rules.cleanup.shattered_split_die == "morale" and attr != "morale":
             return False
@@ -1260,11 +1295,11 @@ class Game:
         s.act_uid = s.react_uid = s.decl_uid = -1
         n = self.rules.cleanup.split_min_figures
         for u in list(s.units):
-            if u.alive and self._shattered(u):
+            if u.alive and self._shattered_unit(u):
                 if u.figures < n:
-                    self._remove(u)
+                    self._remove_unit(u)
                 else:
-                    self._split(u, voluntary=False)
+                    self._split_unit(u, voluntary=False)
         s.step = 0
         self._splits_next()
 
@@ -1272,7 +1307,7 @@ class Game:
         if not self._next_player_with(self._splittable, Stage.SPLIT):
             self._cleanup_rest()
 
-    def _remove(self, u):
+    def _remove_unit(self, u):
         pl = self.s.players[u.side]
         pl.removed_figures += u.figures
         if u.card != NO_CARD:
@@ -1280,7 +1315,7 @@ class Game:
         self._ev("removed", unit=u.uid, name=u.name, side=u.side, figures=u.figures)
         self._free_slot(u)
 
-    def _split(self, u, voluntary: bool):
+    def _split_unit(self, u, voluntary: bool):
         """Clean-up splitting: halves as equal as possible, markers and wounds divided evenly."""
         s, cu = self.s, self.rules.cleanup
         free = next((t for t in s.units[u.side * self.C:(u.side + 1) * self.C] if not t.alive), None)

@@ -33,7 +33,7 @@ class TerrainArrays:
     edge_depth_cm: float = 0.0   # rules.fire.los_edge_depth_cm
 
     @classmethod
-    def from_scenario(cls, scenario, rules=None, covers=None, skip=-1) -> "TerrainArrays":
+    def from_scenario(cls, scenario, rules=None, covers=None, skip=-1) -> TerrainArrays:
         """Pack a scenario's terrain features.
 
         Parameters

@@ -8,19 +8,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..enums import Action
-from .schema import LIMIT
+from .schema import UNIT_FIELDS, UNIT_OBSERVATION
 from .state import NO_CARD, Stage
 
-__all__ = ["observe", "observation_size", "UNIT_FEATURES", "SCALE"]
+__all__ = ["observe", "observation_size", "UNIT_FEATURES", "SCALE", "COVER_SCALE"]
 
-#: Observation floats per unit slot (the native engine's UNIT_FEATURES, declared in :mod:`.schema`).
-UNIT_FEATURES = LIMIT.UNIT_FEATURES
+#: Observation floats per unit slot: the entries of :data:`~atomic_africa.game.schema.UNIT_OBSERVATION`
+#: (the native engine's UNIT_FEATURES).
+UNIT_FEATURES = len(UNIT_OBSERVATION)
 
-#: The divisors of the scaled counts (the native ``observe`` uses the same ones, ``SCALE_DIV`` in
-#: ``src/aa_core/csrc/aa_observe.c``; the parity tests hold them equal). :mod:`.observation_spec`
-#: documents each feature and its bounds from these.
-SCALE = {"figures": 20, "markers": 5, "wounds": 5, "turn_markers": 2, "armor": 5, "die": 12, "cover": 2}
+#: Divisor of a terrain feature's current cover (0 none, 1 light, 2 heavy).
+COVER_SCALE = 2
+
+#: The divisors of the scaled counts, by the count_limits entry that bounds them (else the field),
+#: from :data:`~atomic_africa.game.schema.UNIT_OBSERVATION` (and the terrain's cover). The native
+#: ``observe`` divides by the same ones (``SCALE_DIV`` in ``src/aa_core/csrc/aa_observe.c``; the parity tests hold the
+#: two encoders equal bit for bit).
+SCALE = {**{f.limit or f.source: f.scale for f in UNIT_OBSERVATION if f.encoding == "count"}, "cover": COVER_SCALE}
 
 
 def observation_size(game) -> int:
@@ -37,33 +41,59 @@ def observation_size(game) -> int:
     return 1 + Stage.COUNT + 8 + game.deck.size + 2 * game.C * UNIT_FEATURES + len(game.scenario.terrain)
 
 
-def _unit_features(game, u, visible_card: bool, out: np.ndarray):
-    s, sc = game.s, game.scenario
-    if not u.alive:
-        return
-    f = [1.0, u.x / sc.width_cm, u.y / sc.height_cm, u.figures / SCALE["figures"],
-         u.markers / SCALE["markers"], u.wounds / SCALE["wounds"], u.turn_markers / SCALE["turn_markers"]]
-    kind = [0.0, 0.0, 0.0]
-    kind[u.kind] = 1.0
-    f += kind + [u.armor / SCALE["armor"]] + [d / SCALE["die"] for d in u.dice]
-    f += [float(u.hw_dispersed), float(u.hw_point), float(u.spotter), float(u.comms), float(u.commander)]
+#: How each encoding of :class:`~atomic_africa.game.schema.UnitFeature` computes its float, as a
+#: Python expression of the unit ``u``, the game state ``s``, the table's ``width`` and ``height`` and
+#: the observer's view of the card (``has``, ``known``, ``joker``, ``suit``, ``rank``: see
+#: ``_PROLOGUE``); ``{source}``, ``{arg}``, ``{scale}`` are the feature's. The native
+#: ``unit_features`` (``vgame.pyx``) computes the same floats.
+ENCODINGS = {
+    "flag": "float(u.{source})",
+    "x": "u.{source} / width",
+    "y": "u.{source} / height",
+    "count": "u.{source} / {scale}",
+    "count[]": "u.{source}[{arg}] / {scale}",
+    "equals": "float(u.{source} == {arg})",
+    "is_unit": "float(u.uid == s.{source})",
+    "card_held": "float(has)",
+    "card_known": "float(known)",
+    "card_joker": "float(joker)",
+    "card_suit": "float(suit == {arg})",
+    "card_rank": "rank",
+}
+#: What the expressions read of the unit's order card, as the observer knows it (an own unit's card,
+#: or a revealed one).
+_PROLOGUE = """\
     has = u.card != NO_CARD
-    known = has and (visible_card or u.revealed)
-    suit = [0.0] * 4
-    joker = rank = 0.0
-    if known:
-        if game.deck.is_joker(u.card):
-            joker = 1.0
-        else:
-            suit[game.deck.suit(u.card)] = 1.0
-            rank = game.deck.rank(u.card) / game.deck.ranks
-    f += [float(has), float(known), joker] + suit + [rank, float(u.acted)]
-    f += [float(u.uid == s.act_uid), float(u.uid == s.react_uid), float(u.uid == s.decl_uid)]
-    act = [0.0] * len(Action)
-    if u.action >= 0:
-        act[u.action] = 1.0
-    f += act + [u.dest_x / sc.width_cm, u.dest_y / sc.height_cm, float(u.moves)]
-    out[:len(f)] = f
+    known = has and (visible or u.revealed)
+    joker = known and deck.is_joker(u.card)
+    suit = deck.suit(u.card) if known and not joker else -1
+    rank = deck.rank(u.card) / deck.ranks if known and not joker else 0.0
+"""
+
+
+_LIST_FIELDS = {f.name for f in UNIT_FIELDS if f.rows > 1}
+
+
+def _expression(feat) -> str:
+    list_field = feat.encoding == "count" and feat.source in _LIST_FIELDS     # element `arg` of the list
+    return ENCODINGS["count[]" if list_field else feat.encoding].format(
+        source=feat.source, arg=feat.arg, scale=feat.scale)
+
+
+#: The source of ``_unit_values(u, s, width, height, deck, visible)``: the floats of a live unit slot,
+#: one expression per entry of ``UNIT_OBSERVATION`` (written out from the declaration, so the encoder
+#: is one list, as fast as a hand-written one).
+UNIT_SOURCE = ("def _unit_values(u, s, width, height, deck, visible):\n" + _PROLOGUE + "    return [\n"
+               + "".join(f"        {_expression(f)},  # {f.name}\n" for f in UNIT_OBSERVATION) + "    ]\n")
+_namespace = {"NO_CARD": NO_CARD}
+exec(compile(UNIT_SOURCE, "<atomic_africa.game.observe.UNIT_SOURCE>", "exec"), _namespace)
+_unit_values = _namespace["_unit_values"]
+
+
+def _unit_features(game, u, visible_card: bool, out: np.ndarray):
+    if u.alive:
+        sc = game.scenario
+        out[:UNIT_FEATURES] = _unit_values(u, game.s, sc.width_cm, sc.height_cm, game.deck, visible_card)
 
 
 def observe(game, player: int) -> np.ndarray:
@@ -103,5 +133,5 @@ def observe(game, player: int) -> np.ndarray:
     pos += len(order) * UNIT_FEATURES
     # Each terrain feature's current cover (heavy weapons lower it, RULES.md section 4).
     for f, c in enumerate(s.feature_cover):
-        obs[pos + f] = c / SCALE["cover"]
+        obs[pos + f] = c / COVER_SCALE
     return obs

@@ -9,9 +9,9 @@ import numpy as np
 
 from aa_core import dice as _dice
 
-from .._seeding import seed_sequence
+from .._seeding import seed_sequence, stuck_state
 
-__all__ = ["RandomSource", "ScriptedSource", "source_from_dict"]
+__all__ = ["RandomSource", "ScriptedSource", "source_from_dict", "initial_source"]
 
 
 class RandomSource:
@@ -99,8 +99,18 @@ class RandomSource:
         return {"kind": self.kind, "seed": self.seed, "state": self._bitgen.state}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "RandomSource":
-        """The source saved by :meth:`to_dict` (``d`` holds ``seed`` and ``state``)."""
+    def from_dict(cls, d: dict) -> RandomSource:
+        """The source saved by :meth:`to_dict` (``d`` holds ``seed`` and ``state``).
+
+        Raises
+        ------
+        ValueError
+            If the state is one that repeats one value for ever (an even PCG64 increment,
+            :func:`atomic_africa._seeding.stuck_state`): the dice would never stop rolling.
+        """
+        problem = stuck_state(d["state"], "source.state")
+        if problem is not None:
+            raise ValueError(problem)
         src = cls(d["seed"])
         src._bitgen.state = d["state"]
         return src
@@ -192,7 +202,7 @@ class ScriptedSource:
                 "fallback": None if self.fallback is None else self.fallback.to_dict()}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "ScriptedSource":
+    def from_dict(cls, d: dict) -> ScriptedSource:
         """The source saved by :meth:`to_dict`."""
         src = cls(d["dice"], d["decks"])
         src.rolled = [tuple(r) for r in d["rolled"]]
@@ -215,3 +225,33 @@ def source_from_dict(d: dict):
     RandomSource or ScriptedSource
     """
     return (RandomSource if d["kind"] == "random" else ScriptedSource).from_dict(d)
+
+
+def initial_source(d: dict, events):
+    """The source a saved game started from, rebuilt from its saved state ``d`` (``to_dict``'s) and
+    the game's events: what replaying the game's history from the start needs.
+
+    A random source starts from its seed. A scripted source starts with the faces it gave
+    (``rolled``) before the ones still scripted, and the deck orders the game's ``shuffle`` and
+    ``reshuffle`` events show before the ones still scripted; its fallback starts from its seed (its
+    draws are replayed from the faces it gave, so its saved generator state is checked for validity
+    only).
+
+    Parameters
+    ----------
+    d : dict
+        A checked ``RandomSource.to_dict()`` or ``ScriptedSource.to_dict()``.
+    events : list of dict
+        The game's event log.
+
+    Returns
+    -------
+    RandomSource or ScriptedSource
+    """
+    if d["kind"] == "random":
+        return RandomSource(d["seed"])
+    decks = [list(e.get("deck", ())) for e in events
+             if isinstance(e, dict) and e.get("type") in ("shuffle", "reshuffle")]
+    fallback = None if d["fallback"] is None else d["fallback"]["seed"]
+    return ScriptedSource([face for _, face in d["rolled"]] + list(d["dice"]), decks + [list(x) for x in d["decks"]],
+                          fallback)

@@ -3,19 +3,25 @@
 Every malformed value raises :class:`ScenarioError` naming the field (in the wording of
 :mod:`atomic_africa._fields`), e.g.
 ``scenario.sides[0].units[2].dice[1]: 'd7' is not a die; allowed d4, d6, d8, d10, d12``.
+
+A unit table gives the unit fields whose schema line has a :class:`~atomic_africa.game.schema.Setup`
+(:func:`~atomic_africa.game.schema.setup_fields`), within the bounds written there; the sizes
+(units, assets, features, lengths, counts) are those of :mod:`atomic_africa._limits`.
 """
 from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, make_dataclass
 from importlib import resources
 from os import PathLike
 
-from .._fields import MAX_CM, MAX_COUNT, Fields
+from .._fields import Fields
+from .._limits import (MAX_ARMOR, MAX_ASSETS, MAX_CM, MAX_COUNT, MAX_FEATURES, MAX_NAME, MAX_POLYGON_POINTS,
+                       MAX_UNITS)
 from .._toml import read_toml
 from ..enums import Cover, UnitKind
-from .schema import LIMIT
+from .schema import UNIT_FIELDS, allowed, setup_fields, setup_terms
 
 __all__ = ["Scenario", "ScenarioError", "Terrain", "UnitSpec", "SideSpec", "FireSupport",
            "load_scenario", "default_scenario", "packaged_scenarios", "packaged_name",
@@ -26,19 +32,7 @@ EXPERIENCE_LEVELS = ("green", "regular", "veteran", "elite")
 #: with an armor value point targets.
 TARGET_TYPES = ("dispersed", "point")
 _COVERS = {"none": Cover.NONE, "no": Cover.NONE, "light": Cover.LIGHT, "heavy": Cover.HEAVY}
-
-# Sizes, bounded so that no engine's tables or sums overflow (coordinates and lengths: MAX_CM;
-# figures, markers, wounds, turns, hand sizes: MAX_COUNT). The native engine's fixed tables:
-#: terrain features (schema.LIMIT.MAX_FEATURES) and points of one polygon,
-MAX_TERRAIN = LIMIT.MAX_FEATURES
-MAX_POLYGON_POINTS = 1024
-#: off-board assets of a side (schema.LIMIT.MAX_ASSETS),
-MAX_ASSETS = LIMIT.MAX_ASSETS
-#: units of a side at set-up, and their figures: a side's unit slots (scenario units plus the halves
-#: its figures can split into) stay <= MAX_UNITS + MAX_COUNT, so the action space stays bounded,
-MAX_UNITS = 100
-#: armor and AP of units and features: small numbers added to a cover bonus in one C int.
-MAX_ARMOR = 100
+_KINDS = tuple(k.name.lower() for k in UnitKind)
 
 
 class ScenarioError(ValueError):
@@ -83,33 +77,72 @@ class Terrain:
         return d
 
 
-@dataclass(frozen=True)
-class UnitSpec:
-    """A unit of a side at the start of the game."""
+# What a unit table gives, key by key in schema order (setup_fields): the fields scenario.py reads its
+# own way (``own`` in their Setup) become these UnitSpec attributes, named by their key; every other
+# field is an attribute of its own name.
+_OWN = {
+    "name": (str, None, "the unit's name (the table's ``name``, else its path in the file)"),
+    "kind": (int, None, "UnitKind value"),
+    "dice": (tuple, None, "(Training, Equipment, Morale) sides"),
+    "heavy_weapon": (tuple, (), "((target_type, ap), ...); empty = none"),
+    "position": (tuple, None, "(x, y) in cm"),
+}
 
-    name: str
-    kind: int                  # UnitKind value
-    figures: int
-    dice: tuple                # (Training, Equipment, Morale) sides
-    armor: int
-    position: tuple
-    heavy_weapon: tuple = ()   # ((target_type, ap), ...); empty = none
-    spotter: bool = False
-    comms: bool = False
-    commander: bool = False
-    markers: int = 0           # suppression markers at the start (scenario set-up)
-    wounds: int = 0            # wound counters at the start
-    attached: bool = False     # needs order cards but adds none to the draw (always True for vehicles)
+
+
+def _fields_by_key() -> dict:
+    """key -> the first field a unit table's key gives, in schema order."""
+    out = {}
+    for f in setup_fields():
+        out.setdefault(f.setup.key, f)
+    return out
+
+
+_BY_KEY = _fields_by_key()
+#: The keys of a unit table in schema order: (key, attribute, type, default, doc), default None for
+#: an attribute the constructor needs.
+_UNIT_KEYS = tuple((key, key, *_OWN[key]) if f.setup.own else
+                   (key, f.name, f.py_type, None if f.setup.required else f.default, f.doc)
+                   for key, f in _BY_KEY.items())
+_REQUIRED_KEYS = tuple(key for key, f in _BY_KEY.items() if f.setup.required)
+_OPTIONAL_KEYS = tuple(key for key, f in _BY_KEY.items() if not f.setup.required)
+
+
+def _unit_spec_class():
+    """``UnitSpec``: one attribute per key of a unit table (``_UNIT_KEYS``), those the
+    constructor needs first."""
+    keys = [k for k in _UNIT_KEYS if k[3] is None] + [k for k in _UNIT_KEYS if k[3] is not None]
+    spec = [(a, t) if d is None else (a, t, d) for _, a, t, d, _ in keys]
+    doc = [f"{a} : {t.__name__}\n    {text[0].upper() + text[1:]}" + ("." if d is None else f" (default {d!r}).")
+           for _, a, t, d, text in keys]
 
     def to_dict(self):
         """This table as in a scenario file (a dict)."""
-        d = {"name": self.name, "kind": UnitKind(self.kind).name.lower(), "figures": self.figures,
-             "markers": self.markers, "wounds": self.wounds, "attached": self.attached,
-             "dice": [f"d{s}" for s in self.dice], "armor": self.armor, "position": list(self.position),
-             "spotter": self.spotter, "comms": self.comms, "commander": self.commander}
-        if self.heavy_weapon:
-            d["heavy_weapon"] = {t: ap for t, ap in self.heavy_weapon}
+        d = {}
+        for key, attr, *_ in _UNIT_KEYS:
+            value = getattr(self, attr)
+            if key == "kind":
+                value = UnitKind(value).name.lower()
+            elif key == "dice":
+                value = [f"d{s}" for s in value]
+            elif key == "position":
+                value = list(value)
+            elif key == "heavy_weapon":
+                if not value:
+                    continue
+                value = {t: ap for t, ap in value}
+            d[key] = value
         return d
+
+    cls = make_dataclass("UnitSpec", spec, frozen=True, namespace={
+        "__doc__": "A unit of a side at the start of the game: one attribute per key of a scenario's unit "
+                   "table (``schema.setup_fields``).\n\nAttributes\n----------\n" + "\n".join(doc),
+        "to_dict": to_dict})
+    cls.__module__ = __name__
+    return cls
+
+
+UnitSpec = _unit_spec_class()
 
 
 @dataclass(frozen=True)
@@ -160,7 +193,7 @@ class Scenario:
     sides: tuple
 
     @classmethod
-    def from_toml(cls, path: str | PathLike) -> "Scenario":
+    def from_toml(cls, path: str | PathLike) -> Scenario:
         """Read and validate a scenario TOML file.
 
         Parameters
@@ -181,7 +214,7 @@ class Scenario:
         return cls.from_dict(read_toml(path, ScenarioError, "scenario"))
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Scenario":
+    def from_dict(cls, data: dict) -> Scenario:
         """Validate a scenario given as a dict in the TOML layout.
 
         Parameters
@@ -199,14 +232,14 @@ class Scenario:
             If a field is missing or malformed (the message names it).
         """
         _f.table("", data, ("table", "turns", "sides"), ("name", "terrain"))
-        name = _f.string("name", data.get("name", "scenario"))
+        name = _f.string("name", data.get("name", "scenario"), MAX_NAME)
         t = _f.table("table", data["table"], ("width_cm", "height_cm"))
         w = _f.number("table.width_cm", t["width_cm"], positive=True, hi=MAX_CM)
         h = _f.number("table.height_cm", t["height_cm"], positive=True, hi=MAX_CM)
         turns = _f.integer("turns", data["turns"], lo=1, hi=MAX_COUNT)
         terrain = []
         raw_t = _f.array("terrain", data.get("terrain", []), "an array of tables [[terrain]]",
-                         max_length=MAX_TERRAIN, kinds=list)
+                         max_length=MAX_FEATURES, kinds=list)
         for i, f in enumerate(raw_t):
             p = f"terrain[{i}]"
             _f.table(p, f, ("shape", "cover", "blocks_los"), ("name", "points", "center", "radius", "armor"))
@@ -217,7 +250,7 @@ class Scenario:
                 _f.fail(f"{p}.armor", "a feature with an armor value (a heavy-weapon target) must give "
                                       "light or heavy cover: its wounds lower that cover")
             blocks = _f.boolean(f"{p}.blocks_los", f["blocks_los"])
-            fname = _f.string(f"{p}.name", f.get("name", f"feature {i}"))
+            fname = _f.string(f"{p}.name", f.get("name", f"feature {i}"), MAX_NAME)
             if shape == "polygon":
                 if "points" not in f:
                     _f.fail(f"{p}.points", "missing field (a polygon needs 3+ points)")
@@ -240,6 +273,33 @@ class Scenario:
         sides = _f.array("sides", data["sides"], "exactly two [[sides]]", length=2, kinds=list)
         specs = tuple(_side(f"sides[{i}]", s, w, h) for i, s in enumerate(sides))
         return cls(name, w, h, turns, tuple(terrain), specs)
+
+    @classmethod
+    def generate(cls, seed: int, **knobs) -> Scenario:
+        """A generated battle: table, terrain, two forces, fire support and a central objective from
+        ``seed`` and a few knobs, side 1 the mirror image of side 0 (balanced by construction).
+
+        Parameters
+        ----------
+        seed : int
+            Non-negative; the same seed and knobs give the same battle everywhere.
+        **knobs
+            ``size``, ``terrain_density``, ``units``, ``figures``, ``mix``, ``experience``,
+            ``fire_support``, ``turns``, ``objective``, ``symmetry``; each numeric knob a value or
+            an inclusive ``(low, high)`` range drawn per map. Their meanings and defaults:
+            :mod:`atomic_africa.game.generate`.
+
+        Returns
+        -------
+        Scenario
+
+        Raises
+        ------
+        TypeError, ValueError
+            On a bad seed or an unknown or invalid knob (the message names it and what is allowed).
+        """
+        from . import generate
+        return cls.from_dict(generate.scenario_dict(seed, **knobs))
 
     def to_dict(self) -> dict:
         """The scenario in the TOML layout (:meth:`from_dict` round-trips it).
@@ -275,7 +335,7 @@ def _side(path, s, w, h):
         p = f"{path}.fire_support[{i}]"
         _f.table(p, a, ("dice", "ap", "blast_radius_cm"), ("name",))
         dice = _f.array(f"{p}.dice", a["dice"], "three dice", length=3, kinds=list)
-        assets.append(FireSupport(_f.string(f"{p}.name", a.get("name", f"asset {i}")),
+        assets.append(FireSupport(_f.string(f"{p}.name", a.get("name", f"asset {i}"), MAX_NAME),
                                   tuple(_f.die(f"{p}.dice[{j}]", d) for j, d in enumerate(dice)),
                                   _f.integer(f"{p}.ap", a["ap"], lo=-MAX_ARMOR, hi=0),
                                   _f.number(f"{p}.blast_radius_cm", a["blast_radius_cm"], positive=True,
@@ -283,44 +343,55 @@ def _side(path, s, w, h):
     hand = s.get("hand_size")
     if hand is not None:
         hand = _f.integer(f"{path}.hand_size", hand, lo=0, hi=MAX_COUNT)
-    return SideSpec(_f.string(f"{path}.name", s.get("name", path)), exp, specs, tuple(assets), hand)
+    return SideSpec(_f.string(f"{path}.name", s.get("name", path), MAX_NAME), exp, specs, tuple(assets), hand)
 
 
 def _unit(path, u, w, h):
-    _f.table(path, u, ("kind", "figures", "dice", "armor", "position"),
-             ("name", "heavy_weapon", "spotter", "comms", "commander", "markers", "wounds", "attached"))
-    kind = _f.choice(f"{path}.kind", u["kind"], ("infantry", "light_infantry", "vehicle"), fold_case=True)
+    _f.table(path, u, _REQUIRED_KEYS, _OPTIONAL_KEYS)
+    terms = setup_terms(w, h)
+    kind = _f.choice(f"{path}.kind", u["kind"], _KINDS, fold_case=True)
     dice = _f.array(f"{path}.dice", u["dice"], "three dice (Training, Equipment, Morale)", length=3, kinds=list)
     pos = _f.point(f"{path}.position", u["position"])
-    if not (0 <= pos[0] <= w and 0 <= pos[1] <= h):
+    (x_lo, x_hi), (y_lo, y_hi) = _setup_bounds("x", terms), _setup_bounds("y", terms)
+    if not (x_lo <= pos[0] <= x_hi and y_lo <= pos[1] <= y_hi):
         _f.fail(f"{path}.position", f"{list(pos)} is off the {w:g} x {h:g} cm table")
     hw = u.get("heavy_weapon", {})
     if not isinstance(hw, dict):
         _f.expected(f"{path}.heavy_weapon", "a table {dispersed = AP, point = AP}", hw)
     _f.table(f"{path}.heavy_weapon", hw, (), TARGET_TYPES, item="target type")
-    hw_t = tuple((t, _f.integer(f"{path}.heavy_weapon.{t}", hw[t], lo=-MAX_ARMOR, hi=0))
+    hw_t = tuple((t, _f.integer(f"{path}.heavy_weapon.{t}", hw[t], *_setup_bounds(f"hw_{t}_ap", terms)))
                  for t in TARGET_TYPES if t in hw)
-    spotter = _f.boolean(f"{path}.spotter", u.get("spotter", False))
-    if spotter and kind == "vehicle":
-        _f.fail(f"{path}.spotter", "only infantry (light infantry included) may Call for Fire (RULES.md section 4)")
     # RULES.md section 1: vehicles are attached units [src]; any other unit when its entry says so.
-    attached = _f.boolean(f"{path}.attached", u.get("attached", kind == "vehicle"))
-    if kind == "vehicle" and not attached:
+    plain = {f.name: _plain(f"{path}.{f.setup.key}", u, f, terms, {"attached": kind == "vehicle"})
+             for f in setup_fields(own=False)}
+    if plain["spotter"] and kind == "vehicle":
+        _f.fail(f"{path}.spotter", "only infantry (light infantry included) may Call for Fire (RULES.md section 4)")
+    if kind == "vehicle" and not plain["attached"]:
         _f.fail(f"{path}.attached", "a vehicle is always an attached unit (RULES.md section 1); "
                                     "omit the field or set it to true")
     return UnitSpec(
-        name=_f.string(f"{path}.name", u.get("name", path)),
+        name=_f.string(f"{path}.name", u.get("name", path), MAX_NAME),
         kind=int(UnitKind[kind.upper()]),
-        figures=_f.integer(f"{path}.figures", u["figures"], lo=1, hi=MAX_COUNT),
         dice=tuple(_f.die(f"{path}.dice[{j}]", d) for j, d in enumerate(dice)),
-        armor=_f.integer(f"{path}.armor", u["armor"], lo=1, hi=MAX_ARMOR),
-        position=pos, heavy_weapon=hw_t, spotter=spotter,
-        comms=_f.boolean(f"{path}.comms", u.get("comms", False)),
-        commander=_f.boolean(f"{path}.commander", u.get("commander", False)),
-        markers=_f.integer(f"{path}.markers", u.get("markers", 0), lo=0, hi=MAX_COUNT),
-        wounds=_f.integer(f"{path}.wounds", u.get("wounds", 0), lo=0, hi=MAX_COUNT),
-        attached=attached,
+        position=pos, heavy_weapon=hw_t, **plain,
     )
+
+
+_FIELD = {f.name: f for f in UNIT_FIELDS}
+
+
+def _setup_bounds(name: str, terms: dict) -> tuple:
+    """What a scenario may give for the field ``name``: its Setup's bounds, else the field's."""
+    f = _FIELD[name]
+    return allowed(f.setup.bounds or f.bounds, terms)
+
+
+def _plain(path, u, f, terms, defaults):
+    """A field a unit table gives as it is: true/false, or an integer within its Setup's bounds."""
+    value = u.get(f.setup.key, defaults.get(f.name, f.default))
+    if f.py_type is bool:
+        return _f.boolean(path, value)
+    return _f.integer(path, value, *_setup_bounds(f.name, terms))
 
 
 #: Where the packaged scenarios live inside the package: ``<name>.toml`` is the scenario ``<name>``.

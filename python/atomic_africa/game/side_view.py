@@ -97,7 +97,7 @@ class SideView:
             return np.arange(rows) if int(p) == 1 else np.empty(0, dtype=np.intp)
         return np.flatnonzero(p == 1)
 
-    def observation(self, obs, player):
+    def observation(self, obs, player, copy: bool = True):
         """``obs`` (absolute, as the engine gives it to ``player``) in ``player``'s view.
 
         Parameters
@@ -105,52 +105,60 @@ class SideView:
         obs : ndarray of float32, shape (obs_size,) or (k, obs_size)
         player : int or array of int, shape (k,)
             The observer of each row.
+        copy : bool
+            ``True`` (default): a new array, ``obs`` unchanged. ``False``: ``obs`` (a C-contiguous
+            float32 array the caller owns) is mapped in place and returned (no copy: the
+            environments' per-step path).
 
         Returns
         -------
         ndarray of float32
-            A new array (``obs`` is not changed).
         """
-        out = np.array(obs, dtype=np.float32, copy=True)
+        out = np.array(obs, dtype=np.float32, copy=True) if copy else obs
         if not self._mirror:
             return out
         rows = out.reshape(-1, out.shape[-1])
         flip = self._flipped(player, rows.shape[0])
         if flip.size:
-            whole = flip.size == rows.shape[0]
-            sub = rows if whole else rows[flip]
             # 1 - v times the slot's alive flag: an empty slot's features are all 0 and stay so
-            sub[:, self._coords] = (np.float32(1.0) - sub[:, self._coords]) * sub[:, self._alive]
-            if not whole:
-                rows[flip] = sub
+            if flip.size == rows.shape[0]:
+                rows[:, self._coords] = (np.float32(1.0) - rows[:, self._coords]) * rows[:, self._alive]
+            else:
+                c, a = np.ix_(flip, self._coords), np.ix_(flip, self._alive)
+                rows[c] = (np.float32(1.0) - rows[c]) * rows[a]
         return out
 
-    def action_mask(self, mask, player):
+    def action_mask(self, mask, player, copy: bool = True):
         """The engine's legal-action ``mask`` of ``player`` indexed by ``player``'s view's ids.
 
         Parameters
         ----------
         mask : ndarray of bool, shape (num_actions,) or (k, num_actions)
         player : int or array of int, shape (k,)
+        copy : bool
+            ``True`` (default): a new array. ``False``: ``mask`` (a C-contiguous bool array the
+            caller owns) is permuted in place and returned.
 
         Returns
         -------
-        ndarray of bool (a new array)
+        ndarray of bool
         """
-        out = np.array(mask, copy=True)
+        out = np.array(mask, copy=True) if copy else mask
         if not self._mirror:
             return out
         rows = out.reshape(-1, out.shape[-1])
-        src = np.asarray(mask).reshape(rows.shape)
         flip = self._flipped(player, rows.shape[0])
         if flip.size:
             whole = flip.size == rows.shape[0]
-            dst = rows if whole else rows[flip]
-            src = src if whole else src[flip]
             for b, h in self._halves:
-                dst[:, b:b + h], dst[:, b + h:b + 2 * h] = src[:, b + h:b + 2 * h], src[:, b:b + h]
-            if not whole:
-                rows[flip] = dst
+                if whole:
+                    lo = rows[:, b:b + h].copy()
+                    rows[:, b:b + h] = rows[:, b + h:b + 2 * h]
+                    rows[:, b + h:b + 2 * h] = lo
+                else:
+                    lo = rows[flip, b:b + h]           # fancy row index: copies
+                    rows[flip, b:b + h] = rows[flip, b + h:b + 2 * h]
+                    rows[flip, b + h:b + 2 * h] = lo
         return out
 
     def action_to_engine(self, action, player):
@@ -191,4 +199,7 @@ def _lookup(table: np.ndarray, action, player):
     a = np.asarray(action, dtype=np.int64)
     if a.ndim == 0:
         return int(table[int(player), a])
-    return table[np.broadcast_to(np.asarray(player, dtype=np.int64), a.shape), a]
+    p = np.asarray(player)
+    if p.ndim == 0:
+        return table[int(p)][a]
+    return table[p, a]

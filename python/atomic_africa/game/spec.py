@@ -18,9 +18,12 @@ from .cards import Deck
 from .los import TerrainArrays
 from .observe import observation_size
 from .scenario import Scenario, load_scenario
+from .schema import setup_fields
 from .state import Unit
 
 __all__ = ["GameSpec", "slot_capacity"]
+
+_PLAIN = setup_fields(own=False)
 
 
 def slot_capacity(side, rules: Rules) -> int:
@@ -80,7 +83,7 @@ class GameSpec:
     observation_size: int
 
     @classmethod
-    def build(cls, scenario=None, rules=None) -> "GameSpec":
+    def build(cls, scenario=None, rules=None) -> GameSpec:
         """The spec of a scenario under some rules.
 
         Parameters
@@ -144,15 +147,13 @@ class GameSpec:
         for side, spec in enumerate(self.scenario.sides):
             for k, us in enumerate(spec.units):
                 u = units[side * self.C + k]
+                for f in _PLAIN:             # what a scenario gives as it is (schema Setup, not own)
+                    setattr(u, f.name, getattr(us, f.name))
                 hw = dict(us.heavy_weapon)
-                u.alive, u.name, u.kind, u.figures = True, us.name, us.kind, us.figures
-                u.dice, u.armor = list(us.dice), us.armor
+                u.alive, u.name, u.kind, u.dice = True, us.name, us.kind, list(us.dice)
                 u.hw_dispersed, u.hw_dispersed_ap = "dispersed" in hw, hw.get("dispersed", 0)
                 u.hw_point, u.hw_point_ap = "point" in hw, hw.get("point", 0)
-                u.spotter, u.comms, u.commander = us.spotter, us.comms, us.commander
-                u.attached = us.attached
                 u.x, u.y = us.position
-                u.markers, u.wounds = us.markers, us.wounds
                 u.clear_scratch()
         return units
 

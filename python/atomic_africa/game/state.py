@@ -73,7 +73,7 @@ class PlayerState:
 
 @dataclass
 class GameState:
-    """The whole mutable state of a game (plain data; JSON-able through :meth:`to_dict`)."""
+    """The whole mutable state of a game (plain data; JSON-able through :meth:`~GameState.to_dict`)."""
 
     turn: int = 0
     stage: int = Stage.ORDERS
@@ -99,7 +99,7 @@ class GameState:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "GameState":
+    def from_dict(cls, d: dict) -> GameState:
         """The state saved by :meth:`to_dict` (``d`` must hold every field)."""
         kw = {f.name: d[f.name] for f in fields(cls)}
         kw["units"] = [Unit(**u) for u in d["units"]]

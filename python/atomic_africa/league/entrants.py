@@ -13,7 +13,7 @@ import importlib
 import os
 import sys
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -19,10 +19,11 @@ from itertools import combinations
 import numpy as np
 
 from .._optional import require
-from .._validate import MAX_THREADS, as_int, check_memory
+from .._validate import check_memory
 from ..selfplay import ENGINES, play_games, results_memory
+from ..selfplay.run import check_workers
 from .entrants import Entrant, parse_entrants
-from .external import play_external
+from .external import DEFAULT_POLICY_TIMEOUT, check_policy_timeout, play_external
 from .ratings import Ratings, bradley_terry
 from .tables import outcome_matrices, pair_table, rating_table
 
@@ -47,7 +48,7 @@ class LeagueResult:
     match_seconds: dict = field(default_factory=dict)
 
     def outcomes(self):
-        """``(wins, draws)`` matrices over :attr:`agents` (:func:`.tables.outcome_matrices`)."""
+        """``(wins, draws)`` matrices over ``agents`` (:func:`.tables.outcome_matrices`)."""
         return outcome_matrices(self.records, self.agents)
 
     def ratings(self, prior_draws: float = 1.0) -> Ratings:
@@ -64,7 +65,8 @@ class LeagueResult:
 
 
 def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ray: bool = False,
-                address: str | None = None, scenario=None, engine: str = "native", log=None) -> LeagueResult:
+                address: str | None = None, scenario=None, engine: str = "native", log=None,
+                policy_timeout=DEFAULT_POLICY_TIMEOUT) -> LeagueResult:
     """Play every pair of ``agents`` ``n_games`` times.
 
     Parameters
@@ -89,10 +91,22 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
         the same records on both); a match with an outside policy is always native.
     log : file, optional
         Where to say each match's size and time as it ends (e.g. ``sys.stderr``).
+    policy_timeout : float or None
+        Seconds one call of an outside policy may take (default
+        :data:`.external.DEFAULT_POLICY_TIMEOUT`, 60 s); None or 0: no timeout
+        (:func:`.external.play_external`).
 
     Returns
     -------
     LeagueResult
+
+    Raises
+    ------
+    PolicyError, PolicyTimeout
+        ValueErrors naming an outside policy that raised, called ``sys.exit``, returned a bad answer,
+        or took longer than ``policy_timeout`` (the league stops).
+    KeyboardInterrupt
+        Ctrl-C, or a policy that raised KeyboardInterrupt.
     """
     entrants = (list(agents) if not isinstance(agents, str) and all(isinstance(e, Entrant) for e in agents)
                 else parse_entrants(agents))
@@ -100,7 +114,8 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
         raise ValueError(f"games: expected an integer >= 1, got {n_games!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed: expected a non-negative integer, got {seed!r}")
-    workers = as_int(workers, "workers", lo=1, hi=MAX_THREADS)
+    workers = check_workers(workers)
+    timeout = check_policy_timeout(policy_timeout)
     if engine not in ENGINES:
         raise ValueError(f"engine: unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
     total = int(n_games) * len(entrants) * (len(entrants) - 1) // 2
@@ -125,7 +140,7 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
                                  alternate=True, use_ray=use_ray, progress=False, engine=engine)
                 records += res.records
             else:
-                records += play_external((a, b), int(n_games), s, scenario=scenario)
+                records += play_external((a, b), int(n_games), s, scenario=scenario, policy_timeout=timeout)
             match_seconds[(a.name, b.name)] = time.perf_counter() - t
             if log is not None:
                 print(f"{a.name} vs {b.name}: {n_games} games, {match_seconds[(a.name, b.name)]:.2f} s",

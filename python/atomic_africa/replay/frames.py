@@ -1,21 +1,25 @@
 """Replays: read a battle log / game JSON / self-play replays file, replay it to any step, and cut it
 into frames (one per phase or per action) with a caption saying what happened.
 
-Shared by the matplotlib pictures (:mod:`.render`) and the HTML replay (:mod:`.replay_html`).
+Shared by the matplotlib pictures (:mod:`atomic_africa.replay.render`) and the HTML replay
+(:mod:`atomic_africa.replay.html`).
 """
 from __future__ import annotations
 
+import collections
+import copy
 import json
 import os
 from typing import NamedTuple
 
-from .._input_limits import JSON_STRINGS, MAX_JSON_BYTES, check_depth, named, open_bounded, size_text
+from .._input_limits import JSON_STRINGS, check_depth, named, open_bounded, size_text
+from .._limits import MAX_JSON_BYTES, MAX_SKIPPED_LINE
 from .._text import printable
 from ..game.engine import Game
 from .narrate import Narrator
 
 __all__ = ["load_replay", "game_at", "last_phase_events", "Frame", "frames", "phase_lines", "caption",
-           "FRAME_EVERY"]
+           "FRAME_EVERY", "PhaseUnits"]
 
 #: Values of ``every`` in :func:`frames`.
 FRAME_EVERY = ("phase", "action")
@@ -28,10 +32,12 @@ def load_replay(path, game: int = 0):
     game number ``game`` of a ``selfplay --replays`` file (one game JSON per line).
 
     The file is read line by line: a replays file's other games are skipped unparsed (so a file
-    whose last line was cut short still gives its complete games), a battle log's events are not
-    parsed (its header and footer hold the replay). A document larger than
-    :data:`~atomic_africa._input_limits.MAX_JSON_BYTES` or nesting deeper than
-    :data:`~atomic_africa._input_limits.MAX_DEPTH` levels is refused before it is parsed.
+    whose last line was cut short still gives its complete games, and a line longer than the limit
+    is skipped too: the games after it stay readable), a battle log's events are not parsed (its
+    header and footer hold the replay). A document larger than
+    :data:`~atomic_africa._limits.MAX_JSON_BYTES` or nesting deeper than
+    :data:`~atomic_africa._limits.MAX_DEPTH` levels is refused before it is parsed. A UTF-8
+    byte-order mark before the first line is accepted.
 
     Parameters
     ----------
@@ -62,12 +68,19 @@ def load_replay(path, game: int = 0):
         if first is None:
             raise ValueError(f"{name}: empty file; expected a battle log, game JSON or replays file")
         number, text = first
-        doc = _parse(text, name, number, whole_file=False)
+        if text is None:
+            # an over-long first line: whatever the file is, game 0 cannot be read; a later game of a
+            # replays file (one document a line) can
+            if game == 0:
+                raise _too_long(name, number)
+            doc = {}
+        else:
+            doc = _parse(text, name, number, whole_file=False)
         if doc is None:
             # Not one document per line: a single (pretty-printed) game JSON, read whole.
             parts, size = [text], len(text)
             for _, more in lines:
-                size += len(more)
+                size += MAX_JSON_BYTES + 1 if more is None else len(more)
                 if size > MAX_JSON_BYTES:
                     raise ValueError(f"{name}: a game JSON larger than {size_text(MAX_JSON_BYTES)}, the "
                                      "limit")
@@ -75,9 +88,9 @@ def load_replay(path, game: int = 0):
             doc = _parse("".join(parts), name, None, whole_file=True)
             return _game_fields(doc, name, "")
         if doc.get("type") == "header":
-            last = None
-            for last in lines:
-                pass
+            last = next(iter(collections.deque(lines, maxlen=1)), None)  # the final line, read once
+            if last is not None and last[1] is None:
+                raise _too_long(name, last[0])
             if last is None or not last[1].strip():
                 raise ValueError(f"{name}: not a complete battle log (no footer line after the header)")
             footer = _parse(last[1], name, last[0], whole_file=False)
@@ -91,6 +104,8 @@ def load_replay(path, game: int = 0):
         if game > 0:
             for number, text in lines:
                 if count == game:
+                    if text is None:
+                        raise _too_long(name, number, game)
                     doc = _parse(text, name, number, whole_file=False)
                     if doc is None:
                         raise ValueError(f"{name} line {number}: game {game} is not complete JSON (a "
@@ -107,23 +122,48 @@ _UNLIMITED = 1 << 62
 
 
 def _lines(fh, name):
-    """(line number, text) of the non-blank lines, each at most MAX_JSON_BYTES."""
+    """(line number, text) of the non-blank lines; a line longer than MAX_JSON_BYTES is skipped unread
+    and given as ``(line number, None)``, so that the lines after it can still be read. A UTF-8
+    byte-order mark before the first line is left out."""
     def readline():
         try:
             return fh.readline(MAX_JSON_BYTES + 1)
         except OSError as exc:
             raise named(exc, name) from None
 
-    for number, raw in enumerate(iter(readline, b""), 1):
+    number = 0
+    while True:
+        raw = readline()
+        if not raw:
+            return
+        number += 1
+        if number == 1:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
         if len(raw) > MAX_JSON_BYTES:
-            raise ValueError(f"{name} line {number}: longer than {size_text(MAX_JSON_BYTES)}, the limit "
-                             "for one document")
+            yield number, None
+            # read on only if the reader goes on past it: the rest of the line, a limit's worth at a
+            # time, up to MAX_SKIPPED_LINE (/dev/zero has no line end)
+            skipped = len(raw)
+            while raw and not raw.endswith(b"\n"):
+                if skipped > MAX_SKIPPED_LINE:
+                    raise ValueError(f"{name} line {number}: no line end in {size_text(MAX_SKIPPED_LINE)}; not a "
+                                     f"replays file")
+                raw = readline()
+                skipped += len(raw)
+            continue
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ValueError(f"{name} line {number}: not UTF-8 text (byte {exc.start})") from None
         if text.strip():
             yield number, text
+
+
+def _too_long(name, number, game=None):
+    what = "" if game is None else f"game {game} is "
+    return ValueError(f"{name} line {number}: {what}longer than {size_text(MAX_JSON_BYTES)}, the limit for one "
+                      f"document" + ("" if game is None else "; it was skipped (the other games can be read "
+                                                            "with --game)"))
 
 
 def _parse(text, name, number, whole_file):
@@ -235,15 +275,54 @@ def last_phase_events(game) -> list:
     return out[::-1]
 
 
+class PhaseUnits:
+    """Follows a game decision by decision and keeps the unit slots as they stood when the last
+    Activation phase's fire was resolved.
+
+    A frame drawn after a phase's Clean-up no longer has the units that Clean-up removed (nor the
+    one a merge absorbed), and a split may reuse their slots: the shots of that phase still need
+    their names, kinds, positions and the markers they had taken earlier in the turn (the turn's
+    marker cap). ``units`` keeps copies of the slots from just before the decision that
+    resolved the phase (``None`` until a phase is resolved).
+    """
+
+    def __init__(self):
+        self.units = None
+
+    def apply(self, game: Game, action: int) -> list:
+        """Apply ``action`` to ``game``; returns the events it logged.
+
+        Parameters
+        ----------
+        game : Game
+        action : int
+            A legal action id.
+
+        Returns
+        -------
+        list of dict
+        """
+        before = [copy.copy(u) for u in game.units]
+        n = len(game.events)
+        game.apply(action)
+        new = game.events[n:]
+        # Every resolution rolls the dice of the phase's units: the phase was resolved by this action.
+        if any(e["type"] == "roll" for e in new):
+            self.units = before
+        return new
+
+
 class Frame(NamedTuple):
     """One picture of a replay: the game after ``step`` actions, the events since the previous
-    frame (in log order) and the battle log's lines for them (plain words, see
-    :class:`atomic_africa.replay.narrate.Narrator`)."""
+    frame (in log order), the battle log's lines for them (plain words, see
+    :class:`atomic_africa.replay.narrate.Narrator`) and the unit slots as they stood when the
+    last phase's fire was resolved (:class:`PhaseUnits`; ``None`` before the first phase)."""
 
     step: int
     game: Game
     events: list
     lines: list
+    phase_units: list | None = None
 
 
 def frames(scenario, rules, seed, actions, every: str = "phase"):
@@ -272,15 +351,14 @@ def frames(scenario, rules, seed, actions, every: str = "phase"):
     if every not in FRAME_EVERY:
         raise ValueError(f"every: expected one of {', '.join(FRAME_EVERY)}, got {every!r}")
     g = game_at(scenario, rules, seed, actions, 0)
-    narrator = Narrator(g)
+    narrator, phase = Narrator(g), PhaseUnits()
     yield Frame(0, g, list(g.events), narrator.feed(g.events, g.units))
     since, lines = len(g.events), []
     for k, a in enumerate(actions, 1):
-        n = len(g.events)
-        g.apply(a)
-        lines += narrator.feed(g.events[n:], g.units)
-        if every == "action" or k == len(actions) or any(e["type"] in _PHASE_END for e in g.events[n:]):
-            yield Frame(k, g, g.events[since:], lines)
+        new = phase.apply(g, a)
+        lines += narrator.feed(new, g.units)
+        if every == "action" or k == len(actions) or any(e["type"] in _PHASE_END for e in new):
+            yield Frame(k, g, g.events[since:], lines, phase.units)
             since, lines = len(g.events), []
 
 

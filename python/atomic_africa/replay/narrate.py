@@ -1,7 +1,7 @@
 """A battle told in plain words: one line per event of a game's event log, for players (the log of
 ``atomic-africa battle``, the captions of rendered replays).
 
-:class:`Narrator` turns the events of :attr:`Game.events <atomic_africa.game.Game.events>` into
+:class:`Narrator` turns the events of ``Game.events`` into
 lines a wargamer can follow: sides and units named together ("Blue 1st Squad"), cards written out
 ("Queen of Hearts"), the orders each unit revealed, every attack with its result and, in verbose
 mode, the dice rolled and why each result happened (Attack against the range and damage thresholds,
@@ -37,6 +37,8 @@ _ACTION_WORDS = {"BASIC": "Basic action", "SPRINT": "Sprint", "DIG_IN": "Dig-in"
 _FIRE_VERBS = {"BASIC": "fires at", "SPRINT": "fires at", "DIG_IN": "fires from cover at",
                "MASS_FIRE": "Mass Fire at", "SPLIT_FIRE": "Split Fire at", "HEAVY_WEAPON": "Heavy Weapon at"}
 _CLEANUP = ("split", "removed", "morale", "discard")
+# The events of one Action Resolution: a Rally's markers come off once they are all told.
+_RESOLUTION = ("roll", "bystander_roll", "scatter", "support_roll", "rally", "fire", "fire_result", "feature_fire")
 _COVER_WORDS = {Cover.NONE: "no cover", Cover.LIGHT: "light cover", Cover.HEAVY: "heavy cover"}
 
 
@@ -314,6 +316,10 @@ class Narrator:
         self._hit = {}        # target uid -> markers of this phase's attacks before the turn cap
         self._assets = {}     # fire-event source of an off-board asset -> its label
         self._attacks = {}    # source uid -> attacks fired this phase (Mass Fire numbers them)
+        self._rallied = []    # (target uid, its markers before the fire) of this phase's successful Rallies
+        self._totals = {}     # target uid -> its markers after this phase's fire
+        self._acted = set()   # uids that activated or reacted this turn
+        self._activated = None  # (uid, action, target) of the phase's activated unit, once declared
 
     # ------------------------------------------------------------------ public
     def opening(self, agents=None) -> list[str]:
@@ -341,8 +347,9 @@ class Narrator:
         if armoured:
             f = self.rules.fire
             lines += textwrap.wrap(
-                "Armoured features: " + ", ".join(f"{printable(t.name)} (armor {t.armor}, {_COVER_WORDS[Cover(t.cover)]})"
-                                                  for t in armoured)
+                "Armoured features: "
+                + ", ".join(f"{printable(t.name)} (armor {t.armor}, {_COVER_WORDS[Cover(t.cover)]})"
+                            for t in armoured)
                 + f"; heavy weapons rated for point targets may fire at them (Defense {f.feature_defense}, "
                 f"no cover bonus); each wound takes {_plural(f.feature_cover_per_wound, 'level')} off "
                 "their cover, and with no cover left they no longer block line of sight.",
@@ -369,6 +376,8 @@ class Narrator:
             t = e["type"]
             if e["turn"] > self._turn:
                 self._new_turn(e["turn"], lines)
+            if self._rallied and t not in _RESOLUTION:
+                lines += self._rally_totals()
             if t in _CLEANUP and not self._cleanup:
                 self._cleanup = True
                 lines.append("  Clean-up")
@@ -377,6 +386,8 @@ class Narrator:
                 out = handler(e, units)
                 if out:
                     lines += [out] if isinstance(out, str) else out
+        if self._rallied:   # a decision's events hold the whole of a resolution
+            lines += self._rally_totals()
         self._sync(units)
         return [printable(x) for x in lines]    # names in events (features, assets, merged units) too
 
@@ -389,6 +400,7 @@ class Narrator:
     def _new_turn(self, turn, lines):
         self._turn, self._phase, self._cleanup = turn, 0, False
         self._assigned = [0, 0]
+        self._acted = set()
         lines.append(f"Turn {turn} of {self.turns}")
 
     def _name(self, uid) -> str:
@@ -406,7 +418,8 @@ class Narrator:
         self._drawn[e["player"]] = len(e["cards"])
         if self.verbose:
             cards = ", ".join(card_words(self._deck.name(c)) for c in e["cards"])
-            return f"  {self.sides[e['player']]} draws {_plural(len(e['cards']), 'card')}" + (f": {cards}" if cards else "")
+            drawn = f"  {self.sides[e['player']]} draws {_plural(len(e['cards']), 'card')}"
+            return drawn + (f": {cards}" if cards else "")
 
     def _on_reshuffle(self, e, units):
         return (f"  {self.sides[e['player']]} shuffles its discard pile into a new deck of "
@@ -428,16 +441,21 @@ class Narrator:
     def _on_activate(self, e, units):
         self._phase += 1
         self._played, self._transit, self._hit, self._attacks = {}, {}, {}, {}
+        self._rallied, self._totals, self._activated = [], {}, None
+        self._acted.add(e["unit"])
         self._revealed[e["unit"]] = ("Phase {phase}: {unit} activates with the {card}", e["card"])
 
     def _on_react(self, e, units):
+        self._acted.add(e["unit"])
         self._revealed[e["unit"]] = ("  {unit} reacts with the {card}", e["card"])
 
     def _on_reserve_card(self, e, units):
+        self._acted.add(e["unit"])
         self._revealed[e["unit"]] = ("  {unit}, without orders, reacts with the {card} from the Reserve",
                                      e["card"])
 
     def _on_confused(self, e, units):
+        self._acted.add(e["unit"])
         self._revealed[e["unit"]] = ("  {unit}, without orders, is confused: reacts with the {card} drawn "
                                      "from the deck", e["card"])
 
@@ -449,7 +467,23 @@ class Narrator:
     def _on_no_reaction(self, e, units):
         if "unit" in e:
             return f"    {self._name(e['unit'])} cannot react: {e['reason']}"
-        return f"    {self.sides[e['player']]} does not react"
+        return f"    {self.sides[e['player']]} does not react: no unit with orders left, and {self._why_unforced()}"
+
+    def _why_unforced(self) -> str:
+        """Why no unit without orders is forced to react (RULES.md section 6): only the target of the
+        activated unit's own fire is, and only if it has not acted this turn."""
+        if self._activated is None:     # pragma: no cover - the engine declares before it asks
+            return "no unit is forced to react"
+        uid, action, t = self._activated
+        if action not in _FIRE_VERBS:
+            return f"{self._name(uid)}'s {_ACTION_WORDS[action]} is not an attack on a unit"
+        if t is None or t < 0:
+            return f"{self._name(uid)} fires at no one"
+        if t >= 2 * self._slots:
+            return f"{self._name(uid)} fires at the {self.scenario.terrain[t - 2 * self._slots].name}, not at a unit"
+        if t in self._acted:
+            return f"{self._name(t)}, its target, has already acted this turn"
+        return f"{self._name(t)}, its target, cannot be forced to react"   # pragma: no cover
 
     def _on_declare(self, e, units):
         self._declared[e["unit"]] = (e["action"], e["posture"].lower())
@@ -459,6 +493,8 @@ class Narrator:
         how, card = self._revealed.pop(uid)
         action, posture = self._declared.pop(uid)
         self._played[uid] = (card, posture, action)
+        if self._activated is None:
+            self._activated = (uid, action, e["target"])
         if action == "CALL_FOR_FIRE":
             side = self._units[uid].side
             asset = self.scenario.sides[side].fire_support[e["asset"]]
@@ -549,8 +585,8 @@ class Narrator:
             why = f"{max(off, 0)} x {inc:g} cm"
         if self.verbose:
             ix, iy = e["impact"]
-            line += (f": scatter d{self.rules.call_for_fire.scatter_die} {e['distance']} - Spotting {e['spotting']} = {off}, {why}; impact at "
-                     f"({_cm(ix)}, {_cm(iy)})")
+            line += (f": scatter d{self.rules.call_for_fire.scatter_die} {e['distance']} - Spotting "
+                     f"{e['spotting']} = {off}, {why}; impact at ({_cm(ix)}, {_cm(iy)})")
         return line
 
     def _on_support_roll(self, e, units):
@@ -572,7 +608,21 @@ class Narrator:
                      f" = {need}{sight}")
         if e["success"]:
             line += f"; {_plural(self.rules.rally.markers_removed, 'marker')} off after the fire"
+            self._rallied.append((e["target"], e["markers"]))
         return line
+
+    def _rally_totals(self) -> list:
+        """After the phase's fire, each rallied unit's markers as the Rally leaves them (the fire's
+        "in all" totals are counted before the Rally takes its markers off)."""
+        lines = []
+        for t, before in self._rallied:
+            now = self._totals.get(t, before)
+            off = min(self.rules.rally.markers_removed, now)
+            self._totals[t] = now - off
+            lines.append(f"    {self._name(t)} loses {_plural(off, 'marker')} to the Rally: "
+                         f"{_plural(now - off, 'marker')} in all")
+        self._rallied = []
+        return lines
 
     def _on_fire(self, e, units):
         src, t = e["source"], e["target"]
@@ -626,6 +676,7 @@ class Narrator:
 
     def _on_fire_result(self, e, units):
         t, m, w = e["target"], e["markers"], e["wounds"]
+        self._totals[t] = e["total_markers"]
         hit = self._hit.pop(t, m)
         if not (hit or w):
             return None

@@ -4,17 +4,16 @@
 The script draws the table in SVG from the embedded JSON and loads nothing: the page works offline
 and from a file. ``window.replay`` exposes the current frame (``frame``, ``count``, ``show(i)``,
 ``playing``) for scripts and tests.
+
+The table itself (terrain, units, moves, fire lines, fire-support strikes, the shots' odds cards
+and the legend) is drawn by :data:`BOARD_SCRIPT`, which the ``atomic-africa play`` page
+(:mod:`atomic_africa.play.page`) shares with its :data:`STYLE`.
 """
 
-__all__ = ["PAGE"]
+__all__ = ["PAGE", "STYLE", "BOARD_SCRIPT"]
 
-PAGE = r"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{TITLE}} - Atomic Africa replay</title>
-<style>
+#: The styles of the table, the shot cards and the legend (shared with the play page).
+STYLE = r"""
   :root { --blue: #1f5fbf; --red: #c0392b; --ink: #222; --muted: #666; }
   * { box-sizing: border-box; }
   body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink);
@@ -22,17 +21,9 @@ PAGE = r"""<!DOCTYPE html>
   header { padding: 8px 16px; background: #2d2a24; color: #f4f1ea; display: flex; gap: 16px; align-items: baseline; }
   header h1 { font-size: 18px; margin: 0; }
   #result { color: #f0c36b; }
-  #controls { display: flex; gap: 6px; align-items: center; padding: 8px 16px; background: #e4dfd3;
-              border-bottom: 1px solid #cfc8b8; flex-wrap: wrap; }
-  #controls button { font-size: 15px; min-width: 38px; padding: 3px 8px; cursor: pointer; }
-  #play { min-width: 84px !important; font-weight: 600; }
-  #slider { flex: 1 1 300px; min-width: 200px; }
-  #status { font-variant-numeric: tabular-nums; min-width: 330px; }
   main { display: flex; gap: 12px; padding: 10px 16px; align-items: flex-start; }
   #board { flex: 1 1 auto; min-width: 0; }
   #table { width: 100%; height: auto; background: #fff; border: 1px solid #bbb; display: block; }
-  #caption { margin: 6px 0 0; padding: 6px 8px; background: #fff; border: 1px solid #ddd; min-height: 5.5em;
-             font: 13px/1.35 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; white-space: pre-wrap; }
   aside { flex: 0 0 380px; max-height: calc(100vh - 110px); overflow-y: auto; }
   aside h2 { font-size: 15px; margin: 4px 0 6px; }
   .shot { background: #fff; border: 1px solid #ddd; border-left: 5px solid #b0b0b0; padding: 6px 8px;
@@ -55,43 +46,22 @@ PAGE = r"""<!DOCTYPE html>
             stroke-linejoin: round; }
   .tlabel { font-size: 2.2px; font-style: italic; fill: #222; paint-order: stroke; stroke: #fff;
             stroke-width: 0.4px; }
-  line.fire.focus { stroke: #000 !important; }
-</style>
-</head>
-<body>
-<header><h1 id="title">{{TITLE}}</h1><span id="result"></span></header>
-<div id="controls">
-  <button id="first" title="first frame (Home)">|&#x25C0;</button>
-  <button id="prev" title="previous frame (left arrow)">&#x25C0;</button>
-  <button id="play" title="play / pause (space)">&#x25B6; Play</button>
-  <button id="next" title="next frame (right arrow)">&#x25B6;&#xFE0E;</button>
-  <button id="last" title="last frame (End)">&#x25B6;&#xFE0E;|</button>
-  <input id="slider" type="range" min="0" max="0" value="0" step="1" aria-label="frame">
-  <span id="status"></span>
-</div>
-<main>
-  <div id="board">
-    <svg id="table" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="the table"></svg>
-    <pre id="caption"></pre>
-  </div>
-  <aside>
-    <h2>Shots this phase, with their exact odds</h2>
-    <div id="shots"></div>
-    <h2>Legend</h2>
-    <div id="legend"></div>
-  </aside>
-</main>
-<script type="application/json" id="replay-data">{{DATA}}</script>
-<script>
-"use strict";
-(function () {
-  const data = JSON.parse(document.getElementById("replay-data").textContent);
+  .count { font-size: 1.9px; font-weight: 700; }
+  .fire.focus, .fire-path.focus { stroke: #000 !important; }
+"""
+
+#: ``aaBoard(data, svg, legend)``: draws the static table (terrain, legend) once and returns
+#: ``{drawFrame(frame), drawShots(frame, box), layer, overlay, el, html, Y, pct, plural, size}``;
+#: ``data`` holds ``table``, ``sides`` and ``terrain`` as :func:`~atomic_africa.replay.html.board_data`
+#: gives them, a frame is one of :func:`~atomic_africa.replay.html.replay_data`'s frames.
+BOARD_SCRIPT = r"""
+function aaBoard(data, svg, legend) {
+  "use strict";
   const NS = "http://www.w3.org/2000/svg";
   const W = data.table.width, H = data.table.height;
   const COVER = { open: "#e8e0c8", light: "#9cc48a", heavy: "#8f8f8f" };
   const HIT = "#e67e22", MISS = "#b0b0b0", IMPACT = "#d35400", WOUND = "#8e0000";
   const KIND = ["infantry", "light infantry", "vehicle"];
-  const svg = document.getElementById("table");
   const Y = (y) => H - y;            // table y grows upwards, SVG y downwards
 
   function el(tag, attrs, parent) {
@@ -153,9 +123,9 @@ PAGE = r"""<!DOCTYPE html>
     terrainLabels.push(lab);
   }
   const layer = el("g", { id: "frame" }, svg);
+  const overlay = el("g", { id: "overlay" }, svg);   // what a page draws over the frame (the play page's choices)
 
   // ---- legend (drawn once, with the same symbols as the table)
-  const legend = document.getElementById("legend");
   function legendRow(draw, text) {
     const row = html("div", {}, legend);
     const icon = document.createElementNS(NS, "svg");
@@ -164,29 +134,35 @@ PAGE = r"""<!DOCTYPE html>
     draw(icon);
     html("span", {}, row, text);
   }
-  data.sides.forEach((s) => legendRow((g) => el("circle", { cx: 8.5, cy: 4, r: 3.5, fill: s.colour, stroke: "#000", "stroke-width": 0.4 }, g), `${s.name} unit`));
-  legendRow((g) => el("circle", { cx: 8.5, cy: 4, r: 3.5, fill: "#fff", stroke: "#000", "stroke-width": 0.5 }, g), "infantry (solid edge)");
-  legendRow((g) => el("circle", { cx: 8.5, cy: 4, r: 3.5, fill: "#fff", stroke: "#000", "stroke-width": 0.5, "stroke-dasharray": "0.8 0.6" }, g), "light infantry (dotted edge)");
-  legendRow((g) => el("rect", { x: 4, y: 1.5, width: 9, height: 5, fill: "#fff", stroke: "#000", "stroke-width": 0.5 }, g), "vehicle (rectangle)");
-  legendRow((g) => el("path", { d: starPath(8.5, 4, 3.6), fill: "gold", stroke: "#000", "stroke-width": 0.3 }, g), "commander");
-  legendRow((g) => el("circle", { cx: 8.5, cy: 4, r: 1.2, fill: "#000" }, g), "suppression marker (one dot each)");
-  legendRow((g) => el("path", { d: "M7,2.5 L10,5.5 M10,2.5 L7,5.5", stroke: WOUND, "stroke-width": 0.8 }, g), "wound (one cross each)");
-  legendRow((g) => { const t = el("text", { x: 8.5, y: 5.5, "text-anchor": "middle", "font-size": 4.5, "font-weight": 700 }, g); t.textContent = "S W"; },
-            "label 'Name (5) S2 W1': 5 figures, 2 suppression markers, 1 wound");
-  legendRow((g) => el("line", { x1: 1, y1: 4, x2: 15, y2: 4, stroke: "#444", "stroke-width": 0.6, "stroke-dasharray": "1.5 1", "marker-end": "url(#arrow)" }, g), "move this phase (dashed arrow)");
-  legendRow((g) => el("line", { x1: 1, y1: 4, x2: 16, y2: 4, stroke: HIT, "stroke-width": 1.2 }, g), "fire with effect (thicker = more wounds)");
-  legendRow((g) => el("line", { x1: 1, y1: 4, x2: 16, y2: 4, stroke: MISS, "stroke-width": 0.8 }, g), "fire without effect");
-  legendRow((g) => el("path", { d: starPath(8.5, 4, 3.8), fill: IMPACT, stroke: "#000", "stroke-width": 0.3 }, g), "fire support impact");
-  for (const c of ["open", "light", "heavy"])
-    legendRow((g) => el("rect", { x: 3, y: 1, width: 11, height: 6, fill: COVER[c], stroke: "#444", "stroke-width": 0.3 }, g), c === "open" ? "open ground" : `${c} cover`);
-  legendRow((g) => { el("rect", { x: 3, y: 1, width: 11, height: 6, fill: "#fff", stroke: "#444", "stroke-width": 0.3 }, g);
-                     el("rect", { x: 3, y: 1, width: 11, height: 6, fill: "url(#hatch)" }, g); }, "hatched: blocks line of sight");
+  if (legend) {
+    data.sides.forEach((s) => legendRow((g) => el("circle", { cx: 8.5, cy: 4, r: 3.5, fill: s.colour, stroke: "#000", "stroke-width": 0.4 }, g), `${s.name} unit`));
+    legendRow((g) => el("circle", { cx: 8.5, cy: 4, r: 3.5, fill: "#fff", stroke: "#000", "stroke-width": 0.5 }, g), "infantry (solid edge)");
+    legendRow((g) => el("circle", { cx: 8.5, cy: 4, r: 3.5, fill: "#fff", stroke: "#000", "stroke-width": 0.5, "stroke-dasharray": "0.8 0.6" }, g), "light infantry (dotted edge)");
+    legendRow((g) => el("rect", { x: 4, y: 1.5, width: 9, height: 5, fill: "#fff", stroke: "#000", "stroke-width": 0.5 }, g), "vehicle (rectangle)");
+    legendRow((g) => el("path", { d: starPath(8.5, 4, 3.6), fill: "gold", stroke: "#000", "stroke-width": 0.3 }, g), "commander");
+    legendRow((g) => el("circle", { cx: 8.5, cy: 4, r: 1.2, fill: "#000" }, g), "suppression marker (one dot each, \u00d7N past six)");
+    legendRow((g) => el("path", { d: "M7,2.5 L10,5.5 M10,2.5 L7,5.5", stroke: WOUND, "stroke-width": 0.8 }, g), "wound (one cross each, \u00d7N past six)");
+    legendRow((g) => { const t = el("text", { x: 8.5, y: 5.5, "text-anchor": "middle", "font-size": 4.5, "font-weight": 700 }, g); t.textContent = "S W"; },
+              "label 'Name (5) S2 W1': 5 figures, 2 suppression markers, 1 wound");
+    legendRow((g) => el("line", { x1: 1, y1: 4, x2: 15, y2: 4, stroke: "#444", "stroke-width": 0.6, "stroke-dasharray": "1.5 1", "marker-end": "url(#arrow)" }, g), "move this phase (dashed arrow)");
+    legendRow((g) => el("line", { x1: 1, y1: 4, x2: 16, y2: 4, stroke: HIT, "stroke-width": 1.2 }, g), "fire with effect (thicker = more wounds)");
+    legendRow((g) => el("line", { x1: 1, y1: 4, x2: 16, y2: 4, stroke: MISS, "stroke-width": 0.8 }, g), "fire without effect");
+    legendRow((g) => { el("circle", { cx: 8.5, cy: 4, r: 3.6, fill: "none", stroke: IMPACT, "stroke-width": 0.5, "stroke-dasharray": "1 0.7" }, g);
+                       el("path", { d: starPath(8.5, 4, 2.6), fill: IMPACT, stroke: "#000", "stroke-width": 0.3 }, g); },
+              "fire support impact and blast radius (a ring round each unit it hit)");
+    legendRow((g) => { el("circle", { cx: 8.5, cy: 4, r: 3.3, fill: "#fff", "fill-opacity": 0.4, stroke: "#000", "stroke-width": 0.4, "stroke-dasharray": "0.8 0.6" }, g); },
+              "unit gone at the end of the phase (removed or merged), drawn where it stood");
+    for (const c of ["open", "light", "heavy"])
+      legendRow((g) => el("rect", { x: 3, y: 1, width: 11, height: 6, fill: COVER[c], stroke: "#444", "stroke-width": 0.3 }, g), c === "open" ? "open ground" : `${c} cover`);
+    legendRow((g) => { el("rect", { x: 3, y: 1, width: 11, height: 6, fill: "#fff", stroke: "#444", "stroke-width": 0.3 }, g);
+                       el("rect", { x: 3, y: 1, width: 11, height: 6, fill: "url(#hatch)" }, g); }, "hatched: blocks line of sight");
+  }
 
   // ---- one frame
   const size = (u) => 2 + Math.min(u.figures, 14) * 0.25;
   function unitRow(r) {
     return { uid: r[0], name: r[1], side: r[2], kind: r[3], x: r[4], y: r[5], figures: r[6], markers: r[7],
-             wounds: r[8], commander: r[9] };
+             wounds: r[8], commander: r[9], gone: r[10] };
   }
   function boxOverlap(a, b) {
     return Math.min(a.x2, b.x2) > Math.max(a.x1, b.x1) && Math.min(a.y2, b.y2) > Math.max(a.y1, b.y1);
@@ -206,8 +182,8 @@ PAGE = r"""<!DOCTYPE html>
     for (const i of order) {
       const u = units[i], sym = symbols[i];
       const t = el("text", { class: "ulabel", fill: data.sides[u.side].colour, "data-uid": u.uid }, layer);
-      el("tspan", { x: 0, dy: 0 }, t).textContent = `${u.name} (${u.figures})`;
-      if (u.markers || u.wounds) el("tspan", { x: 0, dy: "1.1em" }, t).textContent = `S${u.markers} W${u.wounds}`;
+      el("tspan", { x: 0, dy: 0 }, t).textContent = u.gone ? `${u.name} (${u.gone})` : `${u.name} (${u.figures})`;
+      if ((u.markers || u.wounds) && !u.gone) el("tspan", { x: 0, dy: "1.1em" }, t).textContent = `S${u.markers} W${u.wounds}`;
       const b = t.getBBox();
       let best = null;
       for (let ring = 0; ring < 14 && !(best && best.cost === 0); ring++) {
@@ -245,55 +221,91 @@ PAGE = r"""<!DOCTYPE html>
     });
   }
 
+  // A row of up to six counters (dots or crosses); past six, six of them and the number.
+  function counters(g, n, x, y, draw, kind) {
+    for (let k = 0; k < Math.min(n, 6); k++) draw(x + 1.6 * k, y);
+    if (n > 6) {
+      const t = el("text", { x: x + 1.6 * 6 - 0.5, y: y + 0.7, class: `count ${kind}-count`,
+                             fill: kind === "wound" ? WOUND : "#000" }, g);
+      t.textContent = `\u00d7${n}`;
+    }
+  }
+
+  function drawUnit(u, colour, into) {
+    const s = size(u), x = u.x, y = Y(u.y);
+    const g = el("g", { class: u.gone ? "ghost" : "unit", "data-uid": u.uid }, into);
+    el("title", {}, g).textContent = u.gone
+      ? `${u.name} (${data.sides[u.side].name} ${KIND[u.kind]}): ${u.gone} at the end of the phase`
+      : `${u.name} (${data.sides[u.side].name} ${KIND[u.kind]}): ${plural(u.figures, "figure")}, ${plural(u.markers, "suppression marker")}, ${plural(u.wounds, "wound")}`;
+    const look = u.gone ? { fill: colour, "fill-opacity": 0.25, stroke: "#000", "stroke-width": 0.3, "stroke-dasharray": "0.8 0.6" }
+                        : { fill: colour, stroke: "#000", "stroke-width": u.kind === 2 ? 0.25 : 0.3 };
+    if (u.kind === 2)
+      el("rect", Object.assign({ x: x - s, y: y - 0.6 * s, width: 2 * s, height: 1.2 * s }, look), g);
+    else
+      el("circle", Object.assign({ cx: x, cy: y, r: s }, look, u.kind === 1 && !u.gone ? { "stroke-dasharray": "0.6 0.5" } : {}), g);
+    if (u.gone) return { x1: x - s, y1: y - s, x2: x + s, y2: y + s };
+    if (u.commander) el("path", { d: starPath(x, y, 1.6), fill: "gold", stroke: "#000", "stroke-width": 0.15 }, g);
+    counters(g, u.markers, x + s + 1, y - s, (cx, cy) => el("circle", { cx, cy, r: 0.55, fill: "#000", class: "marker" }, g), "marker");
+    counters(g, u.wounds, x + s + 1, y - s + 2, (cx, cy) =>
+      el("path", { d: `M${cx - 0.6},${cy - 0.6}L${cx + 0.6},${cy + 0.6}M${cx + 0.6},${cy - 0.6}L${cx - 0.6},${cy + 0.6}`,
+                   stroke: WOUND, "stroke-width": 0.35, class: "wound" }, g), "wound");
+    const most = Math.max(u.markers, u.wounds);
+    const right = most ? x + s + 2 + 1.6 * Math.min(most, 6) + (most > 6 ? 3 : 0) : x + s;
+    return { x1: x - s, y1: y - s - 1, x2: right, y2: y + s };
+  }
+
   function drawFrame(f) {
     while (layer.firstChild) layer.removeChild(layer.firstChild);
     drawCovers(f);
-    const units = f.units.map(unitRow);
+    const units = f.units.map(unitRow), gone = (f.gone || []).map(unitRow);
     const at = new Map(units.map((u) => [u.uid, u]));
+    for (const u of gone) if (!at.has(u.uid)) at.set(u.uid, u);
     for (const m of f.moves)
       el("line", { x1: m[0], y1: Y(m[1]), x2: m[2], y2: Y(m[3]), stroke: "#444", "stroke-width": 0.35,
                    "stroke-dasharray": "1.4 0.9", "marker-end": "url(#arrow)", class: "move" }, layer);
     f.shots.forEach((s, k) => {
-      const t = s.feature != null ? { x: s.aim[0], y: s.aim[1] } : at.get(s.target);
-      const from = s.source >= 0 ? at.get(s.source) : null;
-      const origin = from ? [from.x, from.y] : s.impact;
-      if (!t || !origin) return;
       const hit = s.actual[0] > 0 || s.actual[1] > 0;
-      const line = el("line", { x1: origin[0], y1: Y(origin[1]), x2: t.x, y2: Y(t.y), stroke: hit ? HIT : MISS,
-                                "stroke-width": 0.45 + 0.3 * s.actual[1], "stroke-linecap": "round", class: "fire",
-                                "data-shot": k, opacity: 0.95 }, layer);
-      el("title", {}, line).textContent = s.feature != null
+      const attrs = { stroke: hit ? HIT : MISS, "stroke-width": 0.45 + 0.3 * s.actual[1], "data-shot": k, opacity: 0.95 };
+      let mark;
+      if (s.source < 0) {
+        // Fire support: a ring round each unit in the blast (a direct hit lands on the target's
+        // own position, where a line from the impact would have no length), and a line from the
+        // impact when it landed away from the unit.
+        const t = at.get(s.target), r = (t ? size(t) : 3) + 1.1;
+        mark = el("circle", Object.assign({ cx: s.to[0], cy: Y(s.to[1]), r, fill: "none", class: "fire support" }, attrs), layer);
+        if (Math.hypot(s.to[0] - s.from[0], s.to[1] - s.from[1]) > r)
+          el("line", Object.assign({ x1: s.from[0], y1: Y(s.from[1]), x2: s.to[0], y2: Y(s.to[1]), "stroke-linecap": "round",
+                                     class: "fire-path" }, attrs), layer);
+      } else {
+        mark = el("line", Object.assign({ x1: s.from[0], y1: Y(s.from[1]), x2: s.to[0], y2: Y(s.to[1]),
+                                          "stroke-linecap": "round", class: "fire" }, attrs), layer);
+      }
+      el("title", {}, mark).textContent = s.feature != null
         ? `${s.shooter} -> ${s.target_name}: +${s.actual[1]} wounds, ${s.cover_before} -> ${s.cover_after} cover (P = ${pct(s.p_actual)})`
         : `${s.shooter} -> ${s.target_name}: +${s.actual[0]} markers, +${s.actual[1]} wounds (P = ${pct(s.p_actual)})`;
     });
-    for (const p of f.impacts)
-      el("path", { d: starPath(p[0], Y(p[1]), 3.2), fill: IMPACT, stroke: "#000", "stroke-width": 0.2, class: "impact" }, layer);
-    const symbols = [];
-    for (const u of units) {
-      const s = size(u), colour = data.sides[u.side].colour, x = u.x, y = Y(u.y);
-      const g = el("g", { class: "unit", "data-uid": u.uid }, layer);
-      el("title", {}, g).textContent = `${u.name} (${data.sides[u.side].name} ${KIND[u.kind]}): ${plural(u.figures, "figure")}, ${plural(u.markers, "suppression marker")}, ${plural(u.wounds, "wound")}`;
-      if (u.kind === 2)
-        el("rect", { x: x - s, y: y - 0.6 * s, width: 2 * s, height: 1.2 * s, fill: colour, stroke: "#000", "stroke-width": 0.25 }, g);
-      else
-        el("circle", Object.assign({ cx: x, cy: y, r: s, fill: colour, stroke: "#000", "stroke-width": 0.3 },
-                                   u.kind === 1 ? { "stroke-dasharray": "0.6 0.5" } : {}), g);
-      if (u.commander) el("path", { d: starPath(x, y, 1.6), fill: "gold", stroke: "#000", "stroke-width": 0.15 }, g);
-      for (let k = 0; k < Math.min(u.markers, 6); k++)
-        el("circle", { cx: x + s + 1 + 1.6 * k, cy: y - s, r: 0.55, fill: "#000", class: "marker" }, g);
-      for (let k = 0; k < Math.min(u.wounds, 6); k++) {
-        const cx = x + s + 1 + 1.6 * k, cy = y - s + 2;
-        el("path", { d: `M${cx - 0.6},${cy - 0.6}L${cx + 0.6},${cy + 0.6}M${cx + 0.6},${cy - 0.6}L${cx - 0.6},${cy + 0.6}`,
-                     stroke: WOUND, "stroke-width": 0.35, class: "wound" }, g);
-      }
-      const right = u.markers || u.wounds ? x + s + 2 + 1.6 * Math.min(Math.max(u.markers, u.wounds), 6) : x + s;
-      symbols.push({ x1: x - s, y1: y - s - 1, x2: right, y2: y + s });
+    const symbols = [], labelled = [];
+    for (const u of gone) { symbols.push(drawUnit(u, data.sides[u.side].colour, layer)); labelled.push(u); }
+    for (const u of units) { symbols.push(drawUnit(u, data.sides[u.side].colour, layer)); labelled.push(u); }
+    // Fire-support strikes over the units, so that a direct hit shows on the unit it landed on:
+    // the spotter's call (dotted), the blast radius and the impact.
+    for (const s of f.strikes || []) {
+      const [x, y] = s.at;
+      el("line", { x1: s.from[0], y1: Y(s.from[1]), x2: x, y2: Y(y), stroke: IMPACT, "stroke-width": 0.25,
+                   "stroke-dasharray": "0.5 0.8", class: "call", "pointer-events": "none" }, layer);
+      if (s.radius > 0)
+        el("circle", { cx: x, cy: Y(y), r: s.radius, fill: IMPACT, "fill-opacity": 0.08, stroke: IMPACT, "stroke-width": 0.3,
+                       "stroke-dasharray": "1 0.7", class: "blast", "pointer-events": "none" }, layer);
+      const star = el("path", { d: starPath(x, Y(y), 3.2), fill: IMPACT, stroke: "#000", "stroke-width": 0.2, class: "impact" }, layer);
+      el("title", {}, star).textContent = `${s.asset}: ${s.direct_hit ? "direct hit" : "scattered"}, blast radius ${s.radius} cm`;
     }
-    placeLabels(units, symbols);
+    if (!f.strikes)
+      for (const p of f.impacts)
+        el("path", { d: starPath(p[0], Y(p[1]), 3.2), fill: IMPACT, stroke: "#000", "stroke-width": 0.2, class: "impact" }, layer);
+    placeLabels(labelled, symbols);
   }
 
-  function drawShots(f) {
-    const box = document.getElementById("shots");
+  function drawShots(f, box) {
     box.textContent = "";
     if (!f.shots.length) { html("p", { class: "none" }, box, "No fire in this phase."); return; }
     f.shots.forEach((s, k) => {
@@ -309,14 +321,20 @@ PAGE = r"""<!DOCTYPE html>
           `${s.ap ? ` (AP ${s.ap})` : ""}; no cover bonus; each wound lowers its cover a level`
         : `dice ${s.shooter_dice.map((d) => "d" + d).join(" ")} vs ${s.target_dice.map((d) => "d" + d).join(" ")}; ` +
           `${s.band_words}; armor ${s.armor}${s.ap ? ` (AP ${s.ap})` : ""}; ${s.cover} cover${s.vehicle ? "; vehicle" : ""}`);
+      // What the target took, as the log says it: the dice may give more markers than the
+      // turn's cap still allows.
+      const cut = !feature && s.markers_rolled > s.actual[0]
+        ? ` (${plural(s.markers_rolled, "marker")} rolled; ${s.cap_left ? `only ${s.cap_left} more allowed` : "none allowed"} ` +
+          `under the turn's cap of ${s.cap})` : "";
       html("div", {}, card, (feature
         ? `Result: +${plural(s.actual[1], "wound")}, cover ${s.cover_before} \u2192 ${s.cover_after} `
-        : `Result: +${plural(s.actual[0], "marker")}, +${plural(s.actual[1], "wound")} `) +
+        : `Result: +${plural(s.actual[0], "marker")}${cut}, +${plural(s.actual[1], "wound")} `) +
                             `\u2014 chance of exactly this: ${pct(s.p_actual)}`);
+      const capText = s.cap_left < s.cap ? `: ${s.cap_left} of the turn's ${s.cap} still allowed` : ` at ${s.cap} a turn`;
       html("div", { class: "facts" }, card, feature
         ? `P(\u22651 wound) ${pct(s.p_wound)}, expected ${s.e_wounds.toFixed(2)} wounds (a feature takes no markers)`
         : `P(\u22651 marker) ${pct(s.p_marker)}, P(\u22651 wound) ${pct(s.p_wound)}, ` +
-          `expected ${s.e_markers.toFixed(2)} markers, ${s.e_wounds.toFixed(2)} wounds (markers capped at ${s.cap} a turn)`);
+          `expected ${s.e_markers.toFixed(2)} markers, ${s.e_wounds.toFixed(2)} wounds (markers capped${capText})`);
       const table = html("table", {}, card);
       const head = html("tr", {}, table);
       ["markers", "wounds", "chance", ""].forEach((h) => html("th", {}, head, h));
@@ -332,19 +350,72 @@ PAGE = r"""<!DOCTYPE html>
       if (s.outcomes.length > top.length) html("div", { class: "facts" }, card, `(${s.outcomes.length - top.length} less likely outcomes not shown)`);
       const focus = (on) => {
         card.classList.toggle("focus", on);
-        for (const l of layer.querySelectorAll(`line.fire[data-shot="${k}"]`)) l.classList.toggle("focus", on);
+        for (const l of layer.querySelectorAll(`[data-shot="${k}"]`)) l.classList.toggle("focus", on);
       };
       card.addEventListener("mouseenter", () => focus(true));
       card.addEventListener("mouseleave", () => focus(false));
     });
   }
 
+  return { drawFrame, drawShots, layer, overlay, el, html, Y, pct, plural, size, unitRow };
+}
+"""
+
+PAGE = r"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{TITLE}} - Atomic Africa replay</title>
+<style>""" + STYLE + r"""
+  #controls { display: flex; gap: 6px; align-items: center; padding: 8px 16px; background: #e4dfd3;
+              border-bottom: 1px solid #cfc8b8; flex-wrap: wrap; }
+  #controls button { font-size: 15px; min-width: 38px; padding: 3px 8px; cursor: pointer; }
+  #play { min-width: 84px !important; font-weight: 600; }
+  #slider { flex: 1 1 300px; min-width: 200px; }
+  #status { font-variant-numeric: tabular-nums; min-width: 330px; }
+  #caption { margin: 6px 0 0; padding: 6px 8px; background: #fff; border: 1px solid #ddd; min-height: 5.5em;
+             font: 13px/1.35 ui-monospace, "DejaVu Sans Mono", Menlo, monospace; white-space: pre-wrap; }
+</style>
+</head>
+<body>
+<header><h1 id="title">{{TITLE}}</h1><span id="result"></span></header>
+<div id="controls">
+  <button id="first" title="first frame (Home)">|&#x25C0;</button>
+  <button id="prev" title="previous frame (left arrow)">&#x25C0;</button>
+  <button id="play" title="play / pause (space)">&#x25B6; Play</button>
+  <button id="next" title="next frame (right arrow)">&#x25B6;&#xFE0E;</button>
+  <button id="last" title="last frame (End)">&#x25B6;&#xFE0E;|</button>
+  <input id="slider" type="range" min="0" max="0" value="0" step="1" aria-label="frame">
+  <span id="status"></span>
+</div>
+<main>
+  <div id="board">
+    <svg id="table" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="the table"></svg>
+    <pre id="caption"></pre>
+  </div>
+  <aside>
+    <h2>Shots this phase, with their exact odds</h2>
+    <div id="shots"></div>
+    <h2>Legend</h2>
+    <div id="legend"></div>
+  </aside>
+</main>
+<script type="application/json" id="replay-data">{{DATA}}</script>
+<script>
+"use strict";
+""" + BOARD_SCRIPT + r"""
+(function () {
+  const data = JSON.parse(document.getElementById("replay-data").textContent);
+  const board = aaBoard(data, document.getElementById("table"), document.getElementById("legend"));
+  const svg = document.getElementById("table");
+
   // ---- controls
   const slider = document.getElementById("slider"), playBtn = document.getElementById("play");
   const status = document.getElementById("status"), captionBox = document.getElementById("caption");
+  const shotsBox = document.getElementById("shots"), resultBox = document.getElementById("result");
   const n = data.frames.length;
   slider.max = String(n - 1);
-  document.getElementById("result").textContent = data.result || "";
   const state = { frame: -1, count: n, playing: false, timer: null };
   function show(i) {
     i = Math.max(0, Math.min(n - 1, Number(i) | 0));
@@ -352,9 +423,12 @@ PAGE = r"""<!DOCTYPE html>
     state.frame = i;
     slider.value = String(i);
     svg.setAttribute("data-frame", String(i));
-    drawFrame(f);
-    drawShots(f);
+    board.drawFrame(f);
+    board.drawShots(f, shotsBox);
     captionBox.textContent = f.caption.join("\n");
+    // The result only once the replay reaches the end: the header must not tell the winner
+    // while the battle is still being watched.
+    resultBox.textContent = i === n - 1 ? (data.result || "") : "";
     status.textContent = `frame ${i + 1}/${n} \u00b7 action ${f.step}/${data.actions} \u00b7 turn ${f.turn}, ${f.stage}`;
   }
   function play(on) {

@@ -11,7 +11,6 @@ import os
 
 from .._atomic_write import replaced_atomically
 from .._plotting import canvas_figure, plain, save_figure
-from .._text import printable
 from .._optional import require
 from .._progress import Progress
 from ..enums import Cover, UnitKind
@@ -90,7 +89,10 @@ def _draw_damaged_terrain(ax, game):
 
 
 def _draw_actions(ax, game, units):
-    """Moves, fire lines and fire-support impacts of the last Activation phase."""
+    """Moves, fire arrows and fire-support impacts of the last Activation phase."""
+    ax.apply_aspect()
+    (x0, _), (x1, _) = ax.transData.transform([(0.0, 0.0), (1.0, 0.0)])
+    pt_per_cm = (x1 - x0) * 72.0 / ax.figure.dpi       # arrows stop short of their target's symbol
     for e in last_phase_events(game):
         if e["type"] in ("move", "complete_move", "sprint") and "start" in e:
             (x0, y0), (x1, y1) = e["start"], e["dest"]
@@ -100,8 +102,17 @@ def _draw_actions(ax, game, units):
         elif e["type"] == "fire" and e["source"] >= 0 and e["source"] in units and e["target"] in units:
             s, t = units[e["source"]], units[e["target"]]
             hit = e["markers"] or e["wounds"]
-            ax.plot([s.x, t.x], [s.y, t.y], color=_HIT if hit else _MISS, lw=1.5 + e["wounds"] * 0.8,
-                    alpha=0.9, zorder=3, solid_capstyle="round")
+            # An arrowhead at the target: who fired at whom, also where two units fired at each other.
+            # It stops at the target's symbol; its last stretch is drawn again above the labels, so
+            # that a label placed beside the target never hides the head.
+            style = dict(arrowstyle="-|>", color=_HIT if hit else _MISS, lw=1.5 + e["wounds"] * 0.8, alpha=0.9,
+                         shrinkA=0, shrinkB=_unit_size(t) * pt_per_cm, mutation_scale=12 + 3 * min(e["wounds"], 4))
+            ax.annotate("", xy=(t.x, t.y), xytext=(s.x, s.y), zorder=3, gid=f"fire:{e['source']}:{e['target']}",
+                        arrowprops=style)
+            length = max(((t.x - s.x) ** 2 + (t.y - s.y) ** 2) ** 0.5, 1e-9)
+            back = min(1.0, (_unit_size(t) + 4.0) / length)
+            ax.annotate("", xy=(t.x, t.y), xytext=(t.x - back * (t.x - s.x), t.y - back * (t.y - s.y)), zorder=7.5,
+                        gid=f"fire-head:{e['source']}:{e['target']}", arrowprops=style)
         elif e["type"] == "scatter":
             ax.plot(*e["impact"], marker="*", color=_IMPACT, ms=18, mec="k", mew=0.6, zorder=6)
 
@@ -123,10 +134,17 @@ def _draw_units(ax, units):
             stars.append((u.x, u.y))
         dots += [(u.x + size + 1 + 1.6 * k, u.y + size) for k in range(min(u.markers, 6))]
         crosses += [(u.x + size + 1 + 1.6 * k, u.y + size - 2) for k in range(min(u.wounds, 6))]
+        # Past six counters the row would run into the neighbours: six of them and the number.
+        for kind, n, y, colour in (("markers", u.markers, u.y + size, "k"),
+                                   ("wounds", u.wounds, u.y + size - 2, _WOUND)):
+            if n > 6:
+                ax.text(u.x + size + 1 + 1.6 * 6 - 0.6, y, f"\u00d7{n}", fontsize=8, fontweight="bold", color=colour,
+                        ha="left", va="center", zorder=5, gid=f"count:{kind}:{u.uid}")
         right = u.x + size
         label = f"{plain(u.name)} ({u.figures})"
         if u.markers or u.wounds:
-            right = u.x + size + 2 + 1.6 * min(max(u.markers, u.wounds), 6)
+            most = max(u.markers, u.wounds)
+            right = u.x + size + 2 + 1.6 * min(most, 6) + (3.5 if most > 6 else 0)
             label += f"\nS{u.markers} W{u.wounds}"
         out.append((u, label, (u.x - size, u.y - size, right, u.y + size + 1)))
     # One artist per kind of symbol: a frame draws faster than with one per dot.
@@ -234,13 +252,15 @@ def _legend_handles(sc):
     from matplotlib.patches import FancyArrowPatch, Patch, Rectangle
 
     def arrow(legend, orig_handle, xdescent, ydescent, width, height, fontsize):
+        # Each arrow of the legend in its handle's line: the dashed move, the fire arrows.
         return FancyArrowPatch((-xdescent, height / 2 - ydescent), (width - xdescent, height / 2 - ydescent),
-                               arrowstyle="-|>", mutation_scale=12, lw=1.4, ls="--", color="#444")
+                               arrowstyle="-|>", mutation_scale=12, lw=orig_handle.get_linewidth(),
+                               ls=orig_handle.get_linestyle(), color=orig_handle.get_edgecolor())
 
     def none(**kw):
         return Line2D([], [], ls="none", **kw)
 
-    move = FancyArrowPatch((0, 0), (1, 0))
+    move = FancyArrowPatch((0, 0), (1, 0), lw=1.4, ls="--", color="#444")
     handles = [
         (none(marker="o", ms=12, mfc=_SIDE_COLOURS[0], mec="k"), f"{plain(sc.sides[0].name)} unit"),
         (none(marker="o", ms=12, mfc=_SIDE_COLOURS[1], mec="k"), f"{plain(sc.sides[1].name)} unit"),
@@ -248,12 +268,13 @@ def _legend_handles(sc):
         (Patch(facecolor="white", edgecolor="k", ls=":"), "light infantry (dotted edge)"),
         (Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="k"), "vehicle (rectangle)"),
         (none(marker="*", ms=13, mfc="gold", mec="k"), "commander"),
-        (none(marker="o", ms=5, color="k"), "suppression marker (one dot each)"),
-        (none(marker="x", ms=6, mew=1.6, color=_WOUND), "wound (one cross each)"),
+        (none(marker="o", ms=5, color="k"), "suppression marker (one dot each,\n\u00d7N past six)"),
+        (none(marker="x", ms=6, mew=1.6, color=_WOUND), "wound (one cross each, \u00d7N past six)"),
         (none(), "label 'Name (5) S2 W1': 5 figures,\n2 suppression markers, 1 wound"),
         (move, "move this phase (dashed arrow)"),
-        (Line2D([], [], color=_HIT, lw=2.3), "fire with effect\n(thicker = more wounds)"),
-        (Line2D([], [], color=_MISS, lw=1.5), "fire without effect"),
+        (FancyArrowPatch((0, 0), (1, 0), color=_HIT, lw=2.3),
+         "fire with effect, at the\narrowhead (thicker = more wounds)"),
+        (FancyArrowPatch((0, 0), (1, 0), color=_MISS, lw=1.5), "fire without effect"),
         (none(marker="*", ms=15, color=_IMPACT, mec="k"), "fire support impact"),
     ]
     handles += [(Patch(facecolor=_COVER_COLOURS[c], edgecolor="#444"), _COVER_WORDS[c]) for c in Cover]

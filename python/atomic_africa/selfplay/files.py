@@ -7,6 +7,7 @@ formats.
 from __future__ import annotations
 
 import csv
+import io
 import os
 
 from .._atomic_write import replaced_atomically
@@ -112,8 +113,9 @@ def read_results(path) -> list:
     Parameters
     ----------
     path : str or PathLike
-        Read as CSV if it ends in ``.csv`` (or ``.csv.partial``), else as Parquet (the ``parquet``
-        extra).
+        Read as CSV if it ends in ``.csv`` (or ``.csv.partial``, or ``.partial.csv``: the journal of
+        an interrupted Parquet run), else as Parquet (the ``parquet`` extra). A partial table's row
+        cut short (a run killed while writing it) is left out.
 
     Returns
     -------
@@ -124,9 +126,13 @@ def read_results(path) -> list:
     if results_format(path) == "parquet":
         import pyarrow.parquet as pq
         return pq.read_table(path).to_pylist()
-    with open(path, newline="", encoding="utf-8") as fh:
-        return [{k: (int(v) if k in _INT_COLUMNS else v) for k, v in row.items()}
-                for row in csv.DictReader(fh)]
+    with open(path, newline="", encoding="utf-8-sig") as fh:      # a byte-order mark is accepted
+        text = fh.read()
+    if os.path.basename(path).lower().endswith((".csv" + PARTIAL, PARTIAL + ".csv")) and not text.endswith("\n"):
+        # an interrupted run's partial table: a row cut short (a run killed while writing it) is not kept
+        text = text[:text.rfind("\n") + 1]
+    return [{k: (int(v) if k in _INT_COLUMNS else v) for k, v in row.items()}
+            for row in csv.DictReader(io.StringIO(text, newline=""))]
 
 
 def write_replays(result: SelfPlayResult, path) -> str:

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..agents import make_agent
 from ..game import Game, GameSpec
+from ..game.scenarios import ScenarioSampler
 from ..game.schema import END_REASONS
 from ..rules import Rules
 
@@ -169,20 +170,44 @@ def _python_game(spec, job: Job, index: int, game_seed: int, agent_seeds: list):
 def _native_games(spec, job: Job, start: int, stop: int) -> list:
     """Games ``start..stop-1`` on the native driver; a replay is the Python engine's
     ``Game.to_json()`` of the game rebuilt from its seed and the actions the driver recorded."""
-    from ..agents.native import play_agent_games
     seeds, agent_seeds = batch_seeds(job.root_entropy, start, stop)
-    a_sides, kinds = zip(*(job.sides(i) for i in range(start, stop)))
+    return _native_rows(spec, job, range(start, stop), seeds, agent_seeds)
+
+
+def _native_rows(spec, job: Job, indices, seeds, agent_seeds) -> list:
+    """The games of index ``indices`` (game seeds ``seeds``, agent seeds ``agent_seeds``) natively."""
+    from ..agents.native import play_agent_games
+    indices = [int(i) for i in indices]
+    a_sides, kinds = zip(*(job.sides(i) for i in indices))
     out = play_agent_games(spec, seeds, kinds, agent_seeds, record_actions=job.replays, batch=NATIVE_CHUNK)
     seeds = seeds.tolist()
     played = []
-    for j in range(stop - start):
-        record = game_record(start + j, seeds[j], a_sides[j], kinds[j], int(out["winner"][j]),
+    for j, index in enumerate(indices):
+        record = game_record(index, seeds[j], a_sides[j], kinds[j], int(out["winner"][j]),
                              END_REASONS[int(out["reason"][j])].text, int(out["turns"][j]),
                              int(out["decisions"][j]), out["figures"][j].tolist())
         text = None
         if job.replays:
             text = Game.replay(spec, seeds[j], out["actions"][j].tolist()).to_json()
         played.append((record, text))
+    return played
+
+
+def _sampled_games(sampler, job: Job, start: int, stop: int) -> list:
+    """Games ``start..stop-1`` when each game's battle is drawn from its seed: the games of each map
+    played together (natively in one call), their records put back in game order."""
+    seeds, agent_seeds = batch_seeds(job.root_entropy, start, stop)
+    maps = sampler.picks(seeds)
+    played = [None] * (stop - start)
+    for j in np.unique(maps).tolist():
+        idx = np.flatnonzero(maps == j)
+        spec = sampler.specs[j]
+        if job.engine == "native":
+            rows = _native_rows(spec, job, start + idx, seeds[idx], agent_seeds[idx])
+        else:
+            rows = [_python_game(spec, job, start + int(t), int(seeds[t]), agent_seeds[t].tolist()) for t in idx]
+        for t, row in zip(idx.tolist(), rows):
+            played[t] = row
     return played
 
 
@@ -196,6 +221,8 @@ def play_batch(job: Job, start: int, stop: int) -> list:
         ``Game.to_json()`` when the job keeps replays, by game index.
     """
     rules = Rules.from_dict(job.rules) if job.rules is not None else None
+    if isinstance(job.scenario, ScenarioSampler):
+        return _sampled_games(job.scenario, job, start, stop)
     spec = GameSpec.build(job.scenario, rules)   # once per batch: its games share it
     if job.engine == "native":
         return _native_games(spec, job, start, stop)

@@ -10,23 +10,27 @@ import math
 import signal
 import threading
 import time
+import warnings
 from contextlib import closing, contextmanager, nullcontext
 
 import numpy as np
 
+from .._limits import MAX_THREADS
 from .._optional import require
 from .._progress import Progress
 from .._seeding import seed_sequence
-from .._validate import MAX_THREADS, as_int, check_memory
+from .. import _validate
+from .._validate import _size, as_int, check_memory, cores_available
 from ..agents import AGENTS
 from ..game.scenario import load_scenario
+from ..game.scenarios import sampler_of
 from ..rules import resolve_rules
 from .games import DEFAULT_ENGINE, ENGINES, Job
 from .result import SelfPlayResult
 from .stream import RunFiles
 from .workers import backend, in_order
 
-__all__ = ["play_games", "stream_games", "results_memory", "Stopped"]
+__all__ = ["play_games", "stream_games", "results_memory", "Stopped", "check_workers", "WORKER_BYTES"]
 
 # Memory a game keeps until the end of the run, at the least: its record, and its replay's JSON when
 # replays are kept in memory (a short game's; long games need more). Used to refuse a run that
@@ -36,6 +40,10 @@ _REPLAY_BYTES = 100_000
 # Games per batch at most: a batch is what is written at once (and lost when a run stops while it is in
 # flight); a Python game takes 0.1-1 s, a native one 0.5 ms (random) to 5 ms (greedy).
 _MAX_BATCH = {"python": 50, "native": 256}
+#: Memory one worker process takes, at the least: measured, a spawned worker that imported the
+#: package and played a batch (256 native greedy games, or 4 Python games with replays) peaks at
+#: 55-58 MiB resident. 1,024 workers need about 56 GiB.
+WORKER_BYTES = 56 << 20
 
 
 def results_memory(n_games: int, replays: bool) -> int:
@@ -78,9 +86,18 @@ def _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray) -> 
     root = seed_sequence(seed, "seed")
     if root.spawn_key:
         raise ValueError("seed: expected a root seed (int), not a spawned SeedSequence")
-    scenario = load_scenario(scenario)
+    sampler = sampler_of(scenario, rules)
+    if sampler is not None:          # a battle per game, drawn from its seed
+        if rules is not None and resolve_rules(rules) != sampler.rules:
+            raise ValueError("rules: a ScenarioSampler carries its own rules; omit rules or pass the same rules")
+        rules = None if sampler.rules == resolve_rules(None) else sampler.rules
+        scenario, described = sampler, {"scenarios": [s.scenario.to_dict() for s in sampler.specs],
+                                        "weights": sampler.weights.tolist()}
+    else:
+        scenario = load_scenario(scenario)
+        described = scenario.to_dict()
     rules_dict = None if rules is None else resolve_rules(rules).to_dict()
-    digest = hashlib.sha256(json.dumps({"scenario": scenario.to_dict(),
+    digest = hashlib.sha256(json.dumps({"scenario": described,
                                         "rules": rules_dict or resolve_rules(None).to_dict()},
                                        sort_keys=True).encode()).hexdigest()
     identity = {"seed": None if seed is None else int(seed), "agents": list(names),
@@ -94,9 +111,29 @@ def _ranges(first: int, n: int, workers: int, batch_size, engine: str):
     return [(lo, min(n, lo + batch_size)) for lo in range(first, n, batch_size)]
 
 
+def check_workers(workers, name: str = "workers") -> int:
+    """A worker-process count ``1..MAX_THREADS``, refused (MemoryError naming ``name``) when that
+    many processes cannot fit in the memory available (:data:`WORKER_BYTES` each), with a
+    RuntimeWarning when there are more than the cores (they only wait for each other)."""
+    workers = as_int(workers, name, lo=1, hi=MAX_THREADS)
+    if workers == 1:
+        return workers                    # this process plays: no worker process
+    need = workers * WORKER_BYTES
+    avail = _validate.available_memory()
+    fit = "" if avail is None else f" (at most {max(1, avail // WORKER_BYTES):,} fit)"
+    check_memory(need, name, f"{workers:,} worker processes (about {_size(WORKER_BYTES)} each)",
+                 "use fewer workers" + fit)
+    cores = cores_available()
+    if workers > cores:
+        warnings.warn(f"{name}: {workers:,} worker processes on {cores} available core{'s' if cores != 1 else ''}; "
+                      f"processes beyond the cores make the run slower, not faster (results do not change), "
+                      f"and need about {_size(need)} of memory", RuntimeWarning, stacklevel=3)
+    return workers
+
+
 def _common(n_games, workers, batch_size):
     n_games = _check_int(n_games, "n_games", 1)
-    workers = as_int(workers, "workers", lo=1, hi=MAX_THREADS)
+    workers = check_workers(workers)
     if batch_size is not None:
         batch_size = _check_int(batch_size, "batch_size", 1)
     return n_games, workers, batch_size
@@ -120,7 +157,10 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
         Worker processes (1: play in this process). With ``use_ray``, the number of CPUs of a
         local Ray started here (1: Ray's default, every core).
     scenario, rules
-        Scenario (default: packaged) and rules (default: packaged).
+        Scenario (default: packaged) and rules (default: packaged). ``scenario`` may be a list of
+        scenarios or a :class:`~atomic_africa.game.scenarios.ScenarioSampler`: game ``i`` then plays
+        the battle ``sampler.pick(seed_i)`` draws from its game seed (the same on either engine and
+        whatever the workers; its record's ``seed`` names it).
     alternate : bool
         A plays side ``i % 2`` of game ``i`` (else always side 0).
     replays : bool
@@ -251,10 +291,14 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
 
     Notes
     -----
-    Games are written in index order, each batch flushed, to ``<path>.partial`` (a Parquet row
-    group, CSV rows, JSON lines) beside ``<path>.partial.json`` naming the run; the partial files are
-    renamed onto the paths when every game is written. Until then a previous file at a path is left
-    as it was, and an interrupted run's partial files are readable (:func:`read_results`, render).
+    Games are written in index order, each batch flushed, to ``<path>.partial`` (CSV rows, JSON
+    lines; a Parquet table to the CSV journal ``<path>.partial.csv``, its Parquet file written at the
+    end) beside ``<path>.partial.json`` naming the run and ``<path>.partial.digests`` holding each
+    batch's SHA-256; the partial files are renamed onto the paths when every game is written. Until
+    then a previous file at a path is left as it was, and an interrupted run's partial files are
+    readable (:func:`read_results`, render), whether it was stopped, killed outright (SIGKILL) or
+    cut by a full disk; ``resume=True`` checks every kept batch against its digest and ends with the
+    same bytes as an uninterrupted run (:mod:`.stream`).
     """
     n_games, workers, batch_size = _common(n_games, workers, batch_size)
     check_memory(results_memory(n_games, False), "n_games", f"{n_games:,} games' results",
@@ -284,7 +328,7 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
                         on_batch(files.written)
             seconds = time.perf_counter() - t0
             with signals.held():
-                files.finish()
+                files.finish(records)
                 signals.stopping = True      # the run is complete: a signal now changes nothing
         except BaseException as exc:
             signals.stopping = True

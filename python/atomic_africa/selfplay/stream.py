@@ -1,27 +1,53 @@
 """Streaming a self-play run to its output files as batches finish, and resuming an interrupted one.
 
-:class:`RunFiles` writes each batch, in game order, to ``<path>.partial`` (a Parquet row group, CSV
-rows or JSON lines, flushed), beside ``<first path>.partial.json`` that names the run; at the end the
-partial files are renamed into place and the run file removed. An interrupted run leaves its partial
-files readable (:func:`~atomic_africa.selfplay.read_results`, ``atomic-africa render --game K``) and
-is completed by ``resume=True``. A device or pipe (``/dev/null``) is written in place and cannot be
-resumed.
+:class:`RunFiles` appends each batch, in game order, to partial files that are complete on their own
+after every batch (append-only text, flushed: a run killed outright, SIGKILL, or stopped by a full
+disk loses at most the batch being written):
+
+- a CSV results table is written to ``<path>.partial``; a Parquet one to a CSV journal
+  ``<path>.partial.csv`` (a Parquet file is whole only once its footer is written, so it is written
+  from the journal's rows when the run completes);
+- replays (JSON lines) to ``<path>.partial``;
+- beside the first output, ``<path>.partial.json`` names the run (seed, agents, sides, games, a digest
+  of the scenario and rules) and ``<path>.partial.digests`` holds one line per written batch: its
+  games and, for each partial file, where the batch ends and the SHA-256 of its bytes.
+
+At the end the partial files are renamed into place (the Parquet file written under a temporary name
+and renamed) and the journal, digests and run file removed. An interrupted run's partial files are
+readable (:func:`~atomic_africa.selfplay.read_results`, ``atomic-africa render --game K``) and
+``resume=True`` completes the run: every kept batch is checked against its digest and every kept row
+against the run's seeds and sides, rows past the last digest (a batch cut short) are dropped and
+played again, and the final files are byte for byte those of an uninterrupted run. A device or pipe
+(``/dev/null``) is written in place and cannot be resumed. The partial files are the run's own: a
+symbolic link where one should be is refused, never written through.
 """
 from __future__ import annotations
 
 import csv
+import hashlib
+import io
 import json
 import os
 import stat
 
 from .._atomic_write import WriteError, _write_error, check_writable, replaced_atomically
+from .._input_limits import size_text
+from .._limits import MAX_DIGEST_LINE, MAX_RUN_FILE
+from .._text import printable
+from .._validate import shown
 from .files import PARTIAL, arrow_table, csv_record, results_format, results_metadata
 from .result import COLUMNS
 
-__all__ = ["RunFiles", "RUN_FORMAT"]
+__all__ = ["RunFiles", "RUN_FORMAT", "MAX_RUN_FILE", "JOURNAL", "DIGESTS"]
 
-#: Format tag of the run file beside the partial outputs.
-RUN_FORMAT = "atomic-africa-selfplay-run/1"
+#: Format tag of the run file beside the partial outputs (2: with a digest per batch).
+RUN_FORMAT = "atomic-africa-selfplay-run/2"
+#: Suffix (after ``.partial``) of a Parquet run's results journal, a CSV table.
+JOURNAL = ".csv"
+#: Suffix (after ``.partial``) of the batches' digests file.
+DIGESTS = ".digests"
+_HEADER = ",".join(COLUMNS).encode() + b"\r\n"     # csv.writer's line end
+_CHUNK = 1 << 20
 
 
 def _regular(path: str) -> bool:
@@ -34,28 +60,52 @@ def _regular(path: str) -> bool:
         return True
 
 
-def _complete_lines(path: str) -> list:
-    """Byte offsets just past each complete (newline-ended) line of ``path``."""
-    ends, offset = [], 0
-    with open(path, "rb") as fh:
-        for line in fh:
-            offset += len(line)
-            if line.endswith(b"\n"):
-                ends.append(offset)
-    return ends
+def _csv_bytes(rows) -> bytes:
+    buf = io.StringIO(newline="")
+    csv.writer(buf).writerows(rows)
+    return buf.getvalue().encode("utf-8")
+
+
+def _own_file(path: str) -> None:
+    """Refuse ``path`` unless it is a regular file of its own (not a symbolic link, device, FIFO)."""
+    st = os.lstat(path)
+    if stat.S_ISLNK(st.st_mode):
+        raise ValueError(f"resume: {path} is a symbolic link; a run's partial files are its own regular "
+                         f"files and a link is never written through: remove it (and resume from the "
+                         f"files the run wrote, or start afresh)")
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"resume: {path} is not a regular file; a run's partial files are its own regular files")
+
+
+def _open_own(path: str, create: bool):
+    """A binary file of the run's own: created (it must not exist) or opened for update, never
+    through a symbolic link (O_NOFOLLOW)."""
+    flags = os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+    flags |= (os.O_WRONLY | os.O_CREAT | os.O_EXCL) if create else os.O_RDWR
+    fd = os.open(path, flags, 0o666)
+    try:
+        return os.fdopen(fd, "wb" if create else "r+b")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 class _Stream:
-    """One output of a run: its final path, where it is streamed, and the open file."""
+    """One output of a run: its final path, where it is streamed, and the open file.
 
-    def __init__(self, path: str):
+    ``journal``: a Parquet results table, streamed as a CSV journal and written whole at the end.
+    """
+
+    def __init__(self, path: str, journal: bool = False):
         self.path = os.fspath(path)
+        self.journal = journal
         self.in_place = not _regular(self.path)      # a device or pipe: no partial, no rename
         # Beside the file the path names (a symbolic link's target), so the final rename stays on
         # one file system.
-        self.partial = self.path if self.in_place else os.path.realpath(self.path) + PARTIAL
+        self.real = os.path.realpath(self.path)
+        self.partial = self.path if self.in_place else self.real + PARTIAL + (JOURNAL if journal else "")
         self.fh = None
-        self.writer = None
+        self.end = 0                                  # bytes of whole batches (and header) written
 
     def error(self, exc: OSError, kept: bool = True) -> WriteError:
         if self.in_place or not kept:
@@ -66,18 +116,10 @@ class _Stream:
         return e
 
 
-def _close(s: _Stream) -> None:
-    """Close a stream's writer (a Parquet footer) and file, even when the first fails."""
-    writer, fh, s.writer, s.fh = s.writer, s.fh, None, None
-    try:
-        if writer is not None and hasattr(writer, "close"):
-            try:
-                writer.close()
-            finally:
-                writer.is_open = False     # else pyarrow's __del__ tries again, on a closed file
-    finally:
-        if fh is not None:
-            fh.close()
+def _close(s) -> None:
+    fh, s.fh = s.fh, None
+    if fh is not None:
+        fh.close()
 
 
 class RunFiles:
@@ -86,31 +128,37 @@ class RunFiles:
     Parameters
     ----------
     run : dict
-        The run's identity (format, games, seed, agents, sides, scenario and rules digest); a
-        resumed run must have the same.
+        The run's identity (games, seed, agents, sides, scenario and rules digest); a resumed run must
+        have the same.
     results, replays : str or PathLike, optional
         Final paths of the results table (Parquet, or CSV for ``.csv``) and of the replays (JSON lines).
 
     Notes
     -----
-    Each output is written to ``<path>.partial`` (devices and pipes in place) and the run is named in
-    ``<first output>.partial.json``. A batch is flushed before the next is written, so a killed
-    process loses only the games not yet written; a Parquet file gets its footer when the run stops
-    (a process killed outright, SIGKILL, leaves its Parquet partial without one: unreadable; a CSV
-    or JSON-lines partial is read up to its last complete line). :meth:`finish` renames the partial
-    files into place: until then a previous file at ``path`` is left as it was, whatever happens.
+    See the module's docstring for the files. A batch is flushed, then its digest line, before the
+    next is written, so a killed process loses only the games not yet written and digested. Until
+    :meth:`finish` a previous file at ``path`` is left as it was, whatever happens.
     """
 
     def __init__(self, run: dict, results=None, replays=None):
         self.run = dict(run, format=RUN_FORMAT,
                         results=None if results is None else results_format(results),
                         replays=replays is not None)
-        self.results = None if results is None else _Stream(results)
+        self.parquet = self.run["results"] == "parquet"
+        self.results = None if results is None else _Stream(results, journal=self.parquet)
         self.replays = None if replays is None else _Stream(replays)
         self.streams = [s for s in (self.results, self.replays) if s is not None]
         self.resumable = bool(self.streams) and not any(s.in_place for s in self.streams)
-        self.run_file = self.streams[0].partial + ".json" if self.resumable else None
+        base = self.streams[0].real + PARTIAL if self.resumable else None
+        self.run_file = None if base is None else base + ".json"
+        self.digests = _Digests(base + DIGESTS) if base is not None else None
         self.written = 0
+
+    def _files(self) -> list:
+        """Every partial file the run keeps: its regular outputs' and, if resumable, the digests and
+        the run file."""
+        own = [s.partial for s in self.streams if not s.in_place]
+        return own + ([self.digests.path, self.run_file] if self.resumable else [])
 
     # -- opening ----------------------------------------------------------------------------------
     def start(self, resume: bool = False) -> list:
@@ -120,7 +168,8 @@ class RunFiles:
         ----------
         resume : bool
             Continue the interrupted run whose partial files are there (refused if they belong to
-            another run); else start afresh (refused if an interrupted run's files are there).
+            another run, or do not match their digests); else start afresh (refused if an interrupted
+            run's files are there).
 
         Returns
         -------
@@ -129,20 +178,23 @@ class RunFiles:
             ``0..len-1`` are done.
         """
         for s in self.streams:
-            check_writable(s.path)
+            check_writable(s.path, "results" if s is self.results else "replays")
         if resume:
             return self._resume()
-        there = [p for p in [s.partial for s in self.streams if not s.in_place] + [self.run_file]
-                 if p is not None and os.path.lexists(p)]
+        there = [p for p in self._files() if os.path.lexists(p)]
+        if there and self._unstarted(there):
+            # a start killed before it wrote the run file: no game in them, nothing to resume
+            for p in there:
+                os.unlink(p)
+            there = []
         if there:
             raise ValueError(f"resume: {there[0]} holds an interrupted run; add --resume to complete "
                              f"it, or delete {' and '.join(there)} to start afresh")
         try:
-            if self.results is not None:
-                self._open_results(truncate=True)
-            if self.replays is not None:
-                self._open(self.replays, "w")
+            for s in self.streams:
+                self._open_new(s)
             if self.resumable:
+                self.digests.fh = _open_own(self.digests.path, create=True)
                 with replaced_atomically(self.run_file) as tmp, open(tmp, "w", encoding="utf-8") as fh:
                     json.dump(self.run, fh, sort_keys=True)
         except BaseException:
@@ -152,48 +204,50 @@ class RunFiles:
             raise
         return []
 
+    def _unstarted(self, there: list) -> bool:
+        """Whether the partial files ``there`` are what a start leaves before its run file: no run
+        file, and regular files holding at most the results header (no game)."""
+        if self.run_file in there:
+            return False
+        header = {self.results.partial: _HEADER} if self.results is not None else {}
+        for p in there:
+            try:
+                st = os.lstat(p)
+                if not stat.S_ISREG(st.st_mode) or st.st_size > len(header.get(p, b"")):
+                    return False
+                with open(p, "rb") as fh:
+                    if not header.get(p, b"").startswith(fh.read()):
+                        return False
+            except OSError:
+                return False
+        return True
+
+    def _open_new(self, s: _Stream) -> None:
+        try:
+            s.fh = open(s.path, "wb") if s.in_place else _open_own(s.partial, create=True)
+            head = b""
+            if s is self.results:
+                # a Parquet file begins with its magic: written now to a device, so that one that
+                # cannot be written is refused before any game (the rest follows at the end)
+                head = b"PAR1" if (s.in_place and self.parquet) else _HEADER
+            s.fh.write(head)
+            s.fh.flush()
+            s.end = len(head)
+        except OSError as exc:
+            raise s.error(exc, kept=False) from exc
+
     def _discard(self):
-        for s in self.streams:
+        for s in self.streams + ([self.digests] if self.digests is not None else []):
             try:
                 _close(s)
             except OSError:
                 pass
-            if not s.in_place:
-                try:
-                    os.unlink(s.partial)
-                except OSError:
-                    pass
-
-    def _open(self, s: _Stream, mode: str):
-        try:
-            s.fh = open(s.partial, mode, encoding="utf-8", newline="")
-            s.fh.flush()
-        except OSError as exc:
-            raise s.error(exc, kept=False) from exc
-
-    def _open_results(self, truncate: bool, kept=()):
-        s = self.results
-        if self.run["results"] == "csv":
-            self._open(s, "w" if truncate else "a")
-            s.writer = csv.writer(s.fh)
-            if truncate:
-                self._write(s, lambda: s.writer.writerow(COLUMNS))
-            return
-        import pyarrow.parquet as pq
-        # Parquet cannot be appended to: a resumed run rewrites the kept rows into a new partial.
-        target = s.partial if (truncate or s.in_place) else s.partial + ".tmp"
-        table = arrow_table(kept, dict(results_metadata(self.run["agents"], self.run["seed"]),
-                                        run=json.dumps(self.run, sort_keys=True)))
-        try:
-            s.fh = open(target, "wb")
-            s.writer = pq.ParquetWriter(s.fh, table.schema)
-            if len(kept):
-                s.writer.write_table(table)
-            s.fh.flush()
-            if target != s.partial:
-                os.replace(target, s.partial)
-        except OSError as exc:
-            raise s.error(exc, kept=False) from exc
+        for p in self._files():
+            try:
+                if os.path.isfile(p) and not os.path.islink(p):
+                    os.unlink(p)
+            except OSError:
+                pass
 
     # -- resuming ---------------------------------------------------------------------------------
     def _resume(self) -> list:
@@ -205,122 +259,181 @@ class RunFiles:
         if self.run["seed"] is None:
             raise ValueError("resume: a run seeded from fresh entropy (seed None) cannot be resumed; "
                              "give it a seed")
-        if not os.path.exists(self.run_file):
+        if not os.path.lexists(self.run_file):
             raise ValueError(f"resume: no interrupted run at {self.run_file} (a run that completed "
                              f"renamed its partial files into place); run without --resume")
-        try:
-            with open(self.run_file, encoding="utf-8") as fh:
-                old = json.load(fh)
-        except (OSError, ValueError) as exc:
-            raise ValueError(f"resume: cannot read {self.run_file}: {exc}") from None
-        for key in sorted(set(old) | set(self.run)):
+        old = self._read_run_file()
+        for key in sorted(set(old) | set(self.run), key=str):
             if old.get(key) != self.run.get(key):
-                raise ValueError(f"resume: {self.run_file} is another run ({key} {old.get(key)!r} "
-                                 f"there, {self.run.get(key)!r} now); resume with the options of that "
-                                 f"run, or delete its partial files to start afresh")
-        for s in self.streams:
-            if not os.path.exists(s.partial):
-                raise ValueError(f"resume: {s.partial} is missing; the run in {self.run_file} wrote it")
-        records, ends = (self._kept_results() if self.results is not None else (None, None))
-        lines = _complete_lines(self.replays.partial) if self.replays is not None else None
-        k = min(len(x) for x in (records, lines) if x is not None)
-        if records is None:
-            records = self._records_from_replays(k)
-        records = records[:k]
-        for i in sorted({0, k - 1}) if k else ():
-            self._check_kept(records[i], i)
-        if self.results is not None:
-            if self.run["results"] == "csv":
-                os.truncate(self.results.partial, ends[k])
-            self._open_results(truncate=False, kept=records)
-        if self.replays is not None:
-            os.truncate(self.replays.partial, lines[k - 1] if k else 0)
-            self._open(self.replays, "a")
+                raise ValueError(f"resume: {self.run_file} is another run ({printable(str(key))[:40]} "
+                                 f"{shown(old.get(key))} there, {shown(self.run.get(key))} now); resume with the "
+                                 f"options of that run, or delete its partial files to start afresh")
+        for p in [s.partial for s in self.streams] + [self.digests.path]:
+            if not os.path.lexists(p):
+                raise ValueError(f"resume: {p} is missing; the run in {self.run_file} wrote it")
+            _own_file(p)
+        try:
+            for s in self.streams:
+                s.fh = _open_own(s.partial, create=False)
+            self.digests.fh = _open_own(self.digests.path, create=False)
+            k = self._verify()
+            records = self._kept_records(k)
+            for s in self.streams + [self.digests]:
+                s.fh.truncate(s.end)
+                s.fh.seek(s.end)
+        except BaseException:
+            for s in self.streams + [self.digests]:
+                try:
+                    _close(s)
+                except OSError:
+                    pass
+            raise
         self.written = k
         return records
 
-    def _check_kept(self, record: dict, i: int) -> None:
-        """Game ``i`` of the partial files is game ``i`` of this run (its seed and sides)."""
-        from .games import game_seeds, sides_of
-        a_side, sides = sides_of(self.run["agents"], self.run["alternate"], i)
-        expected = {"game": i, "seed": game_seeds(self.run["seed"], i)[0], "a_side": a_side,
-                    "agent_0": sides[0], "agent_1": sides[1]}
-        found = {k: record[k] for k in expected}
-        if found != expected:
-            raise ValueError(f"resume: the partial files' game {i} is not this run's ({found}, expected "
-                             f"{expected}); delete them to start afresh")
-
-    def _kept_results(self):
-        """(records, byte offsets after the header and after each row) of the results partial."""
-        path = self.results.partial
-        if self.run["results"] == "parquet":
-            import pyarrow.parquet as pq
-            try:
-                records = pq.read_table(path).to_pylist()
-            except (OSError, ValueError) as exc:
-                raise ValueError(
-                    f"resume: cannot read {path} ({exc}): a run killed outright (SIGKILL, power loss) "
-                    f"leaves its Parquet file without its footer (a .csv --out survives that); "
-                    f"delete {path} and {self.run_file} to start afresh") from None
-            return records, list(range(len(records) + 1))
-        ends = _complete_lines(path)
-        with open(path, "rb") as fh:
-            text = fh.read(ends[-1] if ends else 0).decode("utf-8", errors="replace")
-        rows = list(csv.reader(text.splitlines()))
-        if not rows or tuple(rows[0]) != COLUMNS:
-            raise ValueError(f"resume: {path} is not a results table (its header is not "
-                             f"{','.join(COLUMNS)})")
+    def _read_run_file(self) -> dict:
+        path = self.run_file
+        _own_file(path)
         try:
-            records = [csv_record(r) for r in rows[1:] if len(r) == len(COLUMNS)]
-        except ValueError as exc:
-            raise ValueError(f"resume: {path} holds a malformed row ({exc})") from None
-        if len(records) != len(rows) - 1:
-            raise ValueError(f"resume: {path} holds a row of the wrong length")
-        for i, r in enumerate(records):
-            if r["game"] != i:
-                raise ValueError(f"resume: {path} row {i + 1} is game {r['game']}, expected {i}")
-        return records, ends
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_RUN_FILE + 1)
+        except OSError as exc:
+            raise ValueError(f"resume: cannot read {path}: {exc.strerror or exc}") from None
+        if len(data) > MAX_RUN_FILE:
+            raise ValueError(f"resume: {path} holds more than {size_text(MAX_RUN_FILE)}, the limit of a run file "
+                             f"(a run names itself in about 300 bytes); it is not this program's run file: "
+                             f"delete it to start afresh")
+        try:
+            old = json.loads(data.decode("utf-8-sig"))     # a byte-order mark is accepted
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise ValueError(f"resume: cannot read {path}: not a run file ({shown(str(exc))})") from None
+        if not isinstance(old, dict):
+            raise ValueError(f"resume: cannot read {path}: expected a JSON object, got {type(old).__name__}")
+        return old
+
+    def _verify(self) -> int:
+        """The number of games the partial files hold whole and as their digests say; ``end`` of each
+        stream (and of the digests file) is set to just past them.
+
+        A digests line cut short, or a batch whose bytes are not all there, ends the kept games (a
+        run killed while writing them); a batch whose bytes are there but differ from its digest is
+        refused (the file changed after it was written).
+        """
+        for s in self.streams:
+            s.end = 0
+            if s is self.results:
+                head = s.fh.read(len(_HEADER))
+                if head != _HEADER:
+                    raise ValueError(f"resume: {s.partial} is not a results table (its header is not "
+                                     f"{','.join(COLUMNS)})")
+                s.end = len(_HEADER)
+        self.digests.end = 0
+        games = 0
+        for number, line in self.digests.lines():
+            entry = _digest_entry(line, games, self.run["games"], [s.end for s in self.streams], len(self.streams))
+            if entry is None:
+                break                       # cut short: the batch after the last whole line is dropped
+            hi, parts = entry
+            complete = True
+            for s, (end, digest) in zip(self.streams, parts):
+                found = _sha256(s.fh, s.end, end)
+                if found is None:
+                    complete = False        # its bytes are not all there: written, then cut
+                    break
+                if found != digest:
+                    raise ValueError(
+                        f"resume: {s.partial} games {games}..{hi - 1} (bytes {s.end}..{end}) do not match the "
+                        f"digest written with them ({self.digests.path} line {number}): the file changed after "
+                        f"it was written; delete {' and '.join(self._files())} to start afresh")
+            if not complete:
+                break
+            for s, (end, _) in zip(self.streams, parts):
+                s.end = end
+            self.digests.end += len(line)
+            games = hi
+        return games
+
+    def _kept_records(self, k: int) -> list:
+        """The records of the first ``k`` games, each checked to be this run's game (seed, sides)."""
+        if self.results is not None:
+            s = self.results
+            s.fh.seek(len(_HEADER))
+            text = s.fh.read(s.end - len(_HEADER)).decode("utf-8")
+            rows = list(csv.reader(io.StringIO(text, newline="")))
+            try:
+                records = [csv_record(r) for r in rows if len(r) == len(COLUMNS)]
+            except ValueError as exc:
+                raise ValueError(f"resume: {s.partial} holds a malformed row ({exc})") from None
+            if len(records) != len(rows) or len(records) != k:
+                raise ValueError(f"resume: {s.partial} holds {len(rows)} rows for {k} games, or a row of the "
+                                 f"wrong length")
+        else:
+            records = self._records_from_replays(k)
+        self._check_kept(records)
+        return records
+
+    def _check_kept(self, records: list) -> None:
+        """Row ``i`` of the partial files is game ``i`` of this run (its seed and sides), every row."""
+        from .games import batch_seeds, sides_of
+        if not records:
+            return
+        seeds, _ = batch_seeds(self.run["seed"], 0, len(records))
+        for i, (record, seed) in enumerate(zip(records, seeds.tolist())):
+            a_side, sides = sides_of(self.run["agents"], self.run["alternate"], i)
+            expected = {"game": i, "seed": seed, "a_side": a_side, "agent_0": sides[0], "agent_1": sides[1]}
+            found = {k: record[k] for k in expected}
+            if found != expected:
+                raise ValueError(f"resume: the partial files' game {i} is not this run's ({found}, expected "
+                                 f"{expected}); delete them to start afresh")
 
     def _records_from_replays(self, k: int) -> list:
-        """Records of the first ``k`` replays (a run that wrote replays and no results table)."""
-        from ..game import Game
+        """Records of the first ``k`` replays (a run that wrote replays and no results table), from the
+        saved games' fields (checked by their digests, so not replayed)."""
         from .games import game_record, sides_of
+        s = self.replays
+        s.fh.seek(0)
         records = []
-        with open(self.replays.partial, encoding="utf-8") as fh:
-            for i in range(k):
-                g = Game.from_json(fh.readline())
-                r = g.result
-                a_side, sides = sides_of(self.run["agents"], self.run["alternate"], i)
-                records.append(game_record(i, g.seed, a_side, sides, -1 if r.winner is None else r.winner,
-                                           r.reason, g.s.turn, len(g.history), r.figures))
+        for i in range(k):
+            d = json.loads(s.fh.readline())
+            st_ = d["state"]
+            a_side, sides = sides_of(self.run["agents"], self.run["alternate"], i)
+            figures = [sum(u["figures"] for u in st_["units"] if u["alive"] and u["side"] == p) for p in (0, 1)]
+            records.append(game_record(i, d["seed"], a_side, sides, st_["winner"] if st_["winner"] >= 0 else -1,
+                                       st_["reason"], st_["turn"], len(d["history"]), figures))
         return records
 
     # -- writing ----------------------------------------------------------------------------------
-    def _write(self, s: _Stream, fn):
+    def _write(self, s, data: bytes):
         try:
-            fn()
+            s.fh.write(data)
             s.fh.flush()
         except OSError as exc:
             raise s.error(exc) from exc
 
     def write(self, played: list) -> None:
-        """Append one batch (``(record, replay text)`` pairs of the next games in order), flushed."""
-        if self.results is not None:
-            s = self.results
-            if self.run["results"] == "csv":
-                self._write(s, lambda: s.writer.writerows([r[c] for c in COLUMNS] for r, _ in played))
+        """Append one batch (``(record, replay text)`` pairs of the next games in order), flushed,
+        then its digest line."""
+        parts = []
+        for s in self.streams:
+            if s is self.results:
+                data = b"" if s.in_place and self.parquet else _csv_bytes([r[c] for c in COLUMNS] for r, _ in played)
             else:
-                table = arrow_table([r for r, _ in played], {})
-                self._write(s, lambda: s.writer.write_table(table))
-        if self.replays is not None:
-            s = self.replays
-            self._write(s, lambda: s.fh.write("".join(text + "\n" for _, text in played)))
-        self.written += len(played)
+                data = "".join(text + "\n" for _, text in played).encode("utf-8")
+            if data:
+                self._write(s, data)
+            s.end += len(data)
+            parts.append([s.end, hashlib.sha256(data).hexdigest()])
+        lo, hi = self.written, self.written + len(played)
+        if self.digests is not None:
+            line = (json.dumps({"games": [lo, hi], "files": parts}, separators=(",", ":")) + "\n").encode()
+            self._write(self.digests, line)
+            self.digests.end += len(line)
+        self.written = hi
 
     def close(self) -> None:
-        """Close the partial files (a Parquet file gets its footer), leaving them in place."""
+        """Close the partial files, leaving them in place."""
         errors = []
-        for s in self.streams:
+        for s in self.streams + ([self.digests] if self.digests is not None else []):
             try:
                 _close(s)
             except OSError as exc:
@@ -328,11 +441,22 @@ class RunFiles:
         if errors:
             raise errors[0]
 
-    def finish(self) -> None:
-        """Close the partial files and rename them into place; remove the run file."""
+    def finish(self, records: list) -> None:
+        """Write the Parquet table (from ``records``, every game's, by index), close the partial files
+        and rename them into place; remove the journal, the digests and the run file."""
+        if self.parquet and self.results.in_place:
+            s = self.results
+            self._write(s, _parquet_bytes(records, self.run)[4:])     # its magic was written at the start
         self.close()
+        if self.parquet and not self.results.in_place:
+            s = self.results
+            try:
+                with replaced_atomically(s.path) as tmp, open(tmp, "wb") as fh:
+                    fh.write(_parquet_bytes(records, self.run))
+            except WriteError as exc:
+                raise WriteError(f"{exc}; the games are kept in {s.partial} (complete the run with --resume)") from exc
         for s in self.streams:
-            if s.in_place:
+            if s.in_place or s.journal:
                 continue
             try:
                 fd = os.open(s.partial, os.O_RDONLY)
@@ -340,19 +464,19 @@ class RunFiles:
                     os.fsync(fd)
                 finally:
                     os.close(fd)
-                real = s.partial[:-len(PARTIAL)]
                 try:
-                    os.chmod(s.partial, stat.S_IMODE(os.stat(real).st_mode))
+                    os.chmod(s.partial, stat.S_IMODE(os.stat(s.real).st_mode))
                 except FileNotFoundError:
                     pass
-                os.replace(s.partial, real)
+                os.replace(s.partial, s.real)
             except OSError as exc:
                 raise _write_error(s.path, exc) from exc
-        if self.run_file is not None:
-            try:
-                os.unlink(self.run_file)
-            except FileNotFoundError:
-                pass
+        if self.resumable:
+            for p in [s.partial for s in self.streams if s.journal] + [self.digests.path, self.run_file]:
+                try:
+                    os.unlink(p)
+                except FileNotFoundError:
+                    pass
 
     def describe(self) -> str:
         """Where the games written so far are, and how to complete the run (for an interrupt)."""
@@ -363,3 +487,75 @@ class RunFiles:
             return f"{self.written} games written to {where} (not resumable: not a regular file)"
         return (f"{self.written} of {self.run['games']} games kept in {where}; complete the run "
                 f"with the same command and --resume")
+
+
+def _parquet_bytes(records: list, run: dict) -> bytes:
+    """The results table as one Parquet file (the same bytes for the same records and run)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    table = arrow_table(records, dict(results_metadata(run["agents"], run["seed"]),
+                                      run=json.dumps(run, sort_keys=True)))
+    sink = pa.BufferOutputStream()       # pyarrow deletes a path it fails to write, even /dev/full
+    pq.write_table(table, sink)
+    return sink.getvalue().to_pybytes()
+
+
+class _Digests:
+    """The digests file: one JSON line per batch written, ``{"games": [lo, hi], "files": [[end,
+    sha256], ...]}`` with one pair per output (results first), ``end`` the byte just past the batch."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.partial = path
+        self.fh = None
+        self.end = 0
+        self.in_place = False
+
+    def error(self, exc: OSError, kept: bool = True) -> WriteError:
+        e = WriteError(f"cannot write {self.path!r}: {exc.strerror or exc}; the games written before are kept "
+                       f"(complete the run with --resume)")
+        e.errno, e.filename = exc.errno, self.path
+        return e
+
+    def lines(self):
+        """(line number, bytes) of its whole lines, each at most ``MAX_DIGEST_LINE`` long."""
+        self.fh.seek(0)
+        for number in range(1, 1 << 62):
+            line = self.fh.readline(MAX_DIGEST_LINE + 1)
+            if not line.endswith(b"\n"):
+                return
+            yield number, line
+
+
+def _digest_entry(line: bytes, lo: int, n_games: int, starts: list, n_files: int):
+    """``(hi, [(end, sha256) per file])`` of a digests line that follows on from game ``lo`` and byte
+    offsets ``starts``; None if the line is not such an entry (a line cut short or garbled ends the
+    kept games)."""
+    try:
+        d = json.loads(line)
+        games, files = d["games"], d["files"]
+        ok = (isinstance(games, list) and len(games) == 2 and games[0] == lo and isinstance(games[1], int)
+              and not isinstance(games[1], bool) and lo < games[1] <= n_games
+              and isinstance(files, list) and len(files) == n_files)
+        parts = []
+        for (end, digest), start in zip(files, starts) if ok else ():
+            if isinstance(end, bool) or not isinstance(end, int) or end < start or not isinstance(digest, str):
+                return None
+            parts.append((end, digest))
+    except (ValueError, TypeError, KeyError):
+        return None
+    return (games[1], parts) if ok else None
+
+
+def _sha256(fh, start: int, end: int):
+    """SHA-256 (hex) of bytes ``start..end`` of ``fh``; None if the file ends before ``end``."""
+    h = hashlib.sha256()
+    fh.seek(start)
+    left = end - start
+    while left > 0:
+        chunk = fh.read(min(left, _CHUNK))
+        if not chunk:
+            return None
+        h.update(chunk)
+        left -= len(chunk)
+    return h.hexdigest()

@@ -104,7 +104,9 @@ def agent_kinds(value, name: str, shape: tuple) -> np.ndarray:
     try:
         return np.ascontiguousarray(np.broadcast_to(out, shape))
     except ValueError:
-        raise ValueError(f"{name}: shape {out.shape} does not fit {shape}") from None
+        each = "one per env" if len(shape) == 1 else "one per env and side"
+        raise ValueError(f"{name}: expected one agent, or an array of agents of shape {shape} ({each}), got "
+                         f"shape {out.shape}") from None
 
 
 def seed_array(value, name: str, shape=None) -> np.ndarray:

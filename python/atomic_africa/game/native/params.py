@@ -1,8 +1,8 @@
 """The native engine's parameters (``aa_core.vgame`` ``Params``) from a game specification.
 
 Each rules section becomes one dict that Cython converts, field by name, into the ``Params``
-member of the same name (a struct of ``aa_core/vgame.pxd``): the section's own fields as the rules data holds them, with the
-values derived from them added (angles, enum values, padded arrays). A struct field that comes
+member of the same name (a struct of ``aa_core/vgame.pxd``): the section's own fields as the rules
+data holds them, with the values derived from them added (angles, enum values, padded arrays). A struct field that comes
 straight from the rules therefore needs no line here. Arrays (cards, terrain, templates) go in a
 second dict, one contiguous numpy array per ``Params`` pointer; the greedy agent's exact-odds
 tables (7 MB, from Table 5 alone) are built once per Rules object and shared, read-only.

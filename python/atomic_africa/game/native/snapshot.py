@@ -3,8 +3,9 @@ before the native engine sees it.
 
 The kernel (``aa_core.vgame``) indexes tables and unit rows with the values of the state arrays, so a
 snapshot is only loaded when every array has its key, dtype and shape (:func:`layout`) and every value
-lies in the range the engine itself keeps: unit fields per slot (:data:`UNIT_BOUNDS`, empty slots
-exactly as the engine frees them), scalars per stage (the units a stage works on exist, are alive and
+lies in the range the engine itself keeps: unit fields per slot (their bounds in
+:data:`~atomic_africa.game.schema.UNIT_FIELDS`, every native field of it; empty slots exactly as the
+engine frees them, the schema's defaults), scalars per stage (the units a stage works on exist, are alive and
 hold what that stage reads), card piles (each card of a player in exactly one place: deck, hand,
 discard or on one of its units), figures (on the table plus removed equals the set-up), terrain cover
 (``0..`` the feature's set-up cover), finite positions on the table, valid random-stream words. Each
@@ -17,21 +18,19 @@ import numbers
 
 import numpy as np
 
-from ..._fields import MAX_CM
-from ..._validate import MAX_VALUE, wrong_type
-from ...enums import Action, Posture, UnitKind
-from ..scenario import MAX_ARMOR
-from ..schema import SCALARS, STAGES, END_REASONS, UNIT_FIELDS, native_rows
+from ..._limits import MAX_EPISODE, MAX_SPRINT_CM, MAX_VALUE
+from ..._validate import wrong_type
+from ...enums import Action
+from ..schema import (END_REASONS, SCALARS, SETS, STAGES, UNIT_FIELDS, allowed, bound_terms, depends_on_game,
+                      native_rows)
 
-__all__ = ["layout", "env_bytes", "check_arrays", "UNIT_BOUNDS", "PCG_WORDS", "NC"]
+__all__ = ["layout", "env_bytes", "check_arrays", "PCG_WORDS", "NC"]
 
 #: uint64 words of one PCG64 state (src/aa_core/csrc/aa_pcg.h): state hi, lo, increment hi, lo, has_uint32,
 #: the buffered uint32.
 PCG_WORDS = 6
 #: Columns of the counts array (vgame.pxd): deck, hand, discard, removed figures.
 NC = 4
-#: Largest episode index a snapshot may hold (the kernel counts on in int64 and seeds from it).
-MAX_EPISODE = 2**62
 _COUNT_NAMES = ("deck", "hand", "discard", "removed")
 _PILE_NAMES = ("deck", "hand", "discard")
 _STAGE = {name: i for i, (name, _) in enumerate(STAGES)}
@@ -40,7 +39,6 @@ _ROWS = {s: native_rows(s) for s in ("i8", "i32", "f64")}
 # Unit rows by field name (a list field has one row per element).
 _ROW = {f.name: f.row for f in UNIT_FIELDS if f.storage != "py"}
 _STORAGE = {f.name: f.storage for f in UNIT_FIELDS if f.storage != "py"}
-_BOOLS = tuple(f.name for f in UNIT_FIELDS if f.storage == "i8" and f.py_type is bool)
 
 
 def layout(spec, num_envs: int) -> dict:
@@ -145,42 +143,6 @@ def _range(lo, hi) -> str:
     return f"{lo}..{hi}"
 
 
-#: Bounds of each native unit field in a live slot, as (lo, hi) or a function of (spec, side) giving
-#: them; ``"ladder"`` for dice (a die of the rules' ladder). An empty slot must hold exactly what the
-#: engine's free_slot writes (the schema defaults). Every native field of game.schema has an entry
-#: (tests/test_hostile_native.py checks), so a new field needs its bound here.
-UNIT_BOUNDS = {
-    **{name: (0, 1) for name in _BOOLS},
-    "born": (0, 0),                                      # scratch of one Clean-up, 0 between decisions
-    "kind": (min(UnitKind), max(UnitKind)),
-    "figures": lambda spec, side: (1, spec.initial_figures[side]),
-    "dice": "ladder",
-    "armor": (1, MAX_ARMOR),
-    "hw_dispersed_ap": (-MAX_ARMOR, 0),
-    "hw_point_ap": (-MAX_ARMOR, 0),
-    # the sums over a side are bounded too (check_arrays), so merges and fire stay in int32
-    "markers": (0, MAX_VALUE),
-    "wounds": (0, MAX_VALUE),
-    "turn_markers": (0, MAX_VALUE),
-    "card": lambda spec, side: (-1, spec.deck.size - 1),
-    "action": (-1, max(Action)),
-    "posture": (-1, max(Posture)),
-    # a heavy weapon's target may be a terrain feature, stored past the unit slots: 2 C + its index
-    "target": lambda spec, side: (-1, 2 * spec.C + len(spec.scenario.terrain) - 1),
-    "target2": lambda spec, side: (-1, 2 * spec.C - 1),
-    "asset": lambda spec, side: (-1, len(spec.assets[side]) - 1),
-    "x": lambda spec, side: (0.0, spec.scenario.width_cm),
-    "y": lambda spec, side: (0.0, spec.scenario.height_cm),
-    "aim_x": lambda spec, side: (0.0, spec.scenario.width_cm),
-    "aim_y": lambda spec, side: (0.0, spec.scenario.height_cm),
-    "dest_x": lambda spec, side: (0.0, spec.scenario.width_cm),
-    "dest_y": lambda spec, side: (0.0, spec.scenario.height_cm),
-    "name_base": lambda spec, side: (0, len(spec.scenario.sides[side].units) - 1),
-    # one split per unit and Clean-up at most: a name gains at most one '/b' a turn
-    "name_depth": lambda spec, side: (0, spec.scenario.turns),
-}
-
-
 def check_arrays(arrays, spec, num_envs: int) -> dict:
     """The arrays of a snapshot, checked against the game's spec and ready for ``Engine.load``.
 
@@ -238,7 +200,6 @@ def _defaults(c: _Checker) -> dict:
     for s, rows in _ROWS.items():
         out[s] = np.array([(f.default[r - f.row] if f.rows > 1 else f.default) for r, _, f in rows],
                           dtype=c.a["unit_" + s].dtype)
-    out["i32"][_ROW["figures"]] = 0
     return out
 
 
@@ -257,26 +218,10 @@ def _units(c: _Checker) -> None:
             e, r, u = (int(i) for i in np.argwhere(bad)[0])
             c.fail("unit_" + s, (e, r, u), f"{d[r]!r} in an empty slot (alive 0)")
     side = np.arange(U) // C
+    terms = [bound_terms(spec, p) for p in (0, 1)]
     for f in UNIT_FIELDS:
-        if f.storage == "py":
-            continue
-        bound = UNIT_BOUNDS[f.name]
-        for k in range(f.rows):
-            v = c.unit(f.name, k)
-            if bound == "ladder":
-                ladder = np.array(sorted(spec.rules.dice.ladder))
-                c.unit_fail(f.name, live & ~np.isin(v, ladder), "a die of the ladder: "
-                            + ", ".join(map(str, ladder)), k)
-                continue
-            if callable(bound):
-                lo = np.array([bound(spec, p)[0] for p in side])
-                hi = np.array([bound(spec, p)[1] for p in side])
-                bad = live & ((v < lo) | (v > hi))
-                if bad.any():
-                    e, u = (int(i) for i in np.argwhere(bad)[0])
-                    c.unit_fail(f.name, bad, _range(lo[u], hi[u]) + f" for a slot of side {side[u]}", k)
-            else:
-                c.unit_fail(f.name, live & ((v < bound[0]) | (v > bound[1])), _range(*bound), k)
+        if f.storage != "py":
+            _unit_field(c, f, live, side, terms)
     for name in ("markers", "wounds", "turn_markers"):
         v = np.where(live, c.unit(name), 0).astype(np.int64)
         for p in range(2):
@@ -296,6 +241,26 @@ def _units(c: _Checker) -> None:
     feat = live & (c.unit("target") >= U)
     c.unit_fail("target", feat & (c.unit("action") != Action.HEAVY_WEAPON),
                 f"-1..{U - 1} unless the unit's action is HEAVY_WEAPON (a terrain feature)")
+
+
+def _unit_field(c: _Checker, f, live: np.ndarray, side: np.ndarray, terms: list) -> None:
+    """Every live slot's value of the native field ``f`` within its schema bounds, resolved per side
+    (a set of values of schema.SETS for each element of a list field)."""
+    per_side = [allowed(f.bounds, t) for t in terms]
+    for k in range(f.rows):
+        v = c.unit(f.name, k)
+        if isinstance(f.bounds, str):
+            values = np.array(per_side[0])
+            c.unit_fail(f.name, live & ~np.isin(v, values), f"{SETS[f.bounds]}: " + ", ".join(map(str, values)), k)
+            continue
+        cast = float if f.storage == "f64" else int
+        lo = np.array([cast(per_side[0][0]), cast(per_side[1][0])])[side]
+        hi = np.array([cast(per_side[0][1]), cast(per_side[1][1])])[side]
+        bad = live & ((v < lo) | (v > hi))
+        if bad.any():
+            e, u = (int(i) for i in np.argwhere(bad)[0])
+            where = f" for a slot of side {side[u]}" if depends_on_game(f.bounds) else ""
+            c.unit_fail(f.name, bad, _range(lo[u], hi[u]) + where, k)
 
 
 # -- cards and figures -----------------------------------------------------------------------------
@@ -458,7 +423,7 @@ def _declared(c: _Checker, where, uid, at, action, posture, targets) -> None:
                   "a unit whose second target is a live unit")
     c.scalar_fail(name, where & (a == Action.RALLY) & ((t < 0) | (t >= U) | (t // C != uid // C)),
                   "a Rally unit with a friendly target")
-    c.scalar_fail(name, where & (a == Action.SPLIT_FIRE) & (t >= 0) & ((at(target2, uid) < 0)),
+    c.scalar_fail(name, where & (a == Action.SPLIT_FIRE) & (t >= 0) & (at(target2, uid) < 0),
                   "a Split Fire unit with both targets")
     c.scalar_fail(name, where & (a == Action.CALL_FOR_FIRE) & (at(asset, uid) < 0),
                   "a Call for Fire unit with its asset")
@@ -476,9 +441,7 @@ def _rest(c: _Checker) -> None:
         c.fail("fcover", (e, f), _range(0, int(cover0[f])) + (" (the feature's cover at set-up)" if f < n_feat
                                                                else " (no such feature)"))
     b = c.a["sprint_bonus"]
-    # a sprint score (< 100) times an increment (<= MAX_CM)
-    c.first("sprint_bonus", ~np.isfinite(b) | (np.abs(b) > 100 * MAX_CM),
-            f"finite numbers within +-{100 * MAX_CM:g}")
+    c.first("sprint_bonus", ~np.isfinite(b) | (np.abs(b) > MAX_SPRINT_CM), f"finite numbers within +-{MAX_SPRINT_CM:g}")
     for key in ("rng", "agent_rng"):
         w = c.a[key]
         bad = np.zeros(w.shape, bool)

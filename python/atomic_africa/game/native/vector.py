@@ -20,6 +20,7 @@ import numpy as np
 from aa_core import vbatch as _k
 
 from ... import _validate as v
+from ..._limits import MAX_ENVS
 from ..actions import legal_ids_text
 from ..engine import IllegalActionError
 from .agent_args import (AGENT_KINDS, NEEDS_PARAMS, agent_kinds, agent_seed, check_agent_params,
@@ -143,7 +144,7 @@ class VectorGame:
     def __init__(self, scenario=None, num_envs: int = 1, seed: int = 0, *, rules=None, threads: int = 1,
                  record_events: bool = False):
         self._lock = threading.Lock()
-        self.num_envs = v.as_int(num_envs, "num_envs", lo=1, hi=2**24)
+        self.num_envs = v.as_int(num_envs, "num_envs", lo=1, hi=MAX_ENVS)
         self._seed = _int_seed(seed)
         self._agent_params = None
         self.threads = threads
@@ -154,7 +155,7 @@ class VectorGame:
 
     @classmethod
     def from_games(cls, scenario, game_seeds, agent_seeds=None, *, rules=None, threads: int = 1,
-                   record_events: bool = False) -> "VectorGame":
+                   record_events: bool = False) -> VectorGame:
         """A VectorGame with one env per given game: env ``j`` plays ``Game(scenario, game_seeds[j])``.
 
         Nothing is skipped (as :meth:`start_games`): a game over before its first decision stays over.
@@ -177,7 +178,7 @@ class VectorGame:
         gs = seed_array(game_seeds, "game_seeds")
         self = cls.__new__(cls)
         self._lock = threading.Lock()
-        self.num_envs = v.as_int(gs.shape[0], "game_seeds: number of games", lo=1, hi=2**24)
+        self.num_envs = v.as_int(gs.shape[0], "game_seeds: number of games", lo=1, hi=MAX_ENVS)
         self._seed, self._agent_params = 0, None
         self.threads = threads
         self.record_events = v.as_bool(record_events, "record_events")
@@ -192,12 +193,14 @@ class VectorGame:
         spec = self.spec = GameSpec.build(scenario, rules)
         self.scenario, self.rules = spec.scenario, spec.rules
         self.num_actions, self.observation_size = spec.num_actions, spec.observation_size
-        v.check_memory(self.num_envs * env_bytes(spec), "num_envs",
-                       f"{self.num_envs:,} games of {spec.scenario.name!r} ({env_bytes(spec):,} bytes each)",
-                       "use fewer envs")
+        what = f"{self.num_envs:,} games of {spec.scenario.name!r} ({env_bytes(spec):,} bytes each)"
+        v.check_memory(self.num_envs * env_bytes(spec), "num_envs", what, "use fewer envs")
         params, tables = native_params(spec)
         tables.update(unit_templates(spec.initial_units(), spec.C))
-        self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
+        try:
+            self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
+        except MemoryError:     # the estimate fitted, the allocation did not: still name the argument
+            raise v.memory_error(self.num_envs * env_bytes(spec), "num_envs", what, "use fewer envs") from None
         self._shape = (self.num_envs,)
         self._all_active = np.ones(self.num_envs, dtype=np.uint8)
         self._all_envs = np.arange(self.num_envs, dtype=np.int64)
@@ -323,9 +326,9 @@ class VectorGame:
             return self._engine.arrays["episode"].copy()
 
     def _reseed(self):
-        """Episode 0 everywhere for ``self._seed`` (the agent streams follow each episode's game seed). The kernel derives every
-        stream itself (numpy's SeedSequence and PCG64 in C, src/aa_core/csrc/aa_pcg.h), so automatic
-        resets need no Python."""
+        """Episode 0 everywhere for ``self._seed`` (the agent streams follow each episode's game seed).
+        The kernel derives every stream itself (numpy's SeedSequence and PCG64 in C, src/aa_core/csrc/aa_pcg.h),
+        so automatic resets need no Python."""
         words = np.array(_words(self._seed), dtype=np.uint32)
         if words.size > 16:
             raise ValueError(f"seed: {self._seed} is too large; VectorGame takes seeds below 2**512")
@@ -856,7 +859,7 @@ class VectorGame:
         naming the entry, array, env and field, or a MemoryError naming ``num_envs``."""
         d = check_top(d)
         self._lock = threading.Lock()
-        self.num_envs = v.as_int(d["num_envs"], "state: num_envs", lo=1, hi=2**24)
+        self.num_envs = v.as_int(d["num_envs"], "state: num_envs", lo=1, hi=MAX_ENVS)
         self._seed = _int_seed(d["seed"], "state: seed")
         if len(_words(self._seed)) > 16:
             raise ValueError(f"state: seed: {self._seed} is too large; VectorGame takes seeds below 2**512")
@@ -879,7 +882,7 @@ class VectorGame:
             raise ValueError(f"state: env {i} (stage {stage}) offers no legal action; not a state the "
                              f"game can continue from")
 
-    def clone(self) -> "VectorGame":
+    def clone(self) -> VectorGame:
         """An independent copy of every game's current state (no replay).
 
         Returns

@@ -129,3 +129,25 @@ def test_rules_override_reaches_the_odds():
     rules = aa.Rules.default().replace(artillery={"targeting_hit": "greater_or_equal"})
     hm = HexMap(15, 10, rules=rules)
     assert landing_distribution(hm, "G4", "J7", rules=rules).hit == Fraction(13, 18) + Fraction(2, 36)
+
+
+def test_within_n_hexes_is_the_api_exact_value(capsys):
+    hm = HexMap(15, 10)
+    for deck in ("independent", "fresh"):
+        lo = landing_distribution(hm, "G4", "J7", deck=deck)
+        code, out, _ = run(capsys, *BASE, "--deck", deck, "--within", "0", "--within", "1", "--within", "2",
+                           "--within", "40")
+        assert code == 0
+        for n in (0, 1, 2, 40):
+            # The API's value, and the same sum worked out here from the landing hexes.
+            want = sum((p for h, p in lo.exact.items() if hm.distance(h, "J7") <= n), Fraction(0))
+            assert lo.within(n) == want
+            noun = "hex" if n == 1 else "hexes"
+            m = re.search(rf"^P\(lands within {n} {noun} of J7\) =\s+([\d.]+)%  \((\d+(?:/\d+)?)\)$", out, re.M)
+            assert m and Fraction(m.group(2)) == want and float(m.group(1)) == pytest.approx(float(want) * 100, abs=5e-3)
+        assert lo.within(0) == lo.probability("J7") and lo.within(40) == 1 - lo.off_map
+    with pytest.raises(ValueError, match="n: -1 is out of range"):
+        lo.within(-1)
+    with pytest.raises(SystemExit):
+        main(BASE + ["--within", "x"])
+    assert "--within" in capsys.readouterr().err

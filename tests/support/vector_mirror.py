@@ -13,7 +13,7 @@ from atomic_africa.game.native.vector import DECISION_TRIES, no_decision_message
 from atomic_africa.game import Game
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.scenario import load_scenario
-from test_game_fuzz import random_scenario  # noqa: F401  (re-exported: one generator of random scenarios)
+from test_game_fuzz import random_scenario
 
 __all__ = ["episode_seed", "random_scenario", "Mirror", "check_step", "check_reset", "check_same_outputs",
            "first_event_difference", "legal_random_actions", "play_parity", "rules_exercised", "RULE_FEATURES"]
@@ -227,10 +227,10 @@ class Mirror:
         # an env that was not stepped keeps them (its Python game did not change).
         self._seen = [None] * num_envs
 
-    def _new(self, i: int, k: int) -> list:
+    def _new(self, i: int, first: int) -> list:
         """Env ``i`` starts episode ``k``, or the first later one whose game is not over before its
         first decision (``DECISION_TRIES`` in a row at most); its events (skipped games leave none)."""
-        for k in range(k, k + DECISION_TRIES):
+        for k in range(first, first + DECISION_TRIES):
             self.episodes[i] = k
             g = Game(self.scenario, episode_seed(self.seed, i, k), self.rules)
             self.games[i] = g

@@ -1,6 +1,6 @@
 """The observation's bounds on many native games (too many for the suite; run by hand):
 
-    PYTHONPATH=python:src python tests/check_observation_bounds.py --games 4000 --agents random,greedy
+    PYTHONPATH=python:src python tests/support/check_observation_bounds.py --games 4000 --agents random,greedy
 
 Plays ``--games`` games of the default scenario per agent kind (both sides that agent) on the
 native engine, takes both players' observations at every decision, in the absolute and the

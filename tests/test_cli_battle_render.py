@@ -53,7 +53,7 @@ def test_render_png_from_log_and_game_json(tmp_path, capsys):
     assert main(["render", str(log), "--step", "99999", "-o", str(png)]) == 2
 
 
-@pytest.mark.slow  # a whole greedy game drawn frame by frame; test_render.py checks GIFs fast
+@pytest.mark.slow  # a whole greedy game drawn frame by frame; test_replay_render.py checks GIFs fast
 def test_render_gif_animates_a_replay(tmp_path):
     gif = tmp_path / "r.gif"
     assert main(["render", "--seed", "5", "--agents", "greedy,greedy", "--gif", str(gif),
@@ -64,7 +64,7 @@ def test_render_gif_animates_a_replay(tmp_path):
 
 def test_render_picks_one_game_of_a_replays_file(tmp_path, capsys):
     from atomic_africa.cli import main
-    from atomic_africa.game import Game, default_scenario
+    from atomic_africa.game import Game
     from atomic_africa.replay.render import load_replay
     games = []
     for seed in (1, 2):

@@ -16,7 +16,7 @@ from atomic_africa.game import Game, Scenario
 from atomic_africa.replay.frames import frames
 from atomic_africa.replay.html import render_html, replay_data, save_html
 
-from headless_chromium import CHROMIUM, INSTALL_HINT, Chromium
+from support.headless_chromium import CHROMIUM, INSTALL_HINT, Chromium
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
@@ -63,7 +63,11 @@ def test_every_shot_carries_its_exact_odds():
             target_action=Action[stance[0].upper().replace(" ", "_")],
             cover=Cover[{"open": "NONE"}.get(s["cover"], s["cover"].upper())], ap=s["ap"],
             vehicle=s["vehicle"], rules=rules)
-        assert dist == again
+        # The markers are cut to what the target could still take this turn (the turn's cap).
+        left = {}
+        for (m, w), p in again.items():
+            left[(min(m, s["cap_left"]), w)] = left.get((min(m, s["cap_left"]), w), 0.0) + p
+        assert dist == pytest.approx(left)
     # Mass Fire is one volley: both attacks on one shot.
     assert all(len(s["attack"]) == 2 for s in shots if s["action"] == "mass fire")
 
@@ -83,7 +87,7 @@ def test_heavy_weapon_shots_at_armoured_features_carry_their_odds_and_the_cover_
     assert [t["armor"] for t in data["terrain"]] == [t.armor for t in g.scenario.terrain]
     rules = g.rules
     seen = 0
-    for k, f in enumerate(data["frames"]):
+    for f in data["frames"]:
         for s in (s for s in f["shots"] if s.get("feature") is not None):
             seen += 1
             feat = g.scenario.terrain[s["feature"]]
@@ -145,6 +149,26 @@ def test_page_is_self_contained_and_escapes_what_it_embeds(tmp_path):
     assert save_html(*_replay(g), out) == len(data["frames"])
     assert out.read_text(encoding="utf-8") == page
     assert [p.name for p in tmp_path.iterdir()] == ["r.html"]
+
+
+@pytest.mark.parametrize("name", ["{{DATA}}", "{{TITLE}}", "{{DATA}} and {{TITLE}} {{", "{{OTHER}}"])
+def test_template_markers_in_names_are_shown_as_text_not_filled(name):
+    # issue 27: a scenario named {{DATA}} poured the replay's JSON into the page's title. The page is
+    # filled in one pass: what a name holds is never taken for a marker.
+    d = Game(None, 3).scenario.to_dict()
+    d["name"] = name
+    d["sides"][1]["name"] = name
+    g = Game(Scenario.from_dict(d), 3)
+    for _ in range(30):
+        g.apply(g.legal_actions()[0])
+    data = replay_data(*_replay(g))
+    page = render_html(data)
+    assert f"<title>{name} - Atomic Africa replay</title>" in page
+    assert f'<h1 id="title">{name}</h1>' in page
+    assert page.count('<script type="application/json" id="replay-data">') == 1
+    payload = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.S).group(1)
+    assert json.loads(payload) == json.loads(json.dumps(data))
+    assert len(page) < len(render_html(dict(data, title="x"))) + 4 * len(name)
 
 
 def test_cli_html_needs_no_png(tmp_path, monkeypatch, capsys):
@@ -261,3 +285,129 @@ def test_replay_page_shows_feature_shots_and_each_features_current_cover(tmp_pat
         assert "chance of exactly this" in card and "vs no roll" in card
         assert b.eval("document.querySelectorAll('#frame line.fire').length") == len(data["frames"][k]["shots"])
         assert b.errors() == []
+
+
+# -- issue 23: the replay page tells what the log tells --------------------------------------------
+# Greedy (Blue) against random, default scenario, seed 1: a Call for Fire direct hit (its impact
+# on the target's own position), fire at a unit that the turn's Clean-up then removes, and a shot
+# whose markers the turn's cap cuts because its target already took markers earlier that turn.
+ISSUE23_GAME = dict(seed=1, agents=("greedy", "random"))
+
+
+@pytest.fixture(scope="module")
+def issue23():
+    g = _game(ISSUE23_GAME["seed"], ISSUE23_GAME["agents"])
+    return g, replay_data(*_replay(g))
+
+
+def _phase_slices(g):
+    """(start, end) indices in g.events of each Activation phase (activate .. next activate/setup)."""
+    starts = [i for i, e in enumerate(g.events) if e["type"] == "activate"] + [len(g.events)]
+    return list(zip(starts, starts[1:]))
+
+
+def test_a_shot_results_agree_with_the_log_under_the_turns_marker_cap(issue23):
+    g, data = issue23
+    # What each target took in each phase (the fire_result events, after the turn's cap), as the
+    # battle log tells it ("... takes 1 marker (1 more would pass the limit ...)").
+    taken = {}
+    for a, b in _phase_slices(g):
+        for e in g.events[a:b]:
+            if e["type"] == "fire_result":
+                taken[(g.events[a]["turn"], g.events[a]["unit"], e["target"])] = e["markers"]
+    capped_before_the_cap = 0
+    for f in data["frames"]:
+        per_target = {}
+        for s in f["shots"]:
+            if s.get("feature") is None:
+                per_target[s["target"]] = per_target.get(s["target"], 0) + s["actual"][0]
+                dist = _dist(s["outcomes"])
+                assert s["p_actual"] == dist[tuple(s["actual"])] > 0
+        act = next((e for e in reversed(g.events[:_events_at(g, f["step"])]) if e["type"] == "activate"), None)
+        for t, m in per_target.items():
+            assert m == taken[(act["turn"], act["unit"], t)], (f["step"], t)
+    # The markers the dice gave, before the cap, are shown too (the log's fire lines).
+    for f in data["frames"]:
+        capped_before_the_cap += sum(s["actual"][0] < min(s["markers_rolled"], s["cap"]) for s in f["shots"])
+    assert capped_before_the_cap >= 1, "the game no longer shows the turn's cap cutting a shot"
+
+
+def _events_at(g, step):
+    """Number of events logged after the first ``step`` actions."""
+    h = Game(g.scenario, g.seed, g.rules)
+    for a in g.history[:step]:
+        h.apply(a)
+    return len(h.events)
+
+
+def test_a_target_removed_at_clean_up_keeps_its_name_and_fire_line(issue23, tmp_path):
+    if not CHROMIUM.exists():
+        pytest.fail(INSTALL_HINT)
+    g, data = issue23
+    k, f = next((k, f) for k, f in enumerate(data["frames"]) if f["step"] == 64)
+    h = Game(g.scenario, g.seed, g.rules)
+    for a in g.history[:63]:
+        h.apply(a)
+    n = len(h.events)
+    h.apply(g.history[63])
+    removed = {e["unit"]: e["name"] for e in h.events[n:] if e["type"] == "removed"}
+    # The shooter and the target of the phase's last shot are both removed at this Clean-up.
+    named = {s["target"]: s["target_name"] for s in f["shots"]} | {s["source"]: s["shooter"] for s in f["shots"]}
+    shown = {uid: name for uid, name in removed.items() if uid in named}
+    assert len(shown) >= 2
+    for uid, name in shown.items():
+        assert named[uid] == name
+    page = tmp_path / "replay.html"
+    save_html(*_replay(g), page)
+    with Chromium() as b:
+        b.open(page.as_uri())
+        b.eval(f"window.replay.show({k})")
+        assert b.eval("document.querySelectorAll('#frame .fire[data-shot]').length") == len(f["shots"])
+        labels = b.eval("[...document.querySelectorAll('#frame text')].map(t => t.textContent).join(' | ')")
+        for name in shown.values():
+            assert name in labels
+        assert b.errors() == []
+
+
+def test_a_fire_support_direct_hit_is_visible(issue23, tmp_path):
+    if not CHROMIUM.exists():
+        pytest.fail(INSTALL_HINT)
+    g, data = issue23
+    k, f = next((k, f) for k, f in enumerate(data["frames"]) if f["step"] == 14)
+    strike = [s for s in f["shots"] if s["source"] < 0]
+    assert strike and f["impacts"]
+    page = tmp_path / "replay.html"
+    save_html(*_replay(g), page)
+    with Chromium() as b:
+        b.open(page.as_uri())
+        b.eval(f"window.replay.show({k})")
+        # The impact is drawn on top of the unit it landed on ...
+        x, y = f["impacts"][0]
+        top = b.eval(f"(() => {{ const svg = document.getElementById('table'), p = svg.createSVGPoint(); "
+                     f"p.x = {x}; p.y = {data['table']['height']} - {y}; "
+                     f"const q = p.matrixTransform(svg.getScreenCTM()); "
+                     f"return document.elementFromPoint(q.x, q.y).getAttribute('class'); }})()")
+        assert top and "impact" in top
+        # ... and each unit it hit has a fire mark of some size, though the fire came from its own position.
+        for s in strike:
+            size = b.eval(f"(() => {{ const e = document.querySelector('#frame .fire[data-shot=\"{f['shots'].index(s)}\"]'); "
+                          "const r = e.getBBox(); return Math.max(r.width, r.height); })()")
+            assert size > 1
+        assert b.errors() == []
+
+
+def test_the_header_does_not_give_the_winner_away_before_the_last_frame(issue23, tmp_path):
+    if not CHROMIUM.exists():
+        pytest.fail(INSTALL_HINT)
+    g, data = issue23
+    page = tmp_path / "replay.html"
+    save_html(*_replay(g), page)
+    n = len(data["frames"])
+    with Chromium() as b:
+        b.open(page.as_uri())
+        assert b.eval("document.getElementById('result').textContent") == ""
+        b.eval(f"window.replay.show({n - 2})")
+        assert b.eval("document.getElementById('result').textContent") == ""
+        assert "wins" not in b.eval("document.querySelector('header').textContent")
+        b.eval(f"window.replay.show({n - 1})")
+        assert b.eval("document.getElementById('result').textContent") == data["result"]

@@ -201,3 +201,41 @@ def test_progress_bar_without_tqdm_counts_on_stderr(monkeypatch, capsys):
     quiet.update(4)
     quiet.close()
     assert capsys.readouterr().err == "" and quiet.done == 4
+
+
+# -- issue 23: fire lines that point, and counters past six -----------------------------------------
+def _fire_phase_game():
+    """The default scenario after the first Activation phase with fire (always the last legal
+    action: fire at the last target in view)."""
+    g = Game(None, 4)
+    while not any(e["type"] == "fire" for e in g.events):
+        g.apply(g.legal_actions()[-1])
+    return g
+
+
+def test_png_fire_lines_point_from_shooter_to_target():
+    from matplotlib.patches import FancyArrowPatch
+    g = _fire_phase_game()
+    fires = [e for e in g.events if e["type"] == "fire" and e["source"] >= 0]
+    fig = render.draw(g)
+    arrows = [a for a in fig.axes[0].patches + fig.axes[0].texts
+              if (a.get_gid() or "").startswith("fire:")]
+    assert len(arrows) == len(fires)
+    for a, e in zip(arrows, fires):
+        patch = a.arrow_patch if hasattr(a, "arrow_patch") else a
+        assert isinstance(patch, FancyArrowPatch)
+        assert patch.get_arrowstyle().__class__.__name__ == "CurveFilledB"   # "-|>": a head at the target
+        s, t = g.units[e["source"]], g.units[e["target"]]
+        assert a.get_gid() == f"fire:{e['source']}:{e['target']}"
+        assert a.xy == (t.x, t.y) and a.xyann == (s.x, s.y)
+
+
+def test_png_shows_marker_and_wound_counts_beyond_six():
+    d = Game(None, 0).scenario.to_dict()
+    d["sides"][0]["units"][0]["markers"] = 9
+    d["sides"][0]["units"][1]["wounds"] = 7
+    d["sides"][0]["units"][2]["markers"] = 6
+    g = Game(Scenario.from_dict(d), 0)
+    fig = render.draw(g)
+    counts = {t.get_gid(): t.get_text() for t in fig.axes[0].texts if (t.get_gid() or "").startswith("count:")}
+    assert counts == {"count:markers:0": "\u00d79", "count:wounds:1": "\u00d77"}

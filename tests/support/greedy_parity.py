@@ -13,7 +13,7 @@ from atomic_africa.game import Game
 from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.native.vector import VectorGame
 from atomic_africa.agents.native import agent_params
-from vector_helpers import episode_seed
+from support.vector_mirror import episode_seed
 
 AGENT_GREEDY = 2
 DEFAULT_PARAMS = agent_params()   # the Python agents' constructor defaults

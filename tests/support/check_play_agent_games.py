@@ -1,6 +1,6 @@
 """play_agent_games against the Python loop on many games (too many for the suite; run by hand):
 
-    PYTHONPATH=python:src:tests python tests/check_play_agent_games.py --games 1000 --agents random,random
+    PYTHONPATH=python:src:tests python tests/support/check_play_agent_games.py --games 1000 --agents random,random
 
 Game j (seed ``base + j``, agent seeds from ``SeedSequence(base, spawn_key=(j,))``) is played natively
 (batch and threads varied between runs) and by ``Game`` + ``make_agent``; every game's actions and
@@ -21,7 +21,7 @@ from atomic_africa.game import GameSpec
 from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.schema import END_REASONS
 from test_vector_agents import _python_game
-from vector_helpers import random_scenario
+from support.vector_mirror import random_scenario
 
 
 def _compare(spec, gs, names, seeds, batch, threads) -> tuple[int, str | None]:

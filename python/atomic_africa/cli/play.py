@@ -1,0 +1,100 @@
+"""``atomic-africa play``: play a game yourself, against a built-in agent or a second person at the
+same screen, in the browser (served on 127.0.0.1 behind a random token) or, with ``--text``, in the
+terminal."""
+from __future__ import annotations
+
+import argparse
+import os
+
+from .._atomic_write import check_writable, replaced_atomically
+from .._text import printable
+from .common import add_rules_option, count_arg, existing_file, output_file, scenario_arg, seed_arg
+
+#: The save file when neither --save nor --load names one.
+DEFAULT_SAVE = "atomic-africa-game.json"
+
+
+def port_arg(text: str) -> int:
+    """A TCP port, 0..65535 (0: a free one)."""
+    try:
+        value = count_arg(text)
+    except argparse.ArgumentTypeError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port 0..65535 (0: a free one), got {text!r}")
+    return value
+
+
+def register(sub):
+    from ..play.session import PLAYERS
+    p = sub.add_parser(
+        "play",
+        help="play a game yourself, against a built-in agent or a second person, in the browser (or --text)",
+        description=(
+            "Play Atomic Africa yourself. Each side is played by 'human' (a person at this screen) or a "
+            "built-in agent; the agents' decisions are applied at once. The game is served as a web page "
+            "on 127.0.0.1 only, behind a random token in the URL printed at start (the page draws the "
+            "table as the replay page does, offers each legal choice with the exact odds of every fire "
+            "choice, and keeps the battle log beside it); --text plays in the terminal instead. The "
+            "game is saved after every decision (--save, resumed with --load); the replay page of the "
+            "finished game is offered in the browser (and written with --replay). Ctrl-C saves and stops."
+        ),
+    )
+    p.add_argument("--players", default="human,greedy", metavar="A,B",
+                   help=f"who plays the first and second side, each one of {', '.join(PLAYERS)}; at least one "
+                        "human (default %(default)s; human,human: two people at the same screen)")
+    p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE|NAME",
+                   help="scenario TOML file or packaged scenario name (default, meeting_engagement, template; "
+                        "default: default)")
+    p.add_argument("--seed", type=seed_arg, default=None, help="game seed (default 0)")
+    add_rules_option(p)
+    p.add_argument("--load", type=existing_file, default=None, metavar="FILE.json",
+                   help="resume the game saved in FILE (by --save, or any Game.to_json file); it is saved back "
+                        "there unless --save names another file")
+    p.add_argument("--save", type=output_file, default=None, metavar="FILE.json",
+                   help=f"save the game here after every decision (default {DEFAULT_SAVE}, which a new game "
+                        "does not overwrite: resume it with --load, or name another file)")
+    p.add_argument("--replay", type=output_file, default=None, metavar="FILE.html",
+                   help="write the replay page of the finished game here (--text: by default beside the save "
+                        "file, .html for .json)")
+    p.add_argument("--text", action="store_true", help="play in the terminal: numbered choices, read from stdin")
+    p.add_argument("--port", type=port_arg, default=None, metavar="N",
+                   help="the browser page's port on 127.0.0.1 (default 0: a free one)")
+    p.add_argument("--no-browser", action="store_true", help="print the page's URL without opening a browser")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="the battle log also shows the dice and why each attack had its result")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args) -> int:
+    from ..play.server import serve
+    from ..play.session import PlaySession, parse_players
+    from ..play.text import play_text
+    players = parse_players(args.players)
+    if args.text:
+        for option, value in (("--port", args.port), ("--no-browser", args.no_browser or None)):
+            if value is not None:
+                raise ValueError(f"{option}: only for the browser page, not with --text")
+    if args.load is not None:
+        for option, value in (("--scenario", args.scenario), ("--seed", args.seed), ("--rules", args.rules)):
+            if value is not None:
+                raise ValueError(f"{option}: a saved game keeps its own; not with --load")
+        session = PlaySession.load(args.load, players, save=args.save, verbose=args.verbose)
+    else:
+        save = args.save
+        if save is None:
+            if os.path.exists(DEFAULT_SAVE):
+                raise ValueError(f"--save: {DEFAULT_SAVE} already exists (a game in progress?): resume it with "
+                                 f"--load {DEFAULT_SAVE}, or choose another file with --save FILE")
+            save = check_writable(DEFAULT_SAVE)
+        session = PlaySession.new(args.scenario, 0 if args.seed is None else args.seed, players, rules=args.rules,
+                                  save=save, verbose=args.verbose)
+    if args.text:
+        return play_text(session, replay=args.replay)
+    status = serve(session, port=args.port or 0, open_browser=not args.no_browser)
+    if args.replay is not None and session.game.is_over:
+        with replaced_atomically(args.replay) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(session.replay_page())
+        print(f"Replay page written to {printable(args.replay)}")
+    return status
