@@ -11,7 +11,7 @@ import pytest
 import atomic_africa
 from atomic_africa import _limits
 from atomic_africa.game import ScenarioError, default_scenario
-from atomic_africa.game.native.schema_pxi import render
+from atomic_africa.game.native.schema_c import render
 from atomic_africa.game.scenario import Scenario
 from atomic_africa.game.schema import LIMIT, LIMITS
 
@@ -57,7 +57,7 @@ def test_the_native_limits_are_generated_from_the_limits_module():
     assert LIMITS[:len(_limits.NATIVE_LIMITS)] == _limits.NATIVE_LIMITS
     text = render()
     for x in LIMITS:
-        assert f"\n    {x.name} = {x.value} " in text, x
+        assert f"\n    {x.name} = {x.value}," in text, x
     # the validators' names for the same sizes
     assert native["MAX_ASSETS"] == _limits.MAX_ASSETS and native["MAX_FEATURES"] == _limits.MAX_FEATURES
     assert native["MAX_FRACS"] == _limits.MAX_FRACTIONS and native["MAX_EDGES"] == _limits.MAX_BAND_EDGES

@@ -7,7 +7,7 @@ files (``game.scenario``, for the fields a scenario gives).
   infinities for floats), so a reader that skips a field fails here (shown by skipping one);
 - states that random play reaches are accepted (no false alarm);
 - a field added to a copy of the schema is picked up by the Python ``Unit``, the scenario reader and
-  its set-up, saved games, snapshots, the observation and the generated ``.pxi`` (the "three places"
+  its set-up, saved games, snapshots, the observation and the generated C header (``aa_schema.h``) (the "three places"
   of the schema's docstring).
 """
 from __future__ import annotations
@@ -353,7 +353,7 @@ _NEW_FIELD_CHECKS = r"""
 import json, pickle, sys
 import numpy as np
 from atomic_africa.game import Game, GameSpec, default_scenario
-from atomic_africa.game.native.schema_pxi import render as render_pxi
+from atomic_africa.game.native.schema_c import render as render_header
 from atomic_africa.game.native.snapshot import check_arrays
 from atomic_africa.game.observation_doc import render as render_doc
 from atomic_africa.game.observation_spec import observation_spec, unit_offset
@@ -410,9 +410,9 @@ assert "| 42 | morale_bonus | bonus to Morale rolls | count / 4 | 0 | 0.75 |" in
 
 # the native declarations to regenerate
 assert LIMIT.UNIT_FEATURES == 43
-pxi = render_pxi()
-assert "    F_MORALE_BONUS = 18" in pxi and "    NI32 = 19" in pxi
-assert "v.morale_bonus = g.i32 + F_MORALE_BONUS * U" in pxi
+header = render_header()
+assert "    F_MORALE_BONUS = 18," in header and "    NI32 = 19," in header
+assert "v->morale_bonus = i32 + F_MORALE_BONUS * U;" in header
 print("ok")
 """
 

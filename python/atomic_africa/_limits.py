@@ -5,8 +5,8 @@ Each number comes from how the kernels (``src/aa_core``) hold and combine values
 ``int8``/``int16`` tables, fixed-size arrays, float lengths) or from what a reader is willing to
 parse. The validators (:mod:`atomic_africa.rules`, :mod:`atomic_africa.game.scenario`, saved games,
 native snapshots, the API's argument checks) and the native engine's declarations
-(:data:`NATIVE_LIMITS`, generated into ``src/aa_core/vgame_schema.pxi`` by
-:mod:`atomic_africa.game.native.schema_pxi`) all read them from here, so a limit changes in one place.
+(:data:`NATIVE_LIMITS`, generated into the C core's ``src/aa_core/csrc/aa_schema.h`` by
+:mod:`atomic_africa.game.native.schema_c`) all read them from here, so a limit changes in one place.
 The docs' "Bad input and limits" (``docs/cli.md``) states them for users.
 """
 from __future__ import annotations
@@ -82,7 +82,7 @@ MAX_BAND_EDGES = 32
 #: Dice of the wound ladder (the native Params.dice.ladder table).
 MAX_LADDER = 8
 #: Movement per printed card value (``movement.basic_move_per_value``): a card value (<= MAX_COUNT)
-#: times it is a C int product (aa_core/vgame.pyx max_move).
+#: times it is a C int product (max_move in src/aa_core/csrc/aa_engine_internal.h).
 MAX_MOVE_PER_VALUE = 100
 #: Copies of each Fate pair: a deck of 36 x this many cards is laid out card by card.
 MAX_FATE_COPIES = 1000

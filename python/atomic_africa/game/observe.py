@@ -45,7 +45,7 @@ def observation_size(game) -> int:
 #: Python expression of the unit ``u``, the game state ``s``, the table's ``width`` and ``height`` and
 #: the observer's view of the card (``has``, ``known``, ``joker``, ``suit``, ``rank``: see
 #: ``_PROLOGUE``); ``{source}``, ``{arg}``, ``{scale}`` are the feature's. The native
-#: ``unit_features`` (``vgame.pyx``) computes the same floats.
+#: ``unit_features`` (``src/aa_core/csrc/aa_observe.c``) computes the same floats.
 ENCODINGS = {
     "flag": "float(u.{source})",
     "x": "u.{source} / width",

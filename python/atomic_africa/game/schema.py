@@ -2,8 +2,8 @@
 observation, game scalars, stages, event records, end reasons and the native engine's limits.
 
 The Python engine builds :class:`~atomic_africa.game.state.Unit`, ``Stage``, ``EVENT_TYPES`` and its
-end reasons from here; the native engine's Cython declarations (``src/aa_core/vgame_schema.pxi``) are
-generated from here by :mod:`.native.schema_pxi` (``tests/test_schema.py`` fails when the committed
+end reasons from here; the C core's declarations (``src/aa_core/csrc/aa_schema.h``) and their Cython
+names (``src/aa_core/vgame_schema.pxi``) are generated from here by :mod:`.native.schema_c` (``tests/test_schema.py`` fails when the committed
 file differs); :mod:`.native.layout` reads the native arrays and event records through it. Orders are
 layouts: the row of each native unit field, the column of each scalar and the code of each event are
 their positions here, so only ever append (snapshots and pickles of ``VectorGame`` hold the arrays).
@@ -22,10 +22,10 @@ A new unit field touches three places:
 1. its :data:`UNIT_FIELDS` line here: storage and next free ``row``, Python type, default, doc,
    bounds and, if a scenario file gives it, its :class:`Setup`;
 2. the Python engine's rule that uses it (:mod:`.engine`);
-3. the native engine's rule that uses it (``src/aa_core/vgame.pyx``: ``v.<name>[u]``).
+3. the native engine's rule that uses it (``src/aa_core/csrc/*.c``: ``v->name[u]``).
 
-Then regenerate the ``.pxi`` (``PYTHONPATH=python python -m atomic_africa.game.native.schema_pxi >
-src/aa_core/vgame_schema.pxi``, a command, not an edit) and rebuild. Everything else follows from the
+Then regenerate the header and the ``.pxi`` (``PYTHONPATH=python python -m atomic_africa.game.native.schema_c``
+from the repository root, a command, not an edit) and rebuild. Everything else follows from the
 line: the ``Unit`` dataclass, the native rows and views, the checks of saved games, snapshots and
 scenario files, the scenario's ``UnitSpec`` attribute and the set-up of the field, the values an
 empty slot must hold. Two cases touch more, and a test fails until they are done: a default other
@@ -33,13 +33,13 @@ than 0 is also written in the native ``free_slot`` (it zeroes a freed slot, then
 defaults; random play's snapshots are checked against the schema's), and an observed field adds its
 :data:`UNIT_OBSERVATION` entry here and its line in the native ``unit_features`` (the parity tests
 compare the two encoders bit for bit). ``tests/test_unit_bounds.py`` adds a field to a copy of the
-schema and checks that every reader, the observation and the ``.pxi`` pick it up, and fails for a
+schema and checks that every reader, the observation and the generated header pick it up, and fails for a
 field without bounds or a reader that skips one.
 
 .. rubric:: Adding an event
 
 One :data:`EVENTS` entry at the end, regenerate (``E_<TYPE>``), and log it in both
-engines (``self._ev(...)`` in ``Game``, ``evn(v, E_<TYPE>, n, ...)`` in ``vgame.pyx``, values in field
+engines (``self._ev(...)`` in ``Game``, ``aa_ev_record(v, E_<TYPE>, n, vals)`` in ``src/aa_core/csrc``, values in field
 order).
 """
 from __future__ import annotations
@@ -286,7 +286,7 @@ class UnitFeature(NamedTuple):
     """One float of a unit slot's observation (all 0 for an empty slot).
 
     ``encoding`` says how the float comes from the unit (:mod:`.observe` computes it, the native
-    ``unit_features`` in ``vgame.pyx`` computes the same float bit for bit):
+    ``unit_features`` in ``src/aa_core/csrc/aa_observe.c`` computes the same float bit for bit):
 
     - ``"flag"``: the bool field ``source``, 0 or 1;
     - ``"x"`` / ``"y"``: the coordinate ``source`` (cm) / the table's width / height;
