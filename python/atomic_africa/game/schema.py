@@ -1,12 +1,13 @@
 """The one declaration of what both engines share: unit fields and their bounds, the per-unit
 observation, game scalars, stages, event records, end reasons and the native engine's limits.
 
-The Python engine builds :class:`~atomic_africa.game.state.Unit`, ``Stage``, ``EVENT_TYPES`` and its
-end reasons from here; the C core's declarations (``src/aa_core/csrc/aa_schema.h``) and their Cython
-names (``src/aa_core/vgame_schema.pxi``) are generated from here by :mod:`.native.schema_c` (``tests/test_schema.py`` fails when the committed
-file differs); :mod:`.native.layout` reads the native arrays and event records through it. Orders are
-layouts: the row of each native unit field, the column of each scalar and the code of each event are
-their positions here, so only ever append (snapshots and pickles of ``VectorGame`` hold the arrays).
+The Python engine builds :class:`~atomic_africa.game.state.Unit`, ``Stage``, ``EVENT_TYPES`` and its end
+reasons from here; the C core's declarations (``src/aa_core/csrc/aa_schema.h``) and their Cython names
+(``src/aa_core/vgame_schema.pxi``) are generated from here by :mod:`.native.schema_c`
+(``tests/test_schema.py`` fails when the committed files differ); :mod:`.native.layout` reads the native
+arrays and event records through it. Orders are layouts: the row of each native unit field, the column
+of each scalar and the code of each event are their positions here, so only ever append (snapshots and
+pickles of ``VectorGame`` hold the arrays).
 
 Every reader of a unit takes the field's bounds from its :data:`UNIT_FIELDS` line (:func:`allowed`
 resolves them against a game's spec): saved games (:mod:`.saved`), native snapshots

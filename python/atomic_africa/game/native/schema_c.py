@@ -89,7 +89,7 @@ def _views() -> list:
 
 def render() -> str:
     """The text of ``aa_schema.h``: the C enums, the ``aa_view`` struct and ``aa_view_rows``."""
-    out = [f"/* Generated from atomic_africa.game.schema by atomic_africa.game.native.schema_c: do not edit by hand.",
+    out = ["/* Generated from atomic_africa.game.schema by atomic_africa.game.native.schema_c: do not edit by hand.",
            f" * Regenerate: {_REGENERATE}",
            " * (tests/test_schema.py fails when this file and the schema differ). Included by the C core",
            " * (aa_engine.h); Cython takes the same names from aa_core/vgame_schema.pxi. */",
