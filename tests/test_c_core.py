@@ -138,3 +138,16 @@ def test_cython_declarations_name_every_c_field_in_order():
                  "aa_fire_rules", "aa_terrain", "aa_scores", "aa_bitgen", "aa_view", "aa_grid"):
         assert need in pxd, need
     assert checked >= 20, checked
+
+
+def test_every_python_twin_the_core_names_exists():
+    """The C functions' comments name their Python counterparts (Game.<method>, module.function): a
+    renamed method leaves no comment pointing at nothing."""
+    from atomic_africa.game.engine import Game
+
+    missing = set()
+    for path in SOURCES + HEADERS:
+        for name in re.findall(r"\bGame\.([A-Za-z_]\w*)", path.read_text()):
+            if not hasattr(Game, name):
+                missing.add(f"{path.name}: Game.{name}")
+    assert not missing, sorted(missing)

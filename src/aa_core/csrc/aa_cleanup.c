@@ -2,7 +2,7 @@
  * cards, and victory at the end of a turn. */
 #include "aa_engine_internal.h"
 
-/* Game._shattered (game/engine.py) */
+/* Game._shattered_unit (game/engine.py) */
 static int shattered_unit(V *v, int u) {
     int dice[3];
     int sh;
@@ -21,7 +21,7 @@ int aa_has_splittable(V *v, int side) {
     return 0;
 }
 
-/* Game._remove (game/engine.py) */
+/* Game._remove_unit (game/engine.py) */
 static void remove_unit(V *v, int u) {
     int side = u / v->C;
     cnt(v, side)[C_REMOVED] += v->figures[u];
@@ -31,7 +31,7 @@ static void remove_unit(V *v, int u) {
     aa_free_slot(v, u);
 }
 
-/* halves in Game._split: the larger half first (the odd one to it if odd_big). */
+/* halves in Game._split_unit: the larger half first (the odd one to it if odd_big). */
 AA_INLINE void halves(int n, int odd_big, int *big, int *small) {
     *big = odd_big ? (n + 1) / 2 : n / 2;
     *small = n - *big;
@@ -48,7 +48,7 @@ static void copy_unit(V *v, int src, int dst) {
         v->g->f64[f * U + dst] = v->g->f64[f * U + src];
 }
 
-/* Game._split (game/engine.py): halves as equal as possible, markers and wounds divided evenly; the new
+/* Game._split_unit (game/engine.py): halves as equal as possible, markers and wounds divided evenly; the new
  * unit in the side's first free slot, split_offset_cm towards the table's centre. Returns it (-1: no
  * slot). */
 int aa_split_unit(V *v, int u, int voluntary) {

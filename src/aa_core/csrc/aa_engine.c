@@ -377,7 +377,7 @@ static void begin_reaction(V *v) {
 }
 
 /* ---------------------------------------------------------------------------------- start / apply */
-void aa_start_game(const aa_params *P, aa_state *g) {   /* Game._start (game/engine.py) */
+void aa_start_game(const aa_params *P, aa_state *g) {   /* Game._start_game (game/engine.py) */
     V v;
     int p, i, U = P->U, K = P->K;
     int16_t *deck;
@@ -408,7 +408,7 @@ void aa_start_game(const aa_params *P, aa_state *g) {   /* Game._start (game/eng
     aa_begin_turn(&v);
 }
 
-void aa_apply_action(const aa_params *P, aa_state *g, int a) {   /* Game._dispatch (game/engine.py) */
+void aa_apply_action(const aa_params *P, aa_state *g, int a) {   /* Game._apply_action (game/engine.py) */
     V v;
     int st, cur, k, u, C = P->C, d, f;
     aa_make_view(P, g, &v);

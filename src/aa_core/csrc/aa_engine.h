@@ -200,7 +200,7 @@ size_t aa_state_size(const aa_params *P);
  * left to the caller. A game copies as that block plus its stream. */
 void aa_state_bind(aa_state *g, const aa_params *P, void *mem);
 
-/* Game._start: units from the scenario, both decks shuffled, turn 1 begun (events cleared by the
+/* Game._start_game: units from the scenario, both decks shuffled, turn 1 begun (events cleared by the
  * caller). */
 void aa_start_game(const aa_params *P, aa_state *g);
 
@@ -211,7 +211,7 @@ int aa_legal_actions(const aa_params *P, aa_state *g, int *out);
 /* Whether action id a is legal now. */
 int aa_is_legal(const aa_params *P, aa_state *g, int a);
 
-/* Game.apply (Game._dispatch): apply a legal action id (not checked: see aa_is_legal) and run to the
+/* Game.apply (Game._apply_action): apply a legal action id (not checked: see aa_is_legal) and run to the
  * next decision. */
 void aa_apply_action(const aa_params *P, aa_state *g, int a);
 

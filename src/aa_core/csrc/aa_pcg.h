@@ -187,7 +187,7 @@ AA_INLINE void aa_pcg_from_seed(uint64_t seed, uint64_t *st) {
 }
 
 /* SeedSequence(seed, spawn_key=(key,)).generate_state(1, uint64)[0]: with key = side, the seed of
- * that side's agent in the game of seed `seed` (VectorGame.agent_seed). */
+ * that side's agent in the game of seed `seed` (atomic_africa.game.native.agent_args.agent_seed). */
 AA_INLINE uint64_t aa_spawn_seed(uint64_t seed, uint32_t key) {
     uint32_t ent[5];
     uint32_t w[2];
