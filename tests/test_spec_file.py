@@ -1,0 +1,386 @@
+"""Spec files (issue 22, point 3): ``compile_spec`` / ``atomic-africa compile`` write them, the C core's
+``aa_spec_load`` (src/aa_core/csrc/aa_spec.c) reads them back field for field, and refuses a truncated,
+corrupted or hostile file with a status and a message naming the field, never a crash (a fuzz run under
+AddressSanitizer and UBSan included)."""
+from __future__ import annotations
+
+import math
+import random
+import shutil
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from aa_core import spec as cspec
+from atomic_africa.cli import main
+from atomic_africa.game.native import spec_file as sf
+from atomic_africa.game.native.layout import unit_templates
+from atomic_africa.game.native.params import native_params
+from atomic_africa.game.spec import GameSpec
+
+ROOT = Path(__file__).resolve().parents[1]
+CSRC = ROOT / "src" / "aa_core" / "csrc"
+AA_OK, AA_ERR_SPEC = 0, 2
+_SIZE = {"i8": 1, "u8": 1, "i32": 4, "i64": 8, "f64": 8}
+_FMT = {"i8": "<b", "u8": "<B", "i32": "<i", "i64": "<q", "f64": "<d"}
+
+
+@pytest.fixture(scope="module")
+def default_file() -> bytes:
+    return sf.compile_spec()
+
+
+def _python_params(scenario=None, rules=None):
+    spec = GameSpec.build(scenario, rules)
+    params, tables = native_params(spec)
+    tables.update(unit_templates(spec.initial_units(), spec.C))
+    return params, tables
+
+
+def _layout(data: bytes) -> dict:
+    """Field name -> (offset in the file, kind, count) of every field of a well-formed spec file."""
+    out, pos = {}, sf.HEADER_SIZE
+    for f in sf.PARAM_FIELDS:
+        out[f.path] = (pos, f.kind, f.count)
+        pos += _SIZE[f.kind] * f.count
+    for f in sf.TABLE_FIELDS:
+        (n,) = struct.unpack_from("<I", data, pos)
+        out[f.path + "#count"] = (pos, "i32", 1)
+        out[f.path] = (pos + 4, f.kind, n)
+        pos += 4 + _SIZE[f.kind] * n
+    assert pos == len(data)
+    return out
+
+
+def _poke(data: bytes, name: str, value, index: int = 0) -> bytes:
+    """``data`` with element ``index`` of field ``name`` set to ``value``, checksum recomputed."""
+    off, kind, _ = _layout(data)[name]
+    b = bytearray(data)
+    struct.pack_into(_FMT["i32" if kind == "i32" else kind], b, off + index * _SIZE[kind], value)
+    return sf.rechecksum(bytes(b))
+
+
+def _refused(data: bytes, *words: str) -> str:
+    status, message = cspec.load_status(data)
+    assert status == AA_ERR_SPEC, message
+    assert message.startswith("spec file: ")
+    for w in words:
+        assert w in message, message
+    return message
+
+
+# -- generated files -------------------------------------------------------------------------------
+def test_generated_files_are_current():
+    assert (ROOT / sf.FIELDS_HEADER_PATH).read_text() == sf.render_fields_header(), \
+        f"regenerate: {sf._REGENERATE}"
+    assert (ROOT / sf.DEFAULT_SPEC_PATH).read_text() == sf.render_default_c(), f"regenerate: {sf._REGENERATE}"
+
+
+def test_header_layout(default_file):
+    magic, version, abi, length, flags, crc = struct.unpack_from("<8sIIQII", default_file)
+    assert (magic, version, abi, flags) == (b"AA-SPEC\x00", sf.FORMAT_VERSION, sf.ABI_VERSION, 0)
+    assert length == len(default_file) - sf.HEADER_SIZE
+    assert crc == zlib.crc32(default_file[:28] + default_file[32:])
+    h = (ROOT / "src/aa_core/include/atomic_africa.h").read_text()
+    assert f"#define AA_ABI_VERSION {sf.ABI_VERSION}\n" in h
+
+
+# -- round trips -----------------------------------------------------------------------------------
+def _assert_same(loaded, python):
+    lp, lt = loaded
+    pp, pt = python
+    for f in sf.PARAM_FIELDS:
+        got, want = sf._flat(sf._lookup(lp, f.path)), sf._flat(sf._lookup(pp, f.path))
+        assert len(got) == f.count
+        assert [float(x) for x in got] == [float(x) for x in want], f.path
+        if f.kind == "f64":   # bit for bit (-0.0 and 0.0 differ)
+            assert np.array_equal(np.array(got, dtype=np.float64).view(np.int64),
+                                  np.array(want, dtype=np.float64).view(np.int64)), f.path
+    for name, a in lt.items():
+        b = np.ascontiguousarray(pt[name]).ravel()
+        if name in ("vx", "vy", "cx", "cy", "cr", "feat_x", "feat_y") or a.size < b.size:
+            b = b[:a.size]   # Python pads an empty table to one element
+        assert a.dtype.itemsize == b.dtype.itemsize, name
+        assert a.tobytes() == b.astype(a.dtype).tobytes(), name
+
+
+def test_default_spec_is_the_default_battle_field_for_field():
+    """aa_spec_default (the embedded bytes) holds what VectorGame computes for the default battle, the
+    greedy agent's odds tables (recomputed from Table 5 at load) included."""
+    _assert_same(cspec.load_params(None), _python_params())
+
+
+@pytest.mark.parametrize("scenario", ["default", "meeting_engagement"])
+def test_compiled_file_round_trips(scenario):
+    from atomic_africa.game.scenario import load_scenario
+    sc = load_scenario(scenario)
+    data = sf.compile_spec(sc)
+    _assert_same(cspec.load_params(data), _python_params(sc))
+
+
+def test_generated_battles_round_trip():
+    """Battles with fire support and other terrain than the packaged ones (atomic_africa.game.generate)."""
+    from atomic_africa.game.generate import scenario_dict
+    from atomic_africa.game.scenario import Scenario
+    for seed in range(6):
+        sc = Scenario.from_dict(scenario_dict(seed))
+        _assert_same(cspec.load_params(sf.compile_spec(sc)), _python_params(sc))
+
+
+def test_compiled_default_equals_default_spec(default_file):
+    assert sf.compile_spec("default") == default_file
+    assert cspec.load_params(default_file)[0] == cspec.load_params(None)[0]
+
+
+# -- truncated and corrupted files -----------------------------------------------------------------
+def test_every_truncation_is_refused(default_file):
+    for n in range(len(default_file)):
+        _refused(default_file[:n])
+    _refused(default_file + b"\x00", "truncated or extended")
+
+
+def test_truncated_payload_with_a_fitting_header_is_refused_naming_the_field(default_file):
+    for name in ("movement.dir_angle", "tables.card_rank", "terrain.feat_armor"):
+        off, _, _ = _layout(default_file)[name]
+        _refused(sf.rechecksum(default_file[:off + 1]), "truncated", name)
+
+
+def test_every_single_byte_corruption_is_refused(default_file):
+    rng = random.Random(22)
+    for pos in range(len(default_file)):
+        b = bytearray(default_file)
+        b[pos] ^= 1 << rng.randrange(8)
+        message = _refused(bytes(b))
+        if pos >= sf.HEADER_SIZE:
+            assert "checksum mismatch" in message
+
+
+def test_header_refusals_say_why(default_file):
+    _refused(b"PK\x03\x04" + default_file[4:], "not a spec file")
+    b = bytearray(default_file)
+    struct.pack_into("<I", b, 8, 99)
+    _refused(sf.rechecksum(bytes(b)), "format version 99", "version 1")
+    struct.pack_into("<I", b, 8, 1)
+    struct.pack_into("<I", b, 12, 7)
+    _refused(sf.rechecksum(bytes(b)), "ABI version 7")
+    struct.pack_into("<I", b, 12, 1)
+    struct.pack_into("<I", b, 24, 1)
+    _refused(sf.rechecksum(bytes(b)), "header flags = 1; allowed 0")
+
+
+def test_null_arguments():
+    assert cspec.load_status(b"")[0] == AA_ERR_SPEC
+
+
+# -- hostile files: valid checksum, bad values -----------------------------------------------------
+def _bad_values(f):
+    """Values outside field f's bounds (those that do not depend on other fields)."""
+    out = []
+    if not isinstance(f.hi, str):
+        out.append(f.hi + 1 if f.kind != "f64" else f.hi * 2 + 1)
+    if not isinstance(f.lo, str):
+        out.append(f.lo if f.positive else f.lo - 1 if f.kind != "f64" else f.lo - abs(f.lo) - 1)
+    if f.kind == "f64":
+        out += [math.nan, math.inf, -math.inf]
+    lo, hi = {"i8": (-128, 127), "u8": (0, 255), "i32": (-2**31, 2**31 - 1), "i64": (-2**63, 2**63 - 1),
+              "f64": (-math.inf, math.inf)}[f.kind]
+    return [v for v in out if math.isnan(v) or lo <= v <= hi]
+
+
+@pytest.mark.parametrize("f", sf.PARAM_FIELDS, ids=lambda f: f.path)
+def test_a_number_out_of_its_bounds_is_refused_naming_it(default_file, f):
+    for v in _bad_values(f):
+        index = f.count - 1
+        _refused(_poke(default_file, f.path, v, index), f.path + (f"[{index}]" if f.count > 1 else ""),
+                 "out of bounds; allowed")
+
+
+@pytest.mark.parametrize("f", sf.TABLE_FIELDS, ids=lambda f: f.path)
+def test_a_table_value_out_of_its_bounds_is_refused_naming_it(default_file, f):
+    n = _layout(default_file)[f.path][2]
+    if n == 0:
+        pytest.skip("empty in the default battle")
+    for v in _bad_values(f):
+        _refused(_poke(default_file, f.path, v, n - 1), f"{f.path}[{n - 1}]", "out of bounds")
+    # a count that disagrees with the numbers before it
+    _refused(_poke(default_file, f.path + "#count", n + 1), f.path, f"allowed exactly {n}")
+
+
+@pytest.mark.parametrize("name, value, words", [
+    ("U", 20, ("U = 20; allowed 2 * C = 18",)),
+    ("n_actions", 597, ("n_actions = 597; allowed 598",)),
+    ("base.move", 533, ("base.move = 533; allowed 532",)),
+    ("obs_size", 837, ("obs_size = 837; allowed 838",)),
+    ("movement.n_fractions", 3, ("base.stay", "allowed")),
+    ("movement.distance_fractions", 0.2, ("movement.distance_fractions[1]", "strictly increasing")),
+    ("terrain.n_feat", 8, ("n_actions = 598; allowed 599",)),
+    ("table.mid_x", 1.0, ("table.mid_x",)),
+    ("dice.shattered_die", 5, ("dice.shattered_die = 5; allowed a die of dice.ladder",)),
+    ("fire.band_edges_cm", 1.0, ("fire.band_edges_cm[1]", "strictly increasing")),
+])
+def test_inconsistent_numbers_are_refused(default_file, name, value, words):
+    index = 1 if name in ("movement.distance_fractions", "fire.band_edges_cm") else 0
+    _refused(_poke(default_file, name, value, index), *words)
+
+
+def test_padding_must_be_zero(default_file):
+    _refused(_poke(default_file, "movement.dir_angle", 0.5, 12), "movement.dir_angle[12]", "padding")
+    _refused(_poke(default_file, "dice.ladder", 12, 7), "dice.ladder[7]", "padding")
+
+
+def test_terrain_consistency(default_file):
+    lay = _layout(default_file)
+    n_poly = lay["terrain.poly_feat"][2]
+    _refused(_poke(default_file, "terrain.poly_off", 1, 0), "terrain.poly_off[0] = 1")
+    _refused(_poke(default_file, "terrain.poly_off", 2, 1), "terrain.poly_off[1]", "vertices")
+    _refused(_poke(default_file, "terrain.circ_feat", 0, 0), "terrain.circ_feat[0] = 0", "two shapes")
+    assert n_poly > 0
+
+
+def test_unit_templates_against_the_schema(default_file):
+    from atomic_africa.game.schema import native_rows
+    U = _layout(default_file)["tables.tmpl_i8"][2] // len(native_rows("i8"))
+    rows = {name: r for s in ("i8", "i32", "f64") for r, name, _ in native_rows(s)}
+    C = U // 2
+    empty = C - 1   # the last slot of side 0 is empty in the default battle
+    assert struct.unpack_from("<b", default_file, _layout(default_file)["tables.tmpl_i8"][0]
+                              + rows["ALIVE"] * U + empty)[0] == 0
+    _refused(_poke(default_file, "tables.tmpl_i32", 3, rows["FIGURES"] * U + empty), f"unit slot {empty}, empty",
+             "figures = 3; allowed 0")
+    _refused(_poke(default_file, "tables.tmpl_f64", 5000.0, rows["X"] * U), "unit slot 0", "x = 5000",
+             "allowed [0, ")
+    _refused(_poke(default_file, "tables.tmpl_i32", 5, rows["DIE0"] * U), "unit slot 0", "dice[0] = 5",
+             "a die of dice.ladder")
+    _refused(_poke(default_file, "tables.tmpl_i8", 7, rows["KIND"] * U), "unit slot 0", "kind = 7")
+    _refused(_poke(default_file, "tables.tmpl_i32", 500, rows["NAME_BASE"] * U), "unit slot 0", "name_base = 500")
+
+
+def test_trailing_bytes_are_refused(default_file):
+    _refused(sf.rechecksum(default_file + b"\x00\x00"), "2 bytes after the last table")
+
+
+# -- fuzz ------------------------------------------------------------------------------------------
+def _mutate(data: bytes, rng: random.Random) -> bytes:
+    b = bytearray(data)
+    for _ in range(rng.choice((1, 1, 2, 4, 16))):
+        how = rng.random()
+        pos = rng.randrange(len(b)) if b else 0
+        if how < 0.5 and b:
+            b[pos] = rng.randrange(256)
+        elif how < 0.7 and b:   # an aligned 4- or 8-byte value
+            width = rng.choice((4, 8))
+            pos -= (pos - sf.HEADER_SIZE) % width if pos >= sf.HEADER_SIZE else 0
+            value = rng.choice((0, 1, 2**31 - 1, 2**32 - 1, 2**63, rng.getrandbits(width * 8)))
+            b[pos:pos + width] = (value % 2 ** (8 * width)).to_bytes(width, "little")
+        elif how < 0.85:
+            del b[pos:pos + rng.randrange(1, 64)]
+        else:
+            b[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64)))
+    return bytes(b)
+
+
+def _mutations(data: bytes, n: int, seed: int) -> list:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        m = _mutate(data, rng)
+        out.append(sf.rechecksum(m) if i % 2 and len(m) >= sf.HEADER_SIZE else m)
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), min_size=1, max_size=8),
+       fix=st.booleans())
+def test_fuzz_edits_give_a_status(default_file, edits, fix):
+    b = bytearray(default_file)
+    for pos, value in edits:
+        b[pos % len(b)] = value
+    data = sf.rechecksum(bytes(b)) if fix else bytes(b)
+    status, message = cspec.load_status(data)
+    if status == AA_OK:   # only edits that keep every value allowed: it still loads as a whole
+        cspec.load_params(data)
+    else:
+        assert status == AA_ERR_SPEC and message.startswith("spec file: ")
+
+
+@pytest.fixture(scope="module")
+def sanitized_harness(tmp_path_factory):
+    gcc = "/usr/bin/gcc" if Path("/usr/bin/gcc").exists() else shutil.which("gcc")
+    if gcc is None:
+        pytest.fail("no gcc to build the sanitizer harness")
+    exe = tmp_path_factory.mktemp("spec_fuzz") / "spec_load_harness"
+    sources = sorted(str(p) for p in CSRC.glob("*.c")) + [str(ROOT / "tests/support/spec_load_harness.c")]
+    subprocess.run([gcc, "-std=c11", "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+                    "-fno-omit-frame-pointer", f"-I{CSRC}", f"-I{ROOT / 'src/aa_core/include'}", *sources,
+                    "-lm", "-o", str(exe)], check=True, capture_output=True, text=True)
+    return exe
+
+
+@pytest.mark.slow
+def test_fuzz_under_sanitizers(sanitized_harness, default_file):
+    """Thousands of mutated files (fixed seeds; half with the checksum recomputed, so the field checks
+    see them) through aa_spec_load built with AddressSanitizer and UBSan: a status for each, and no
+    sanitizer report."""
+    from atomic_africa.game.scenario import load_scenario
+    seeds = [default_file, sf.compile_spec(load_scenario("meeting_engagement"))]
+    files = [m for k, s in enumerate(seeds) for m in _mutations(s, 2000, 1000 + k)] + seeds
+    frames = b"".join(struct.pack("<I", len(f)) + f for f in files)
+    env = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0", "UBSAN_OPTIONS": "print_stacktrace=1",
+           "PATH": "/usr/bin:/bin"}
+    r = subprocess.run([str(sanitized_harness)], input=frames, capture_output=True, env=env, timeout=600)
+    err = r.stderr.decode(errors="replace")
+    assert r.returncode == 0, err[-4000:]
+    assert "runtime error" not in err and "Sanitizer" not in err, err[-4000:]
+    lines = r.stdout.decode().splitlines()
+    assert len(lines) == len(files)
+    statuses = [int(line.split("\t")[0]) for line in lines]
+    assert set(statuses) <= {AA_OK, AA_ERR_SPEC}
+    assert statuses[-2:] == [AA_OK, AA_OK]
+    # in line with the Python build's loader, file for file
+    for f, line in zip(files[::97], lines[::97]):
+        assert cspec.load_status(f)[0] == int(line.split("\t")[0])
+    assert statuses.count(AA_ERR_SPEC) > len(files) // 2
+
+
+@pytest.mark.slow
+def test_sanitized_default_spec(sanitized_harness):
+    r = subprocess.run([str(sanitized_harness), "default"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert r.stdout == "0\tC=9 K=54 n_actions=598 obs_size=838 n_feat=7\n"
+
+
+# -- the command line ------------------------------------------------------------------------------
+def test_cli_compile_writes_the_file(tmp_path, capsys):
+    out = tmp_path / "default.spec"
+    assert main(["compile", "default", "-o", str(out)]) == 0
+    assert out.read_bytes() == sf.compile_spec()
+    assert [p.name for p in tmp_path.iterdir()] == ["default.spec"]   # no temporary left
+
+
+def test_cli_compile_with_rules(tmp_path):
+    from atomic_africa.rules_reference import packaged_rules_toml
+    rules = tmp_path / "rules.toml"
+    rules.write_text(packaged_rules_toml().replace("increment_cm = 4.5", "increment_cm = 5.0", 1))
+    out = tmp_path / "x.spec"
+    assert main(["compile", "default", "--rules", str(rules), "-o", str(out)]) == 0
+    params, _ = cspec.load_params(out.read_bytes())
+    assert params["movement"]["increment_cm"] == 5.0
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["compile", "nosuch", "-o", "x.spec"], "no packaged scenario named 'nosuch'"),
+    (["compile", "default", "-o", "/nonexistent-dir/x.spec"], "cannot write"),
+    (["compile", "default"], "-o/--output"),
+])
+def test_cli_compile_errors_are_one_line(argv, words, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1, err
