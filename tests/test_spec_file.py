@@ -223,6 +223,7 @@ def test_a_table_value_out_of_its_bounds_is_refused_naming_it(default_file, f):
     ("table.mid_x", 1.0, ("table.mid_x",)),
     ("dice.shattered_die", 5, ("dice.shattered_die = 5; allowed a die of dice.ladder",)),
     ("fire.band_edges_cm", 1.0, ("fire.band_edges_cm[1]", "strictly increasing")),
+    ("call_for_fire.support_action", 2, ("call_for_fire.support_action = 2; allowed 0 (basic)",)),
 ])
 def test_inconsistent_numbers_are_refused(default_file, name, value, words):
     index = 1 if name in ("movement.distance_fractions", "fire.band_edges_cm") else 0
@@ -259,6 +260,22 @@ def test_unit_templates_against_the_schema(default_file):
              "a die of dice.ladder")
     _refused(_poke(default_file, "tables.tmpl_i8", 7, rows["KIND"] * U), "unit slot 0", "kind = 7")
     _refused(_poke(default_file, "tables.tmpl_i32", 500, rows["NAME_BASE"] * U), "unit slot 0", "name_base = 500")
+    # what a scenario may give at set-up (schema Setup bounds), narrower than what a game may reach
+    _refused(_poke(default_file, "tables.tmpl_i32", 1001, rows["FIGURES"] * U), "unit slot 0", "figures = 1001",
+             "allowed [1, 1000]")
+    _refused(_poke(default_file, "tables.tmpl_i32", 2000, rows["MARKERS"] * U), "unit slot 0", "markers = 2000",
+             "allowed [0, 1000]")
+
+
+@pytest.mark.parametrize("index, value, words", [
+    (0, 1, "the single die); allowed 0 (low) or 2 (high)"),
+    (1, 4, "the single not attacks (4)"),
+    (1, 2, "one of them defense (1)"),
+    (2, 1, "allowed two different roles"),
+])
+def test_table5_rows_are_rules_table5_rows(default_file, index, value, words):
+    assert struct.unpack_from("<3b", default_file, _layout(default_file)["tables.table5"][0]) == (0, 1, 0)
+    _refused(_poke(default_file, "tables.table5", value, index), f"tables.table5[{min(index, 1)}", words)
 
 
 def test_trailing_bytes_are_refused(default_file):
