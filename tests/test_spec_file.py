@@ -145,6 +145,13 @@ def test_every_truncation_is_refused(default_file):
     _refused(default_file + b"\x00", "truncated or extended")
 
 
+def test_every_truncation_with_a_fitting_header_is_refused(default_file):
+    """Cut anywhere, with the header's length and checksum rewritten to fit: the field reader runs out
+    of bytes at every position of every field, and says so."""
+    for n in range(sf.HEADER_SIZE, len(default_file)):
+        _refused(sf.rechecksum(default_file[:n]), "truncated")
+
+
 def test_truncated_payload_with_a_fitting_header_is_refused_naming_the_field(default_file):
     for name in ("movement.dir_angle", "tables.card_rank", "terrain.feat_armor"):
         off, _, _ = _layout(default_file)[name]
