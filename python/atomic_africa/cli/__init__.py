@@ -18,7 +18,8 @@ from .._text import printable
 __all__ = ["main", "build_parser"]
 
 # Sub-command modules; each defines register(subparsers) -> parser with a `run(args)` default.
-_COMMANDS = ["fire", "odds", "artillery", "battle", "play", "render", "selfplay", "league", "rules", "scenario"]
+_COMMANDS = ["fire", "odds", "artillery", "battle", "play", "render", "selfplay", "league", "rules", "scenario",
+             "compile"]
 
 
 class SuggestingParser(argparse.ArgumentParser):

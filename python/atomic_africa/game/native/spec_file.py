@@ -1,0 +1,439 @@
+"""Spec files: a battle (rules + scenario) as the C core's ``aa_params``, in a versioned, checksummed
+binary file that ``aa_spec_load`` (``src/aa_core/csrc/aa_spec.c``) reads with no Python at run time.
+
+:func:`compile_spec` writes the values :func:`~atomic_africa.game.native.params.native_params` and
+:func:`~atomic_africa.game.native.layout.unit_templates` compute for ``VectorGame``, so a C game made
+from the file plays as ``VectorGame`` and ``Game`` do.
+
+**The format** (version ``FORMAT_VERSION``; every number little-endian). The header, 32 bytes:
+
+========  =====  ==================================================================================
+offset    bytes  field
+========  =====  ==================================================================================
+0         8      magic ``b"AA-SPEC\\x00"``
+8         4      u32 format version (``FORMAT_VERSION``)
+12        4      u32 ``AA_ABI_VERSION`` of the layout written (``ABI_VERSION``)
+16        8      u64 payload length in bytes (the file is exactly 32 + that long)
+24        4      u32 flags, 0
+28        4      u32 CRC-32 (IEEE 802.3, zlib's) of header bytes 0..27 followed by the payload
+========  =====  ==================================================================================
+
+The payload: first the ``aa_params`` numbers, in the order of ``PARAM_FIELDS`` (each field's ``count``
+values, ``i32``/``i64``/``f64``; fixed-size arrays written whole, padding included), then each array the
+``aa_tables`` and ``aa_terrain`` pointers point into, in the order of ``TABLE_FIELDS``: a u32
+element count (which must equal the count the numbers before imply, e.g. ``K`` cards) and the elements
+(``i8``/``u8``/``i32``/``i64``/``f64``). The greedy agent's odds tables are not stored: the loader
+recomputes them from Table 5 (``aa_fill_odds_tables``).
+
+The loader checks the header, the length and the checksum, then every value against the bounds of its
+field (``PARAM_FIELDS`` and ``TABLE_FIELDS`` give them, from ``atomic_africa._limits``; a bound
+may depend on a value read before, e.g. a card id below ``K``), the unit templates row by row against
+the schema's unit bounds (``atomic_africa.game.schema.UNIT_FIELDS``; an empty slot holds the
+defaults) and the consistency of the counts (``U == 2 C``, ``n_poly + n_circ == n_feat``, padding zero
+past ``n_fractions``...). Anything else is ``AA_ERR_SPEC`` with a message naming the field and the
+allowed values.
+
+The C side's field table (``src/aa_core/csrc/aa_spec_fields.h``) and the default battle's bytes
+(``src/aa_core/csrc/aa_default_spec.c``) are generated from this module; regenerate both after a change
+(``tests/test_spec_file.py`` fails until the committed files agree)::
+
+    PYTHONPATH=python python -m atomic_africa.game.native.spec_file
+"""
+from __future__ import annotations
+
+import math
+import struct
+import sys
+import zlib
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from ... import _limits as L
+from ..schema import LIMIT, NATIVE_STORAGES, native_rows
+
+__all__ = ["compile_spec", "FORMAT_VERSION", "ABI_VERSION", "MAGIC", "HEADER_SIZE", "PARAM_FIELDS",
+           "TABLE_FIELDS", "render_fields_header", "render_default_c", "FIELDS_HEADER_PATH",
+           "DEFAULT_SPEC_PATH", "write"]
+
+MAGIC = b"AA-SPEC\x00"
+#: Version of the file layout described above (bumped when it changes).
+FORMAT_VERSION = 1
+#: ``AA_ABI_VERSION`` of ``atomic_africa.h`` whose ``aa_params`` the numbers fill.
+ABI_VERSION = 1
+HEADER_SIZE = 32
+_HEADER = struct.Struct("<8sIIQII")
+
+FIELDS_HEADER_PATH = "src/aa_core/csrc/aa_spec_fields.h"
+DEFAULT_SPEC_PATH = "src/aa_core/csrc/aa_default_spec.c"
+_REGENERATE = "PYTHONPATH=python python -m atomic_africa.game.native.spec_file"
+
+_PI2 = 2 * math.pi
+
+
+class Field(NamedTuple):
+    """One field of a spec file.
+
+    ``path``: the ``aa_params`` member (C designator; also the key path into ``native_params``'
+    dicts, or the ``tables`` key of a table). ``kind``: ``i8``, ``u8``, ``i32``, ``i64`` or ``f64``.
+    ``count``: values (an int for a number field; for a table, a C expression over the loaded
+    ``P`` giving the element count). ``lo``/``hi``: the allowed closed range, numbers or C
+    expressions over ``P`` (values read before); ``positive``: ``lo`` excluded.
+    """
+
+    path: str
+    kind: str
+    count: object
+    lo: object
+    hi: object
+    positive: bool = False
+
+
+def _p(path, kind, lo, hi, count=1, positive=False):
+    return Field(path, kind, count, lo, hi, positive)
+
+
+_FLAG = (0, 1)
+_CM = (0, L.MAX_CM)
+_ANGLE = (-4 * math.pi, 4 * math.pi)
+_B = (0, "P->n_actions")
+
+#: The ``aa_params`` numbers, in file order (the order of the C struct).
+PARAM_FIELDS = (
+    _p("C", "i32", 1, L.MAX_SLOTS_TOTAL // 2),
+    _p("U", "i32", 2, L.MAX_SLOTS_TOTAL),
+    _p("K", "i32", 4, L.MAX_DECK),
+    _p("obs_size", "i32", 1, 1 << 24),
+    _p("n_actions", "i32", 1, L.MAX_LEGAL),
+    *(_p(f"base.{b}", "i32", *_B) for b in ("assign", "end_orders", "select", "declare", "target", "no_target",
+                                           "asset", "move", "stay", "split", "end_splits", "feature")),
+    *(_p(f"movement.{n}", "f64", *_CM, positive=True)
+      for n in ("increment_cm", "vehicle_increment_cm", "sprint_increment_cm", "vehicle_sprint_increment_cm")),
+    _p("movement.basic_move_per_value", "i32", 0, L.MAX_MOVE_PER_VALUE),
+    _p("movement.sprint_card_value", "i32", 1, L.MAX_COUNT),
+    _p("movement.directions", "i32", 1, L.MAX_DIRECTIONS),
+    _p("movement.distance_fractions", "f64", 0, 1, LIMIT.MAX_FRACS),
+    _p("movement.merge_contact_cm", "f64", *_CM),
+    _p("movement.merge_same_kind_only", "i32", *_FLAG),
+    _p("movement.vehicles_merge", "i32", *_FLAG),
+    _p("movement.n_fractions", "i32", 1, LIMIT.MAX_FRACS),
+    _p("movement.dir_angle", "f64", *_ANGLE, LIMIT.MAX_DIRECTIONS),
+    *(_p(f"orders.{n}", "i32", *_FLAG)
+      for n in ("joker_takes_initiative", "fire_needs_los", "first_player_alternates", "attached_add_cards")),
+    _p("orders.bystander_posture", "i32", 0, 1),
+    _p("orders.ranks", "i32", 1, L.MAX_DECK // 4),
+    _p("orders.draw_bonus", "i32", 0, L.MAX_COUNT, 2),
+    _p("orders.hand_fixed", "i32", -1, L.MAX_COUNT + L.MAX_SLOTS_TOTAL, 2),
+    _p("rally.self_range", "i32", 0, L.MAX_COUNT),
+    _p("rally.comms_range_penalty", "i32", 0, L.MAX_COUNT),
+    _p("rally.markers_removed", "i32", 1, L.MAX_COUNT),
+    _p("call_for_fire.scatter_die", "i32", 2, L.MAX_SCATTER_DIE),
+    _p("call_for_fire.support_range_band", "i32", 1, L.MAX_BAND_EDGES + 1),
+    _p("call_for_fire.support_action", "i32", 0, LIMIT.N_ACTIONS - 1),
+    _p("call_for_fire.support_posture", "i32", 0, 1),
+    _p("call_for_fire.scatter_increment_cm", "f64", *_CM, positive=True),
+    _p("call_for_fire.clockwise", "i32", *_FLAG),
+    _p("call_for_fire.blast_hits_friends", "i32", *_FLAG),
+    _p("call_for_fire.clock_zero_rad", "f64", -_PI2, _PI2),
+    _p("call_for_fire.clock_angle", "f64", *_ANGLE, LIMIT.MAX_CLOCK),
+    _p("call_for_fire.n_assets", "i32", 0, L.MAX_ASSETS, 2),
+    _p("call_for_fire.asset_dice", "i32", 0, 12, 2 * LIMIT.MAX_ASSETS * 3),
+    _p("call_for_fire.asset_ap", "i32", -L.MAX_ARMOR, 0, 2 * LIMIT.MAX_ASSETS),
+    _p("call_for_fire.asset_r2", "f64", 0, L.MAX_CM * L.MAX_CM, 2 * LIMIT.MAX_ASSETS),
+    _p("call_for_fire.asset_blast_cm", "f64", *_CM, 2 * LIMIT.MAX_ASSETS),
+    _p("cleanup.split_min_figures", "i32", 2, L.MAX_COUNT),
+    _p("cleanup.morale_markers_removed", "i32", 1, L.MAX_COUNT),
+    _p("cleanup.odd_to_larger_half", "i32", *_FLAG),
+    _p("cleanup.split_offset_cm", "f64", *_CM, positive=True),
+    _p("cleanup.shattered_if_morale_only", "i32", *_FLAG),
+    _p("dice.ladder", "i64", 0, 12, LIMIT.MAX_LADDER),
+    _p("dice.shattered_die", "i32", 4, 12),
+    _p("dice.n_ladder", "i32", 2, LIMIT.MAX_LADDER),
+    _p("dice.shift_attr", "i32", 0, 2, 2),
+    _p("fire.rules.cover_bonus", "i32", 0, L.MAX_COVER_BONUS, 3),
+    _p("fire.rules.armor_floor", "i32", 1, L.MAX_VALUE),
+    _p("fire.rules.markers_range", "i32", 0, L.MAX_MARKERS_PER_HIT, 2),
+    _p("fire.rules.markers_damage", "i32", 0, L.MAX_MARKERS_PER_HIT, 2),
+    _p("fire.rules.turn_cap", "i32", 0, L.MAX_MARKERS_PER_HIT, 2),
+    _p("fire.band_edges_cm", "f64", *_CM, LIMIT.MAX_EDGES),
+    _p("fire.feature_defense", "i32", 0, L.MAX_VALUE),
+    _p("fire.feature_cover_per_wound", "i32", 1, 2),
+    _p("fire.n_edges", "i32", 1, LIMIT.MAX_EDGES),
+    _p("table.width_cm", "f64", *_CM, positive=True),
+    _p("table.height_cm", "f64", *_CM, positive=True),
+    _p("table.mid_x", "f64", *_CM),
+    _p("table.mid_y", "f64", *_CM),
+    _p("table.turns", "i32", 1, L.MAX_COUNT),
+    _p("terrain.n_poly", "i32", 0, L.MAX_FEATURES),
+    _p("terrain.n_circ", "i32", 0, L.MAX_FEATURES),
+    _p("terrain.n_feat", "i32", 0, L.MAX_FEATURES),
+    _p("terrain.edge_depth", "f64", *_CM),
+)
+
+
+def _t(path, kind, count, lo, hi):
+    return Field(path, kind, count, lo, hi)
+
+
+_FEAT = (0, "P->terrain.n_feat - 1")
+#: The arrays behind ``aa_tables`` and ``aa_terrain``, in file order. The unit templates' rows are
+#: checked against the schema's unit bounds besides these ranges.
+TABLE_FIELDS = (
+    _t("tables.card_joker", "i8", "P->K", *_FLAG),
+    _t("tables.card_suit", "i8", "P->K", -1, 3),
+    _t("tables.card_rank", "i8", "P->K", 0, "P->orders.ranks"),
+    _t("tables.card_posture", "i8", "P->K", 0, 1),
+    _t("tables.card_face", "i8", "P->K", *_FLAG),
+    _t("tables.card_any", "i8", "P->K", *_FLAG),
+    _t("tables.card_move", "i32", "P->K", 0, L.MAX_COUNT),
+    _t("tables.table5", "i8", "N_ACTIONS * 2 * 3", 0, 4),
+    _t("tables.feat_x", "f64", "P->terrain.n_feat", "-P->table.width_cm", "2 * P->table.width_cm"),
+    _t("tables.feat_y", "f64", "P->terrain.n_feat", "-P->table.height_cm", "2 * P->table.height_cm"),
+    _t("tables.feat_cover0", "i8", "P->terrain.n_feat", 0, 2),
+    _t("tables.tmpl_i8", "i8", "NI8 * P->U", -128, 127),
+    _t("tables.tmpl_i32", "i32", "NI32 * P->U", -L.MAX_VALUE, L.MAX_VALUE),
+    _t("tables.tmpl_f64", "f64", "NF64 * P->U", -L.MAX_CM, L.MAX_CM),
+    _t("terrain.poly_off", "i64", "P->terrain.n_poly + 1", 0, L.MAX_FEATURES * L.MAX_POLYGON_POINTS),
+    _t("terrain.vx", "f64", "aa_spec_vertices_(P)", -L.MAX_CM, L.MAX_CM),
+    _t("terrain.vy", "f64", "aa_spec_vertices_(P)", -L.MAX_CM, L.MAX_CM),
+    _t("terrain.poly_blocks", "u8", "P->terrain.n_poly", *_FLAG),
+    _t("terrain.poly_cover", "i8", "P->terrain.n_poly", 0, 2),
+    _t("terrain.poly_feat", "i32", "P->terrain.n_poly", *_FEAT),
+    _t("terrain.cx", "f64", "P->terrain.n_circ", -L.MAX_CM, L.MAX_CM),
+    _t("terrain.cy", "f64", "P->terrain.n_circ", -L.MAX_CM, L.MAX_CM),
+    _t("terrain.cr", "f64", "P->terrain.n_circ", 0, L.MAX_CM),
+    _t("terrain.circ_blocks", "u8", "P->terrain.n_circ", *_FLAG),
+    _t("terrain.circ_cover", "i8", "P->terrain.n_circ", 0, 2),
+    _t("terrain.circ_feat", "i32", "P->terrain.n_circ", *_FEAT),
+    _t("terrain.feat_armor", "i32", "P->terrain.n_feat", 0, L.MAX_ARMOR),
+)
+
+_NP = {"i8": "<i1", "u8": "<u1", "i32": "<i4", "i64": "<i8", "f64": "<f8"}
+
+
+def _lookup(params: dict, path: str):
+    value = params
+    for name in path.split("."):
+        value = value[name]
+    return value
+
+
+def _flat(value) -> list:
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [x for v in value for x in _flat(v)]
+    return [value]
+
+
+def payload_of(params: dict, tables: dict) -> bytes:
+    """The payload of a spec file from ``native_params``' dicts (the tables with the unit templates)."""
+    out = []
+    for f in PARAM_FIELDS:
+        values = _flat(_lookup(params, f.path))
+        if len(values) != f.count:
+            raise ValueError(f"{f.path}: {len(values)} values, the spec format holds {f.count}")
+        out.append(np.asarray(values, dtype=np.float64 if f.kind == "f64" else np.int64).astype(_NP[f.kind]).tobytes())
+    terrain = params["terrain"]
+    sizes = {"P->K": params["K"], "N_ACTIONS * 2 * 3": LIMIT.N_ACTIONS * 6,
+             "P->terrain.n_feat": terrain["n_feat"], "P->terrain.n_poly": terrain["n_poly"],
+             "P->terrain.n_circ": terrain["n_circ"], "P->terrain.n_poly + 1": terrain["n_poly"] + 1}
+    for storage in NATIVE_STORAGES:
+        sizes[f"N{storage.upper()} * P->U"] = len(native_rows(storage)) * params["U"]
+    sizes["aa_spec_vertices_(P)"] = int(np.asarray(tables["poly_off"])[terrain["n_poly"]]) if terrain["n_poly"] else 0
+    for f in TABLE_FIELDS:
+        a = np.ascontiguousarray(tables[f.path.split(".")[1]]).ravel()[:sizes[f.count]]
+        if a.size != sizes[f.count]:
+            raise ValueError(f"{f.path}: {a.size} values, {f.count} is {sizes[f.count]}")
+        out.append(struct.pack("<I", a.size) + a.astype(_NP[f.kind]).tobytes())
+    return b"".join(out)
+
+
+def wrap(payload: bytes) -> bytes:
+    """A spec file: the header (checksum included) followed by ``payload``."""
+    head = _HEADER.pack(MAGIC, FORMAT_VERSION, ABI_VERSION, len(payload), 0, 0)[:28]
+    return head + struct.pack("<I", zlib.crc32(head + payload) & 0xFFFFFFFF) + payload
+
+
+def rechecksum(data: bytes) -> bytes:
+    """``data`` with its header's length and checksum rewritten to fit its payload (for tests of hostile
+    files: a file that passes the checksum but holds bad values)."""
+    head = bytearray(data[:28].ljust(28, b"\x00"))
+    struct.pack_into("<Q", head, 16, max(0, len(data) - HEADER_SIZE))
+    payload = bytes(data[HEADER_SIZE:])
+    return bytes(head) + struct.pack("<I", zlib.crc32(bytes(head) + payload) & 0xFFFFFFFF) + payload
+
+
+def compile_spec(scenario=None, rules=None) -> bytes:
+    """A spec file of a battle for the C core (``aa_spec_load``).
+
+    Parameters
+    ----------
+    scenario : Scenario, str, path or None
+        As ``Game`` takes it (None: the default battle).
+    rules : Rules, str, path or None
+        As ``Game`` takes it (None: the packaged rules).
+
+    Returns
+    -------
+    bytes
+        The file (format in this module's docstring): the parameters ``VectorGame`` builds for
+        ``scenario`` and ``rules``.
+
+    Raises
+    ------
+    ValueError
+        If the scenario or rules are invalid or exceed a fixed size of the native engine (the
+        message names the field).
+    """
+    from ..spec import GameSpec
+    from .layout import unit_templates
+    from .params import native_params
+
+    spec = GameSpec.build(scenario, rules)
+    params, tables = native_params(spec)
+    tables.update(unit_templates(spec.initial_units(), spec.C))
+    return wrap(payload_of(params, tables))
+
+
+# -- the C side ------------------------------------------------------------------------------------
+_CT = {"i8": "int8_t", "u8": "uint8_t", "i32": "int32_t", "i64": "int64_t", "f64": "double"}
+_CTYPE = {"i8": "AA_SPEC_I8", "u8": "AA_SPEC_U8", "i32": "AA_SPEC_I32", "i64": "AA_SPEC_I64", "f64": "AA_SPEC_F64"}
+
+
+def _c_num(x) -> str:
+    if isinstance(x, str):
+        return f"(double)({x})"
+    if isinstance(x, float) and not x.is_integer():
+        return repr(x)
+    return f"{float(x)!r}"
+
+
+_TERMS = {"U": "P->U", "cards": "P->K", "features": "P->terrain.n_feat", "turns": "P->table.turns",
+          "width": "P->table.width_cm", "height": "P->table.height_cm", "slot": "u",
+          "side": "(u / P->C)", "assets": "P->call_for_fire.n_assets[u / P->C]",
+          "side_units": "T->side_units[u / P->C]", "side_figures": "T->side_figures[u / P->C]"}
+
+
+def _c_bound(end) -> str:
+    if not isinstance(end, str):
+        return _c_num(end)
+    from ..schema import _parse
+    parts = []
+    for sign, term in _parse(end):
+        value = str(term) if isinstance(term, int) else _TERMS.get(term) or repr(float(getattr(L, term)))
+        parts.append(("- " if sign < 0 else "+ ") + value)
+    return "(double)(" + " ".join(parts).lstrip("+ ") + ")"
+
+
+def _unit_rows() -> list:
+    """(storage, row, C name, field) of every native unit row."""
+    return [(s, r, name, f) for s in NATIVE_STORAGES for r, name, f in native_rows(s)]
+
+
+def render_fields_header() -> str:
+    """The text of ``aa_spec_fields.h``: the field tables the loader walks and the unit rows' bounds."""
+    out = ["/* Generated from atomic_africa.game.native.spec_file: do not edit by hand.",
+           f" * Regenerate: {_REGENERATE}",
+           " * (tests/test_spec_file.py fails when this file and the module differ). Included by aa_spec.c only:",
+           " * the spec file's fields in file order, with their bounds (from atomic_africa._limits). */",
+           "#ifndef AA_SPEC_FIELDS_H", "#define AA_SPEC_FIELDS_H", "",
+           '#include "aa_engine.h"', "",
+           f"#define AA_SPEC_FORMAT_VERSION {FORMAT_VERSION}",
+           f"#define AA_SPEC_HEADER_SIZE {HEADER_SIZE}",
+           f"#define AA_SPEC_MAX_POLYGON_POINTS {L.MAX_POLYGON_POINTS}   /* vertices of one terrain polygon */",
+           f"#define AA_SPEC_MAGIC \"{MAGIC[:-1].decode()}\"   /* and a NUL: 8 bytes */",
+           "",
+           "enum { AA_SPEC_I8, AA_SPEC_U8, AA_SPEC_I32, AA_SPEC_I64, AA_SPEC_F64 };", "",
+           "/* A number field of aa_params: where it goes, its type and count. */",
+           "typedef struct aa_spec_field {", "    const char *name;", "    size_t offset;", "    int type;",
+           "    int count;", "    int positive;   /* lo excluded */", "} aa_spec_field;", "",
+           "static const aa_spec_field AA_SPEC_PARAMS[] = {"]
+    for f in PARAM_FIELDS:
+        out.append(f'    {{"{f.path}", offsetof(aa_params, {f.path}), {_CTYPE[f.kind]}, {f.count}, '
+                   f'{int(f.positive)}}},')
+    out += ["};", f"enum {{ AA_SPEC_N_PARAMS = {len(PARAM_FIELDS)}, AA_SPEC_N_TABLES = {len(TABLE_FIELDS)} }};", "",
+            "/* Bounds of number field k (values read before it are in P). */",
+            "AA_INLINE void aa_spec_param_bounds_(int k, const aa_params *P, double *lo, double *hi) {",
+            "    (void)P;", "    switch (k) {"]
+    for k, f in enumerate(PARAM_FIELDS):
+        out.append(f"    case {k}: *lo = {_c_num(f.lo)}; *hi = {_c_num(f.hi)}; break;")
+    out += ["    default: *lo = 0.0; *hi = -1.0; break;", "    }", "}", "",
+            "/* A table of aa_tables / aa_terrain: its name and element type. */",
+            "typedef struct aa_spec_table {", "    const char *name;", "    int type;", "} aa_spec_table;", "",
+            "static const aa_spec_table AA_SPEC_TABLES[] = {"]
+    out += [f'    {{"{f.path}", {_CTYPE[f.kind]}}},' for f in TABLE_FIELDS]
+    out += ["};", "enum {"]
+    out += [f"    AA_SPEC_T_{f.path.split('.')[1].upper()} = {k}," for k, f in enumerate(TABLE_FIELDS)]
+    out += ["};", "", "/* Point table k's member of P at `mem` (its elements, of the table's type). */",
+            "AA_INLINE void aa_spec_bind_table_(int k, aa_params *P, const void *mem) {", "    switch (k) {"]
+    out += [f"    case {k}: P->{f.path} = (const {'signed char' if f.path == 'tables.table5' else _CT[f.kind]} *)mem; "
+            "break;" for k, f in enumerate(TABLE_FIELDS)]
+    out += ["    default: break;", "    }", "}", ""]
+    out += ["/* Vertices of all polygons (poly_off is read and checked before vx), then the elements and bounds of",
+            " * table k (the numbers are in P). */",
+            "AA_INLINE ptrdiff_t aa_spec_vertices_(const aa_params *P) {",
+            "    return P->terrain.n_poly > 0 ? (ptrdiff_t)P->terrain.poly_off[P->terrain.n_poly] : 0;",
+            "}", "",
+            "AA_INLINE void aa_spec_table_bounds_(int k, const aa_params *P, ptrdiff_t *count, double *lo,",
+            "                                     double *hi) {",
+            "    switch (k) {"]
+    for k, f in enumerate(TABLE_FIELDS):
+        out.append(f"    case {k}: *count = (ptrdiff_t)({f.count}); *lo = {_c_num(f.lo)}; *hi = {_c_num(f.hi)}; break;")
+    out += ["    default: *count = 0; *lo = 0.0; *hi = -1.0; break;", "    }", "}", "",
+            "/* Per side of the templates: its live units and figures (the unit bounds' terms). */",
+            "typedef struct aa_spec_terms {", "    int side_units[2];", "    double side_figures[2];",
+            "} aa_spec_terms;", "",
+            "/* The schema's unit rows (atomic_africa.game.schema.UNIT_FIELDS): name, storage (0 i8, 1 i32, 2 f64),",
+            " * row, value of an empty slot, whether a live slot's value is a die of the ladder. */",
+            "typedef struct aa_spec_unit_row {", "    const char *name;", "    int storage, row;",
+            "    double empty;", "    int ladder;", "} aa_spec_unit_row;", "",
+            "static const aa_spec_unit_row AA_SPEC_UNIT_ROWS[] = {"]
+    storages = list(NATIVE_STORAGES)
+    rows = _unit_rows()
+    for s, r, _, f in rows:
+        empty = f.default[r - f.row] if f.rows > 1 else f.default
+        out.append(f'    {{"{f.name}{f"[{r - f.row}]" if f.rows > 1 else ""}", {storages.index(s)}, {r}, '
+                   f'{_c_num(float(empty))}, {int(f.bounds == "ladder")}}},')
+    out += ["};", f"enum {{ AA_SPEC_N_UNIT_ROWS = {len(rows)} }};", "",
+            "/* Bounds of unit row k for live slot u at set-up (not for a ladder row): the field's, narrowed to",
+            " * what a scenario may give where the schema says so. */",
+            "AA_INLINE void aa_spec_unit_bounds_(int k, const aa_params *P, const aa_spec_terms *T, int u,",
+            "                                    double *lo, double *hi) {",
+            "    (void)P; (void)T; (void)u;", "    switch (k) {"]
+    for k, (_, _, _, f) in enumerate(rows):
+        if f.bounds == "ladder":
+            continue
+        lo, hi = _c_bound(f.bounds[0]), _c_bound(f.bounds[1])
+        if f.setup is not None and isinstance(f.setup.bounds, tuple):   # narrower at set-up (a scenario's)
+            lo = f"aa_pmax({lo}, {_c_bound(f.setup.bounds[0])})"
+            hi = f"aa_pmin({hi}, {_c_bound(f.setup.bounds[1])})"
+        out.append(f"    case {k}: *lo = {lo}; *hi = {hi}; break;")
+    out += ["    default: *lo = 0.0; *hi = 0.0; break;", "    }", "}", "", "#endif"]
+    return "\n".join(out) + "\n"
+
+
+def render_default_c(data: bytes | None = None) -> str:
+    """The text of ``aa_default_spec.c``: the default battle's spec file as bytes (aa_spec_default)."""
+    data = compile_spec() if data is None else data
+    out = ["/* Generated from atomic_africa.game.native.spec_file: do not edit by hand.",
+           f" * Regenerate: {_REGENERATE}",
+           " * The default battle with the packaged rules as a spec file (aa_spec_default loads it), so a C",
+           " * build needs no Python; tests/test_spec_file.py fails when it differs from what compile writes. */",
+           "#include <stddef.h>", "", "extern const unsigned char aa_default_spec_data[];",
+           "extern const size_t aa_default_spec_size;", "",
+           f"const size_t aa_default_spec_size = {len(data)};",
+           "const unsigned char aa_default_spec_data[] = {"]
+    for i in range(0, len(data), 16):
+        out.append("    " + ", ".join(f"0x{b:02x}" for b in data[i:i + 16]) + ",")
+    out += ["};"]
+    return "\n".join(out) + "\n"
+
+
+def write(root: Path) -> None:
+    """Write both generated C files under the repository root ``root``."""
+    (root / FIELDS_HEADER_PATH).write_text(render_fields_header())
+    (root / DEFAULT_SPEC_PATH).write_text(render_default_c())
+
+
+if __name__ == "__main__":
+    write(Path(sys.argv[1]) if len(sys.argv) > 1 else Path.cwd())
