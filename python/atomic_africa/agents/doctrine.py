@@ -20,7 +20,8 @@ class DoctrineAgent(ScoringAgent):
     """Scripted fire and movement (see the module notes). Deterministic: ties go to the lowest id.
 
     Each turn, own units alternate between base of fire and manoeuvre by slot (swapped every
-    turn, so the elements bound forward in turn). Suppressed units get the cards and the first
+    turn, so the elements bound forward in turn). A base of fire with no enemy in view gets no
+    orders: its card stays in the Reserve, for it or another unit forced to react. Suppressed units get the cards and the first
     activations that let them Rally; the base of fire activates before the manoeuvre element so that
     the enemy is suppressed while it moves.
     """
@@ -84,8 +85,15 @@ class DoctrineAgent(ScoringAgent):
         if st in (Stage.ORDERS, Stage.RESERVE_PICK):
             for a in legal:
                 seg = sp.decode(a)
-                out[a] = (self._card_score(game, s.units[me * game.C + seg[2]], seg[1])
-                          if seg[0] == "ASSIGN" else -math.inf)
+                if seg[0] != "ASSIGN":     # END ORDERS: after every card worth giving
+                    out[a] = 0.0
+                    continue
+                u = s.units[me * game.C + seg[2]]
+                if (st == Stage.ORDERS and self.role(game, u) == "base"
+                        and not any(view.los(u, t) for t in enemies)):
+                    out[a] = -1.0          # a base of fire with nothing in view waits on the Reserve
+                else:
+                    out[a] = self._card_score(game, u, seg[1])
             return out
         if st in (Stage.ACTIVATE, Stage.REACT):
             rank = {"rally": 3, "base": 2, "manoeuvre": 1}

@@ -53,15 +53,20 @@ class GreedyAgent(ScoringAgent):
         Value of one suppression marker removed from a friendly unit.
     cover_value : float
         Value per cover level (No 0, Light 1, Heavy 2) of a Destination.
+    reserve_value : float
+        Value of keeping a card in the Reserve at Orders (RULES.md section 2, END ORDERS): the agent
+        stops assigning once no card left is worth more to a unit still without orders, so a short
+        move for a unit with nothing to shoot at stays in the Reserve for a forced reaction.
     """
 
     name = "greedy"
 
     def __init__(self, seed: int = 0, wound_value: float = 3.0, marker_value: float = 1.0,
-                 rally_value: float = 1.5, cover_value: float = 0.4):
+                 rally_value: float = 1.5, cover_value: float = 0.4, reserve_value: float = 3.0):
         self.seed = seed
         self.wound_value, self.marker_value = float(wound_value), float(marker_value)
         self.rally_value, self.cover_value = float(rally_value), float(cover_value)
+        self.reserve_value = float(reserve_value)
 
     # -- values ---------------------------------------------------------------------------------
     def _dist_value(self, dist, cap_left) -> float:
@@ -300,8 +305,8 @@ class GreedyAgent(ScoringAgent):
                 seg = sp.decode(a)
                 if seg[0] == "ASSIGN":
                     out[a] = self.card_value(view, s.units[me * game.C + seg[2]], seg[1])
-                else:
-                    out[a] = -math.inf
+                else:   # END ORDERS: the cards left are worth this much in the Reserve
+                    out[a] = self.reserve_value
             return out
         if st in (Stage.ACTIVATE, Stage.REACT):
             for a in legal:
