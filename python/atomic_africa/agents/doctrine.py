@@ -2,7 +2,9 @@
 
 Each turn half of its units (alternating) are the base of fire (fire specials, stay put, shoot the
 nearest enemy), the other half manoeuvre (long offensive cards, advance from cover to cover towards
-the enemy); suppressed units rally first.
+the enemy); suppressed units rally first. The last unit given orders, if it is a base of fire in
+view of the enemy, is on overwatch: its card stays in the Reserve (RULES.md section 2) for a forced
+reaction.
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import math
 from ..enums import Action, Posture, UnitKind
 from ..game.los import cover_at
 from ..game.state import Stage
-from .scoring import ScoringAgent, distance
+from .scoring import ScoringAgent, distance, units_without_orders
 
 __all__ = ["DoctrineAgent"]
 
@@ -20,8 +22,9 @@ class DoctrineAgent(ScoringAgent):
     """Scripted fire and movement (see the module notes). Deterministic: ties go to the lowest id.
 
     Each turn, own units alternate between base of fire and manoeuvre by slot (swapped every
-    turn, so the elements bound forward in turn). A base of fire with no enemy in view gets no
-    orders: its card stays in the Reserve, for it or another unit forced to react. Suppressed units get the cards and the first
+    turn, so the elements bound forward in turn). The last unit to get orders, if it is a base of
+    fire in view of an enemy, is on overwatch instead: it gets no orders and the cards stay in the
+    Reserve, to react with the best one when the enemy fires at it. Suppressed units get the cards and the first
     activations that let them Rally; the base of fire activates before the manoeuvre element so that
     the enemy is suppressed while it moves.
     """
@@ -85,13 +88,14 @@ class DoctrineAgent(ScoringAgent):
         if st in (Stage.ORDERS, Stage.RESERVE_PICK):
             for a in legal:
                 seg = sp.decode(a)
-                if seg[0] != "ASSIGN":     # END ORDERS: after every card worth giving
-                    out[a] = 0.0
+                last = units_without_orders(game, me) == 1
+                if seg[0] != "ASSIGN":     # END ORDERS: only the last unit without orders is held back
+                    out[a] = 0.0 if last else -math.inf
                     continue
                 u = s.units[me * game.C + seg[2]]
-                if (st == Stage.ORDERS and self.role(game, u) == "base"
-                        and not any(view.los(u, t) for t in enemies)):
-                    out[a] = -1.0          # a base of fire with nothing in view waits on the Reserve
+                if (st == Stage.ORDERS and last and self.role(game, u) == "base"
+                        and any(view.los(u, t) for t in enemies)):
+                    out[a] = -1.0          # a base of fire in view of the enemy is on overwatch
                 else:
                     out[a] = self._card_score(game, u, seg[1])
             return out

@@ -510,7 +510,7 @@ int aa_greedy_act(V *v, const aa_agent_params *ap) {
         a = buf[i];
         if (st == ST_ORDERS || st == ST_RESERVE_PICK) {
             if (a == P->base.end_orders) {   /* the cards left are worth this much in the Reserve */
-                x = ap->reserve_value;
+                x = units_without_orders(v, me) == 1 ? ap->reserve_value : -INFINITY;
             } else {
                 k = a - P->base.assign;
                 x = card_value(&c, me * C + k % C, k / C);
