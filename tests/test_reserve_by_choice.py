@@ -213,3 +213,19 @@ def test_agents_keep_cards_in_the_reserve_and_react_from_it(kind):
     units forced to react then take Reserve cards."""
     reserve, reacts, held = reserve_share((kind, kind), 8)
     assert held > 0 and 0 < reserve <= reacts
+
+
+def test_the_reserve_share_script_counts_the_reactions(capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "reserve_share.py"
+    spec = importlib.util.spec_from_file_location("reserve_share", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--games", "4", "--agents", "greedy"]) == 0
+    row = capsys.readouterr().out.splitlines()[1].split()
+    reserve, reacts, _ = reserve_share(("greedy", "greedy"), 4)
+    total, ordered, from_reserve, confused = map(int, row[2:6])
+    assert row[0] == "greedy-greedy" and total == ordered + from_reserve + confused == reacts
+    assert from_reserve == reserve
