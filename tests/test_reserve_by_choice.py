@@ -229,3 +229,24 @@ def test_the_reserve_share_script_counts_the_reactions(capsys):
     total, ordered, from_reserve, confused = map(int, row[2:6])
     assert row[0] == "greedy-greedy" and total == ordered + from_reserve + confused == reacts
     assert from_reserve == reserve
+
+
+@pytest.mark.parametrize("kind,seed", [("greedy", 23), ("doctrine", 0)])
+def test_python_and_native_agents_hold_back_and_pick_reserve_cards_alike(kind, seed):
+    """A whole game of the default battle in which a unit reacts from the Reserve: the Python agents
+    (make_agent) and their native twins take every decision alike, END ORDERS with cards in hand
+    and the RESERVE_PICK card included."""
+    from atomic_africa.agents import make_agent
+
+    native = play_agent_games(None, np.array([seed], dtype=np.uint64), (kind, kind),
+                              np.array([[1, 2]], dtype=np.uint64), record_actions=True)["actions"][0].tolist()
+    g = Game(None, seed)
+    agents = [make_agent(kind, 1), make_agent(kind, 2)]
+    picks = held = 0
+    while not g.is_over:
+        a = agents[g.current_player].act(g)
+        picks += g.stage == "RESERVE_PICK"
+        held += g.stage == "ORDERS" and a == g.space.end_orders and bool(g._orders_pairs(g.current_player))
+        g.apply(a)
+    assert g.history == native
+    assert picks >= 1 and held >= 1 and any(e["type"] == "reserve_card" for e in g.events)
