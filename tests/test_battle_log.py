@@ -2,7 +2,7 @@
 by a short golden battle, and its lines are checked against the events they tell.
 
 The golden logs ``tests/golden/battle_small.txt`` and ``battle_small_verbose.txt`` are the output of
-``atomic-africa battle --scenario tests/golden/battle_small.toml --seed 199 --agents greedy,random``
+``atomic-africa battle --scenario tests/golden/battle_small.toml --seed 843 --agents greedy,random``
 (without and with ``--verbose``; the run time is masked). After an intended change of the rules or
 of the wording, regenerate them (and the game traces) with one command:
 
@@ -23,9 +23,10 @@ from atomic_africa.enums import Action, Cover, Posture
 from atomic_africa.fire import range_band
 from atomic_africa.agents import RandomAgent, make_agent
 from atomic_africa.game import Game
+from atomic_africa.game.testing import last_legal_action
 
 GOLDEN = Path(__file__).parent / "golden"
-GOLDEN_ARGS = ["battle", "--scenario", str(GOLDEN / "battle_small.toml"), "--seed", "199",
+GOLDEN_ARGS = ["battle", "--scenario", str(GOLDEN / "battle_small.toml"), "--seed", "843",
                "--agents", "greedy,random"]
 # What the golden battle must show, so that a regeneration cannot silently make it poor: a phrase of
 # each kind of event the log words.
@@ -202,7 +203,7 @@ def test_feature_shots_and_the_hand_are_told_with_their_numbers():
     log = Narrator(game, verbose=True)
     lines, shown, orders = [], 0, []
     for _ in range(200):
-        game.apply(game.legal_actions()[-1])
+        game.apply(last_legal_action(game))
         new = game.events[shown:]
         alive = [sum(1 for u in game.units if u.alive and u.side == p) for p in range(2)]
         out = log.feed(new, game.units)
@@ -248,7 +249,7 @@ def test_battle_prints_the_legend_once_then_the_result_and_tables_and_quiet_only
     assert lines.count("How to read this log:") == 1 and lines.index("How to read this log:") < \
         lines.index("Turn 1 of 5")
     i = next(k for k, line in enumerate(lines) if line.startswith("Result: "))
-    assert lines[i - 1].startswith("  End of turn 5: ")
+    assert re.match(r"  End of turn [1-5]: ", lines[i - 1])   # the last turn, or a side wiped out before
     assert lines[i + 1].startswith("Blue (greedy): ") and lines[i + 2].split() == ["unit", "figures",
                                                                                  "markers", "wounds"]
     assert any(line.startswith("Red (random): ") for line in lines[i + 2:])
@@ -275,7 +276,7 @@ RALLY_LINE = re.compile(r"^    (.+) loses (\d+) markers? to the Rally: (no|\d+) 
 
 def test_a_rally_is_followed_by_the_markers_left():
     checked = 0
-    steps = [s for seed in (3, 8) for s in _played_by_decision(seed)[1]]
+    steps = [s for seed in (0, 17) for s in _played_by_decision(seed)[1]]
     for events, lines, markers in steps:
         rallies = [e for e in events if e["type"] == "rally" and e["success"]]
         told = [m for m in map(RALLY_LINE.match, lines) if m]
@@ -283,7 +284,7 @@ def test_a_rally_is_followed_by_the_markers_left():
         for e, m in zip(rallies, told):
             # Right after the fire of its phase: the next line is no fire line of that phase.
             i = lines.index(m.group(0))
-            assert not any(" takes " in x or " fires " in x for x in lines[i + 1:i + 3])
+            assert not any((" takes " in x and "initiative" not in x) or " fires " in x for x in lines[i + 1:i + 3])
             if not any(x["type"] in ("morale", "merge", "removed", "split") for x in events):
                 left = markers[e["target"]]
                 assert m.group(3) == ("no" if left == 0 else str(left))

@@ -7,6 +7,7 @@ from PIL import Image
 from atomic_africa.cli import main
 from atomic_africa.game import Game, default_scenario
 from atomic_africa.replay.render import game_at, load_replay
+from atomic_africa.game.testing import last_legal_action
 
 
 def test_battle_prints_turns_and_result_and_writes_a_replayable_log(tmp_path, capsys):
@@ -45,7 +46,7 @@ def test_render_png_from_log_and_game_json(tmp_path, capsys):
     assert im.format == "PNG" and im.size[0] > 400
     g = Game(None, 2)
     for _ in range(30):
-        g.apply(g.legal_actions()[-1])
+        g.apply(last_legal_action(g))
     js = tmp_path / "g.json"
     js.write_text(g.to_json())
     assert main(["render", str(js), "-o", str(png)]) == 0

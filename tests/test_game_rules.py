@@ -190,7 +190,7 @@ def test_2_reserve_discarded_at_cleanup_and_discard_reshuffled_when_deck_runs_ou
 def test_2_suppressed_units_only_defensive_cards_or_joker():
     g, d = game([unit(50, 20, markers=1)], [unit(50, 70)], ["5H", "6H", "7S"], ["5C"], [],
                 experience=("veteran", "green"))
-    legal = {g.space.decode(a)[1] for a in g.legal_actions()}
+    legal = {g.space.decode(a)[1] for a in g.legal_actions() if a != g.space.end_orders}
     assert legal == {g.deck.id_of("7S")}
     with pytest.raises(IllegalActionError, match="suppressed"):
         d.assign("5H", 0)
@@ -511,11 +511,16 @@ def _confusion_game(red_top, dice, red_hand_extra=(), red_markers=1, red_kind="i
 
 
 def test_2_orders_phase_gives_a_card_to_every_unit_that_may_take_one():
-    """RULES.md section 2: a Joker must not go to the unsuppressed unit while the suppressed one
-    could take nothing else (hand: Joker1 and AH; U suppressed, V not)."""
-    g, d = game([unit(50, 20, markers=1), unit(90, 20)], [unit(50, 60)], ["Joker1", "AH"], ["5C"],
-                [1] * 12, experience=("green", "green"))
+    """RULES.md section 2 with ``orders.reserve_by_choice = false``: a Joker must not go to the
+    unsuppressed unit while the suppressed one could take nothing else (hand: Joker1 and AH; U
+    suppressed, V not), and the player may not end its orders early. (With the default, the
+    Reserve by choice, both are legal: tests/test_reserve_by_choice.py.)"""
+    rules = aa.Rules.default().replace(orders={"reserve_by_choice": False})
+    g = Game(mini_scenario([unit(50, 20, markers=1), unit(90, 20)], [unit(50, 60)]), 0, rules,
+             source=scripted(["Joker1", "AH"], ["5C"], [1] * 12, rules=rules))
+    d = Driver(g)
     assert g.stage == "ORDERS" and g.current_player == 0
+    assert g.space.end_orders not in g.legal_actions()
     legal = {g.describe_action(a) for a in g.legal_actions()}
     assert any("Joker1" in x and "units[0]" in x for x in legal)
     assert not any("Joker1" in x and "units[1]" in x for x in legal)

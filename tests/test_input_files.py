@@ -12,6 +12,7 @@ from atomic_africa.cli import main
 from atomic_africa.game import Game, load_scenario
 from atomic_africa.game.scenario import packaged_scenarios
 from atomic_africa.replay.frames import load_replay
+from atomic_africa.game.testing import last_legal_action
 
 BOM = b"\xef\xbb\xbf"
 
@@ -19,7 +20,7 @@ BOM = b"\xef\xbb\xbf"
 def _game(seed=3, decisions=20):
     g = Game(None, seed)
     for _ in range(decisions):
-        g.apply(g.legal_actions()[-1])
+        g.apply(last_legal_action(g))
     return g
 
 

@@ -31,7 +31,8 @@ def test_every_kind_of_decision_matches_python():
 
 
 def test_other_rules_and_agent_values_match_python():
-    params = dict(wound_value=1.25, marker_value=2.5, rally_value=0.7, cover_value=1.1, standoff_cm=12.0)
+    params = dict(wound_value=1.25, marker_value=2.5, rally_value=0.7, cover_value=1.1, reserve_value=0.6,
+                  standoff_cm=12.0)
     seen, _ = play_greedy_parity(None, num_envs=2, seed=5, steps=100, params=params)
     assert seen["ORDERS"] and seen["MOVE"] and seen["DECLARE_TARGET"]
     rules = aa.Rules.default().replace(orders={"fire_needs_los": False, "bystander_posture": "offensive"})

@@ -15,6 +15,7 @@ from atomic_africa.agents import make_agent
 from atomic_africa.game import Game, Scenario
 from atomic_africa.replay.frames import frames
 from atomic_africa.replay.html import render_html, replay_data, save_html
+from atomic_africa.game.testing import last_legal_action
 
 from support.headless_chromium import CHROMIUM, INSTALL_HINT, Chromium
 
@@ -77,7 +78,7 @@ def _feature_game():
     last): heavy weapons fire at the scenario's armoured features and knock a cover down."""
     g = Game("meeting_engagement", 4)
     for _ in range(200):
-        g.apply(g.legal_actions()[-1])
+        g.apply(last_legal_action(g))
     return g
 
 
@@ -135,7 +136,7 @@ def test_page_is_self_contained_and_escapes_what_it_embeds(tmp_path):
     d["name"] = "A & B <test>"
     g = Game(Scenario.from_dict(d), 3)
     for _ in range(60):
-        g.apply(g.legal_actions()[-1])
+        g.apply(last_legal_action(g))
     data = replay_data(*_replay(g))
     page = render_html(data)
     assert page.count("<script") == 2 and page.count("</script>") == 2
@@ -294,6 +295,29 @@ def test_replay_page_shows_feature_shots_and_each_features_current_cover(tmp_pat
 ISSUE23_GAME = dict(seed=1, agents=("greedy", "random"))
 
 
+def _direct_hit_frame(g, data):
+    """(index, frame) of the first frame with a fire-support strike after a direct hit."""
+    return next((k, f) for k, f in enumerate(data["frames"])
+                if f["impacts"] and any(s["source"] < 0 for s in f["shots"])
+                and any(e["type"] == "scatter" and e.get("direct_hit")
+                        for e in g.events[_events_at(g, f["step"] - 1):_events_at(g, f["step"])]))
+
+
+def _removed_after_frame(g, data):
+    """(index, frame, step) of the first frame whose Clean-up removes two of the units shooting or shot
+    at in it (step: the action after which they are removed, before the next frame)."""
+    frames = data["frames"]
+    for k, f in enumerate(frames):
+        if not f["shots"] or k + 1 >= len(frames):
+            continue
+        named = {s["source"] for s in f["shots"]} | {s["target"] for s in f["shots"]}
+        for step in range(f["step"], frames[k + 1]["step"] + 1):
+            a, b = _events_at(g, step - 1), _events_at(g, step)
+            if len({e["unit"] for e in g.events[a:b] if e["type"] == "removed"} & named) >= 2:
+                return k, f, step
+    raise AssertionError("the game no longer removes two units of a phase's fire at one Clean-up")
+
+
 @pytest.fixture(scope="module")
 def issue23():
     g = _game(ISSUE23_GAME["seed"], ISSUE23_GAME["agents"])
@@ -344,12 +368,12 @@ def test_a_target_removed_at_clean_up_keeps_its_name_and_fire_line(issue23, tmp_
     if not CHROMIUM.exists():
         pytest.fail(INSTALL_HINT)
     g, data = issue23
-    k, f = next((k, f) for k, f in enumerate(data["frames"]) if f["step"] == 64)
+    k, f, step = _removed_after_frame(g, data)
     h = Game(g.scenario, g.seed, g.rules)
-    for a in g.history[:63]:
+    for a in g.history[:step - 1]:
         h.apply(a)
     n = len(h.events)
-    h.apply(g.history[63])
+    h.apply(g.history[step - 1])
     removed = {e["unit"]: e["name"] for e in h.events[n:] if e["type"] == "removed"}
     # The shooter and the target of the phase's last shot are both removed at this Clean-up.
     named = {s["target"]: s["target_name"] for s in f["shots"]} | {s["source"]: s["shooter"] for s in f["shots"]}
@@ -373,7 +397,7 @@ def test_a_fire_support_direct_hit_is_visible(issue23, tmp_path):
     if not CHROMIUM.exists():
         pytest.fail(INSTALL_HINT)
     g, data = issue23
-    k, f = next((k, f) for k, f in enumerate(data["frames"]) if f["step"] == 14)
+    k, f = _direct_hit_frame(g, data)
     strike = [s for s in f["shots"] if s["source"] < 0]
     assert strike and f["impacts"]
     page = tmp_path / "replay.html"

@@ -12,12 +12,13 @@ from atomic_africa.cli import main
 from atomic_africa.game import Game, Scenario, load_scenario
 from atomic_africa.replay import render
 from atomic_africa.replay.frames import caption, frames, game_at, load_replay, phase_lines
+from atomic_africa.game.testing import last_legal_action
 
 
 def _played(seed=4, n=90, scenario=None):
     g = Game(scenario, seed)
     for _ in range(n):
-        g.apply(g.legal_actions()[-1])
+        g.apply(last_legal_action(g))
     return g
 
 
@@ -209,7 +210,7 @@ def _fire_phase_game():
     action: fire at the last target in view)."""
     g = Game(None, 4)
     while not any(e["type"] == "fire" for e in g.events):
-        g.apply(g.legal_actions()[-1])
+        g.apply(last_legal_action(g))
     return g
 
 

@@ -167,7 +167,9 @@ def test_auto_reset_starts_the_next_episode_of_the_finished_env():
     rng = np.random.default_rng(1)
     resets = np.zeros(4, int)
     winners = []
-    while resets.min() < 4:
+    # At least 4 episodes per env, and on until both wins and a draw were seen (random play).
+    while resets.min() < 4 or not {-1, 0, 1} <= set(winners):
+        assert resets.min() < 40, f"no win for each side and draw in 40 episodes per env: {sorted(set(winners))}"
         prev_ep = vg.episodes.copy()
         obs, rew, term, trunc, info = vg.step(legal_random_actions(rng, vg.action_masks()))
         assert np.array_equal(vg.episodes, prev_ep + term)

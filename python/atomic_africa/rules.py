@@ -193,6 +193,7 @@ class OrdersRules(_Section):
     fire_needs_los: bool
     bystander_posture: str
     first_player_alternates: bool
+    reserve_by_choice: bool
 
     def _validate(self, path):
         # with the Jokers at most MAX_DECK cards
@@ -218,6 +219,7 @@ class OrdersRules(_Section):
         _f.boolean(f"{path}.fire_needs_los", self.fire_needs_los)
         _f.choice(f"{path}.bystander_posture", self.bystander_posture, ("offensive", "defensive"))
         _f.boolean(f"{path}.first_player_alternates", self.first_player_alternates)
+        _f.boolean(f"{path}.reserve_by_choice", self.reserve_by_choice)
 
 
 @dataclass(frozen=True)

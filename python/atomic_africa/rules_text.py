@@ -73,11 +73,17 @@ scenario may instead give a side a fixed `hand_size`, which replaces this count.
 per unit and face down, to its units that may legally take them, for as long as the cards last: with
 attached units and split-off halves needing orders too, a hand is often too small for every unit.
 Cards left over form the **Reserve**; cards still unused at Clean-up are discarded, and the discard
-pile is shuffled back into the deck when the deck runs out.
+pile is shuffled back into the deck when the deck runs out. **The Reserve by choice**:
+{orders.reserve_by_choice} (`true`: a player may finish its orders at any time and leave any
+unit without orders, keeping its card in the Reserve; `false`: every unit that may legally take a
+card gets one while cards last). A card held back is not lost: a unit without orders that is
+forced to react takes a legal card of its player's choice from the Reserve (section 6), so the
+Reserve is spent on the turn's threats as they come, and a player who has *burned through* it
+leaves the next such unit to react confused.
 
 A **suppressed** unit (one with any suppression marker) may only be given a defensive card or a
-Joker. A unit that gets no card (none left, or no legal one) goes without orders for the turn; it
-may still be forced to react when fired at, and then it is *confused* (section 6).
+Joker. A unit that gets no card (none left, no legal one, or held back) goes without orders for
+the turn; it may still be forced to react when fired at (section 6).
 
 ## 3. Table 5: scores from three dice
 
@@ -214,10 +220,12 @@ vehicle.
 
 A unit without orders may be **forced to react**: when the activated unit fires at it and its
 player has no ordered unit left to answer with. It then takes a legal card from its player's
-Reserve; if there is none, its player draws from the deck, showing each card the unit may not take,
-until a legal card comes. A deck that runs out is made up again from the discard pile as usual, so
+Reserve, the one its player chooses, and reacts normally with it (it is not confused); the card is
+spent, so each such reaction leaves one card fewer in the Reserve for the rest of the turn. Only
+when the Reserve holds no legal card is the unit *confused*: its player draws from the deck, showing
+each card the unit may not take, until a legal card comes. A deck that runs out is made up again from the discard pile as usual, so
 the draw ends without a card only when no legal card is left in the deck and the discard pile
-together; the cards shown are discarded when the draw ends. The unit is *confused*: its Destination goes
+together; the cards shown are discarded when the draw ends. The confused unit's Destination goes
 in a random clock direction at the card's full move, with In-transit figures halfway, and it is
 placed after the Activating player's. A confused infantry unit, light infantry included, that
 reveals a face card must Dig-in; a confused vehicle must Sprint. A confused unit that reveals a Joker

@@ -30,7 +30,8 @@ cdef enum:
 DECISION_TRIES = _DECISION_TRIES
 
 #: The AgentParams fields (vgame.pxd), in declaration order.
-AGENT_PARAM_FIELDS = ("wound_value", "marker_value", "rally_value", "cover_value", "standoff_cm")
+AGENT_PARAM_FIELDS = ("wound_value", "marker_value", "rally_value", "cover_value", "reserve_value",
+                      "standoff_cm")
 
 # Why opponent_turns stopped an env (its second return value).
 cdef enum:

@@ -62,6 +62,7 @@ cdef extern from "csrc/aa_engine.h":
 
     ctypedef struct OrdersParams "aa_orders_params":
         bint joker_takes_initiative, fire_needs_los, first_player_alternates, attached_add_cards
+        bint reserve_by_choice
         int bystander_posture
         int ranks
         int draw_bonus[2]
@@ -176,6 +177,7 @@ cdef extern from "csrc/aa_engine.h":
 
     ctypedef struct AgentParams "aa_agent_params":   # the Python agents' constructor values
         double wound_value, marker_value, rally_value, cover_value   # GreedyAgent
+        double reserve_value                                         # GreedyAgent
         double standoff_cm                                           # DoctrineAgent
 
     # The C library's entry points (see csrc/aa_engine.h for each contract).

@@ -21,7 +21,7 @@ from ..enums import Action, Cover, Die, Posture
 from ..fire import resolve_fire
 from ..game.los import cover_at
 from ..game.state import Stage
-from .scoring import ScoringAgent, _shared_params, distance
+from .scoring import ScoringAgent, _shared_params, distance, units_without_orders
 
 __all__ = ["GreedyAgent"]
 
@@ -53,15 +53,20 @@ class GreedyAgent(ScoringAgent):
         Value of one suppression marker removed from a friendly unit.
     cover_value : float
         Value per cover level (No 0, Light 1, Heavy 2) of a Destination.
+    reserve_value : float
+        Value of keeping a card in the Reserve at Orders (RULES.md section 2, END ORDERS): when one
+        unit is left without orders and no card is worth more to it, the agent ends its orders, and
+        that unit reacts from the Reserve with the best card if it is forced to.
     """
 
     name = "greedy"
 
     def __init__(self, seed: int = 0, wound_value: float = 3.0, marker_value: float = 1.0,
-                 rally_value: float = 1.5, cover_value: float = 0.4):
+                 rally_value: float = 1.5, cover_value: float = 0.4, reserve_value: float = 3.0):
         self.seed = seed
         self.wound_value, self.marker_value = float(wound_value), float(marker_value)
         self.rally_value, self.cover_value = float(rally_value), float(cover_value)
+        self.reserve_value = float(reserve_value)
 
     # -- values ---------------------------------------------------------------------------------
     def _dist_value(self, dist, cap_left) -> float:
@@ -300,8 +305,8 @@ class GreedyAgent(ScoringAgent):
                 seg = sp.decode(a)
                 if seg[0] == "ASSIGN":
                     out[a] = self.card_value(view, s.units[me * game.C + seg[2]], seg[1])
-                else:
-                    out[a] = -math.inf
+                else:   # END ORDERS: the cards left are worth this much in the Reserve
+                    out[a] = self.reserve_value if units_without_orders(game, me) == 1 else -math.inf
             return out
         if st in (Stage.ACTIVATE, Stage.REACT):
             for a in legal:

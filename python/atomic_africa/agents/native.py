@@ -43,7 +43,7 @@ def agent_params(overrides=None) -> dict:
     Parameters
     ----------
     overrides : dict, optional
-        Some of ``wound_value``, ``marker_value``, ``rally_value``, ``cover_value`` (GreedyAgent's
+        Some of ``wound_value``, ``marker_value``, ``rally_value``, ``cover_value``, ``reserve_value`` (GreedyAgent's
         arguments) and ``standoff_cm`` (DoctrineAgent's), finite reals.
 
     Returns

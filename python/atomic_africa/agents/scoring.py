@@ -11,6 +11,7 @@ from ..dice import wounded_dice
 from ..enums import Action, Posture, UnitKind
 from ..fire import range_band
 from ..game.los import cover_at
+from ..game.state import NO_CARD
 
 __all__ = ["ScoringAgent"]
 
@@ -98,6 +99,13 @@ def _shared_params(func):
         if func.__doc__:  # None under python -OO
             func.__doc__ = func.__doc__.replace(token, text)
     return func
+
+
+def units_without_orders(game, side: int) -> int:
+    """Units of ``side`` still without orders at Orders: the greedy and doctrine agents hold a card
+    back in the Reserve (END ORDERS) only for the last of them, so the rest of the side still acts."""
+    units = game.s.units[side * game.C:(side + 1) * game.C]
+    return sum(1 for u in units if u.alive and u.card == NO_CARD and not u.acted)
 
 
 class ScoringAgent:

@@ -656,13 +656,17 @@ class Game:
     def _orders_pairs(self, side) -> list:
         """Legal (card, unit) assignments of the Orders phase.
 
-        RULES.md section 2: each unit that may legally take a card gets one. Suppressed units take only
-        defensive cards or Jokers ("any-unit" cards), so an assignment is legal only if the most units
-        that can still be given orders drops by exactly one: giving the last defensive card to an
-        unsuppressed unit must not strand a suppressed one.
+        RULES.md section 2. With ``orders.reserve_by_choice`` (the default) a player may leave any
+        unit without orders, so every card legal for a unit still without orders may go to it (END
+        ORDERS is legal beside them: :meth:`_legal`). Otherwise each unit that may legally take a card
+        gets one: suppressed units take only defensive cards or Jokers ("any-unit" cards), so an
+        assignment is legal only if the most units that can still be given orders drops by exactly
+        one (giving the last defensive card to an unsuppressed unit must not strand a suppressed one).
         """
         hand = self.s.players[side].hand
         needy = [u for u in self._side_units(side) if u.card == NO_CARD and not u.acted]
+        if self.rules.orders.reserve_by_choice:
+            return [(c, u.uid) for u in needy for c in hand if self.deck.legal_for(c, self._suppressed(u))]
         n_sup = sum(1 for u in needy if self._suppressed(u))
         n_free = len(needy) - n_sup
         n_any = sum(1 for c in hand if self.deck.legal_for(c, True))
@@ -692,7 +696,11 @@ class Game:
             return set()
         if st == Stage.ORDERS:
             pairs = self._orders_pairs(s.current_player)
-            return {sp.assign(c, uid % C) for c, uid in pairs} if pairs else {sp.end_orders}
+            out = {sp.assign(c, uid % C) for c, uid in pairs}
+            # The Reserve by choice (RULES.md section 2): the player may stop assigning at any time.
+            if not out or self.rules.orders.reserve_by_choice:
+                out.add(sp.end_orders)
+            return out
         if st in (Stage.ACTIVATE, Stage.REACT):
             return {sp.select(u.uid % C) for u in self._own_ordered(s.current_player)}
         u = s.units[s.decl_uid] if s.decl_uid >= 0 else None

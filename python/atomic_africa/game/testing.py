@@ -7,7 +7,7 @@ from .engine import Game
 from .rng import ScriptedSource
 from .scenario import Scenario
 
-__all__ = ["unit", "mini_scenario", "scripted", "Driver"]
+__all__ = ["unit", "mini_scenario", "scripted", "Driver", "last_legal_action"]
 
 
 def unit(x, y, kind="infantry", figures=10, dice=("d10", "d10", "d8"), armor=2, **kw) -> dict:
@@ -209,3 +209,25 @@ class Driver:
     def events(self, type_):
         """The game's events of type ``type_`` (list of dict)."""
         return [e for e in self.g.events if e["type"] == type_]
+
+
+def last_legal_action(game: Game) -> int:
+    """The highest legal action id, but END ORDERS only when no card can be given.
+
+    A deterministic policy for tests. END ORDERS is the highest id at Orders and, with the Reserve by
+    choice (``orders.reserve_by_choice``), legal beside every assignment, so "the last legal action"
+    alone would leave every unit without orders.
+
+    Parameters
+    ----------
+    game : Game
+        A running game.
+
+    Returns
+    -------
+    int
+    """
+    legal = game.legal_actions()
+    if len(legal) > 1 and legal[-1] == game.space.end_orders:
+        return legal[-2]
+    return legal[-1]

@@ -161,10 +161,13 @@ def hand_rule(rules) -> str:
     o = rules.orders
     when = "at set-up" if o.hand_units == "setup" else "on the table that turn"
     attached = "" if o.attached_add_cards else " (attached units add none)"
+    hold = (" and may hold cards back in the Reserve, leaving units without orders"
+            if o.reserve_by_choice else "")
     return (f"Hand: each turn a side draws one order card per own unit {when}{attached} plus its "
-            "experience bonus, unless the scenario sets its hand size; a unit left without a card has no orders and, "
-            "fired on with no friend to answer, reacts confused (a card from the Reserve or drawn "
-            "until a legal one comes, a random direction, face cards Dig-in, or Sprint for vehicles).")
+            f"experience bonus, unless the scenario sets its hand size{hold}; a unit without orders, "
+            "fired on with no friend to answer, reacts with a legal Reserve card of its side's choice, or, "
+            "with none, confused (a card drawn until a legal one comes, a random direction, face cards "
+            "Dig-in, or Sprint for vehicles).")
 
 
 def legend(rules) -> list[str]:

@@ -115,6 +115,15 @@ static double doctrine_card(V *v, int u, int card) {
     return 11.0 + value / 10.0 + (offensive ? 0.3 : 0.0);
 }
 
+/* Whether unit u sees an enemy unit (DoctrineAgent: any(view.los(u, t) for t in enemies)). */
+static int sees_enemy(V *v, int u) {
+    int t, e = 1 - u / v->C;
+    for (t = e * v->C; t < (e + 1) * v->C; t++)
+        if (v->alive[t] && los(v, u, t))
+            return 1;
+    return 0;
+}
+
 /* len(order) - order.index(action) */
 static int order_rank(const int *order, int action) {
     int i;
@@ -133,9 +142,13 @@ static double doctrine_score(V *v, const aa_agent_params *ap, int a, int base, i
     const int *order;
     double s, px, py, near, moved;
     if (st == ST_ORDERS || st == ST_RESERVE_PICK) {
-        if (seg != SEG_ASSIGN)
-            return -INFINITY;
-        return doctrine_card(v, me * v->C + k % v->C, k / v->C);
+        if (seg != SEG_ASSIGN)   /* END ORDERS: only the last unit without orders may be held back */
+            return units_without_orders(v, me) == 1 ? 0.0 : -INFINITY;
+        u = me * v->C + k % v->C;
+        if (st == ST_ORDERS && units_without_orders(v, me) == 1 && doctrine_role(v, u) == ROLE_BASE
+                && sees_enemy(v, u))
+            return -1.0;         /* a base of fire in view of the enemy is on overwatch */
+        return doctrine_card(v, u, k / v->C);
     }
     if (st == ST_ACTIVATE || st == ST_REACT) {
         u = me * v->C + k;
@@ -186,21 +199,15 @@ static double doctrine_score(V *v, const aa_agent_params *ap, int a, int base, i
 int aa_doctrine_act(V *v, const aa_agent_params *ap) {
     int buf[MAX_LEGAL];
     int m = aa_legal_v(v, buf);
-    int i, t, u, best_a, me = v->s[S_CUR], base = 0, see = 0;
+    int i, u, best_a, base = 0, see = 0;
     double s, best_s;
     if (m <= 1)
         return m == 1 ? buf[0] : -1;
     if (v->s[S_STAGE] == ST_MOVE) {
         u = v->s[S_DECL];
         base = doctrine_role(v, u) == ROLE_BASE;
-        if (base) {
-            for (t = (1 - me) * v->C; t < (2 - me) * v->C; t++) {
-                if (v->alive[t] && los(v, u, t)) {
-                    see = 1;
-                    break;
-                }
-            }
-        }
+        if (base)
+            see = sees_enemy(v, u);
     }
     best_a = buf[0];
     best_s = doctrine_score(v, ap, best_a, base, see);

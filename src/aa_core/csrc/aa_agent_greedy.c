@@ -509,8 +509,8 @@ int aa_greedy_act(V *v, const aa_agent_params *ap) {
     for (i = 0; i < m; i++) {
         a = buf[i];
         if (st == ST_ORDERS || st == ST_RESERVE_PICK) {
-            if (a == P->base.end_orders) {
-                x = -INFINITY;
+            if (a == P->base.end_orders) {   /* the cards left are worth this much in the Reserve */
+                x = units_without_orders(v, me) == 1 ? ap->reserve_value : -INFINITY;
             } else {
                 k = a - P->base.assign;
                 x = card_value(&c, me * C + k % C, k / C);

@@ -85,6 +85,15 @@ AA_INLINE double nearest(V *v, int side, double px, double py, double none) {
 }
 
 /* (s, -a) > (best_s, -best_a): Python's max over (score, -id) keys. */
+/* Units of `side` still without orders at Orders (ScoringAgent.units_without_orders): the agents
+ * hold a card back only for the last of them, so the rest of the side still acts. */
+AA_INLINE int units_without_orders(V *v, int side) {
+    int u, n = 0;
+    for (u = side * v->C; u < (side + 1) * v->C; u++)
+        n += v->alive[u] && v->card[u] == NO_CARD && !v->acted[u];
+    return n;
+}
+
 AA_INLINE int better(double s, int a, double best_s, int best_a) {
     return s > best_s || (s == best_s && a < best_a);
 }

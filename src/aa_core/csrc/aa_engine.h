@@ -69,6 +69,7 @@ typedef struct aa_movement_params {   /* rules.movement */
 
 typedef struct aa_orders_params {   /* rules.orders */
     int joker_takes_initiative, fire_needs_los, first_player_alternates, attached_add_cards;
+    int reserve_by_choice;   /* End Orders always legal, any legal card to any unit without orders */
     int bystander_posture;   /* Posture value */
     int ranks;               /* derived: cards per suit */
     int draw_bonus[2];       /* derived: experience_bonus of each side */
@@ -247,6 +248,7 @@ enum {
 
 typedef struct aa_agent_params {   /* the Python agents' constructor values (atomic_africa.agents) */
     double wound_value, marker_value, rally_value, cover_value;   /* GreedyAgent */
+    double reserve_value;   /* GreedyAgent: value of keeping a card in the Reserve at Orders */
     double standoff_cm;                                           /* DoctrineAgent */
 } aa_agent_params;
 

@@ -140,6 +140,21 @@ int aa_orders_pairs(V *v, int side, int *out) {
     }
     if (n_needy == 0 || nh == 0)
         return 0;
+    if (P->orders.reserve_by_choice) {   /* any legal card to any unit still without orders */
+        for (u = side * v->C; u < (side + 1) * v->C; u++) {
+            if (v->alive[u] && v->card[u] == NO_CARD && !v->acted[u]) {
+                sp = v->markers[u] > 0;
+                for (i = 0; i < nh; i++) {
+                    if (legal_for(v, hand[i], sp)) {
+                        if (out != NULL)
+                            out[n] = P->base.assign + hand[i] * v->C + (u - side * v->C);
+                        n += 1;
+                    }
+                }
+            }
+        }
+        return n;
+    }
     n_free = n_needy - n_sup;
     for (i = 0; i < nh; i++)
         n_any += P->tables.card_any[hand[i]];
@@ -178,9 +193,9 @@ int aa_legal_v(V *v, int *out) {
         return 0;
     if (st == ST_ORDERS) {
         n = aa_orders_pairs(v, cur, out);
-        if (n == 0) {
-            out[0] = P->base.end_orders;
-            n = 1;
+        if (n == 0 || P->orders.reserve_by_choice) {   /* the Reserve by choice: stop at any time */
+            out[n] = P->base.end_orders;
+            n += 1;
         }
         return n;
     }
