@@ -6,6 +6,7 @@ arrays of the broadcast shape.
 from __future__ import annotations
 
 import math
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -18,7 +19,7 @@ from aa_core import simulate as _sim
 
 from . import _validate as v
 from ._limits import MAX_VALUE
-from ._seeding import chunk_generators, generator, seed_sequence
+from ._seeding import generator, seed_sequence
 from .enums import Action, Cover, Die, Posture, Role
 from .results import FireResult, Scatter
 from .rules import resolve_rules
@@ -448,22 +449,113 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
         ``(markers, wounds)``: int8 and int16 arrays of length n, markers after the per-turn cap.
     """
     rules = resolve_rules(rules)
-    n = v.as_int(n, "n", lo=0)
-    threads = v.as_threads(threads)
-    e = engagement_args(shooter, target, shooter_posture, target_posture, range_band, armor,
-                        shooter_action, target_action, cover, ap, vehicle, rules)
-    ss = seed_sequence(seed)
-    n_chunks = -(-n // SIMULATE_CHUNK)
-    markers, wounds = v.allocate(n, (np.int8, np.int16), "n", "engagements", "simulate in smaller batches")
-    if n == 0:
-        return FireResult(markers, wounds)
-    t5 = rules.table5_array
-    _sim.simulate_fire(
-        chunk_generators(ss, n_chunks), SIMULATE_CHUNK,
-        np.array(e["shooter"], dtype=np.int64), np.array(e["target"], dtype=np.int64),
-        np.ascontiguousarray(t5[e["shooter_action"], e["shooter_posture"]]),
-        np.ascontiguousarray(t5[e["target_action"], e["target_posture"]]),
-        e["shooter_action"] == Action.SPLIT_FIRE, e["range_band"], e["armor"], int(e["cover"]),
-        e["ap"], e["vehicle"], rules.fire_params, threads, markers, wounds,
-    )
-    return FireResult(markers, wounds)
+    tables = _TABLE_MEMOS.get(id(rules)) or _table_memo(rules)
+    # Arguments of the plain types (str or tuple-of-int/Die dice, enum members or ints, int numbers,
+    # a bool flag) key the table memo by value: equal values of these types give the same table.
+    # Anything else (3.0 for 3, np.int64, lists) goes through the full validation every time.
+    key = None
+    if ((type(shooter) is str or (type(shooter) is tuple and len(shooter) == 3 and type(shooter[0]) in _DIE_T
+                                  and type(shooter[1]) in _DIE_T and type(shooter[2]) in _DIE_T))
+            and (type(target) is str or (type(target) is tuple and len(target) == 3 and type(target[0]) in _DIE_T
+                                         and type(target[1]) in _DIE_T and type(target[2]) in _DIE_T))
+            and type(shooter_posture) in _POSTURE_T and type(target_posture) in _POSTURE_T
+            and type(shooter_action) in _ACTION_T and type(target_action) in _ACTION_T
+            and type(cover) in _COVER_T and type(range_band) is int and type(armor) is int and type(ap) is int
+            and type(vehicle) is bool):
+        key = (shooter, target, shooter_posture, target_posture, range_band, armor, shooter_action,
+               target_action, cover, ap, vehicle)
+        table = tables.get(key)
+    else:
+        table = None
+    if table is None:
+        table = _fire_cdf(shooter, target, shooter_posture, target_posture, range_band, armor,
+                          shooter_action, target_action, cover, ap, vehicle, rules)
+        if key is not None:
+            if len(tables) >= _TABLE_MEMO_MAX:
+                tables.clear()
+            tables[key] = table
+    # Plain small calls skip the general checks (same values, same errors otherwise).
+    if type(n) is not int or n < 0:
+        n = v.as_int(n, "n", lo=0)
+    if type(threads) is not int or threads != 1:
+        threads = v.as_threads(threads)
+    if type(seed) is int:
+        base = _seed_words.get(seed)
+        if base is None:
+            base = _base_entropy(seed_sequence(seed))
+            if len(_seed_words) < 256:
+                _seed_words[seed] = base
+    elif type(seed) is np.random.Generator:
+        # seed_sequence's entropy drawn from the Generator, without making the SeedSequence: its
+        # children's assembled entropy starts with these words (4 ints, no spawn key, no padding).
+        base = np.array(_words(seed.integers(0, 2**63, size=4, dtype=np.uint64).tolist()), dtype=np.uint32)
+    else:
+        base = _base_entropy(seed_sequence(seed))
+    if n > _SMALL:
+        v.check_memory(3 * n, "n", f"{n:,} engagements at 3 bytes each", "simulate in smaller batches")
+        try:
+            return _tuple_new(FireResult, table.sample(base, n, SIMULATE_CHUNK, threads))
+        except MemoryError:
+            raise v.memory_error(3 * n, "n", f"{n:,} engagements at 3 bytes each",
+                                 "simulate in smaller batches") from None
+    return _tuple_new(FireResult, table.sample(base, n, SIMULATE_CHUNK, threads))
+
+
+_DIE_T = frozenset((int, Die))
+_POSTURE_T = frozenset((int, Posture))
+_ACTION_T = frozenset((int, Action))
+_COVER_T = frozenset((int, Cover))
+_tuple_new = tuple.__new__   # a NamedTuple without its Python-level __new__
+
+#: Calls of at most this many engagements allocate without the memory check (a few MB at most).
+_SMALL = 1 << 20
+_TABLE_MEMO_MAX = 1 << 12
+# Exact outcome tables per Rules object (keyed by id(): see odds._MEMOS), and seed words of int seeds.
+_TABLE_MEMOS: dict[int, dict] = {}
+_seed_words: dict[int, np.ndarray] = {}
+
+
+def _table_memo(rules) -> dict:
+    memo = _TABLE_MEMOS.get(id(rules))
+    if memo is None:
+        memo = _TABLE_MEMOS[id(rules)] = {}
+        weakref.finalize(rules, _TABLE_MEMOS.pop, id(rules), None).atexit = False
+    return memo
+
+
+def _fire_cdf(shooter, target, shooter_posture, target_posture, range_band, armor, shooter_action,
+              target_action, cover, ap, vehicle, rules):
+    """The validated engagement's exact outcome table (counts from the odds kernels)."""
+    from . import odds   # odds imports this module
+
+    e = odds._trusted_args(shooter, target, shooter_posture, target_posture, range_band, armor,
+                           shooter_action, target_action, cover, ap, vehicle, rules)
+    if e is None:
+        e = engagement_args(shooter, target, shooter_posture, target_posture, range_band, armor,
+                            shooter_action, target_action, cover, ap, vehicle, rules)
+    counts, total = odds._engagement_counts(e, rules)
+    m, w = np.nonzero(counts)   # row-major: outcomes in (markers, wounds) order
+    return _sim.FireCdf(np.ascontiguousarray(counts[m, w], dtype=np.int64), m.astype(np.int8),
+                        w.astype(np.int16), total)
+
+
+def _words(x) -> list:
+    """numpy's uint32 words of a non-negative int (low first, [0] for 0) or of a sequence of them."""
+    if isinstance(x, (int, np.integer)):
+        x = int(x)
+        out = [x & 0xFFFFFFFF]
+        x >>= 32
+        while x:
+            out.append(x & 0xFFFFFFFF)
+            x >>= 32
+        return out
+    return [w for item in x for w in _words(item)]
+
+
+def _base_entropy(ss: np.random.SeedSequence) -> np.ndarray:
+    """Assembled entropy of ``ss``'s children without the child index: SeedSequence(ss.entropy,
+    spawn_key=ss.spawn_key + (i,)) assembles this plus the words of i (the child key is never
+    empty, so the entropy is zero-padded to the pool size, as numpy does)."""
+    run = _words(ss.entropy)
+    run += [0] * (ss.pool_size - len(run))
+    return np.array(run + _words(ss.spawn_key), dtype=np.uint32)
