@@ -87,6 +87,10 @@ def resolve_fire(attack, range_band, defense, armor, cover=0, ap=0, vehicle=Fals
         ``(markers, wounds)``: int8 markers (before the per-turn cap) and int32 wounds.
     """
     rules = resolve_rules(rules)
+    if type(attack) is int:   # one attack of plain ints: the scalar kernel, no arrays to validate
+        r = _fire_kernel(rules).resolve(attack, range_band, defense, armor, cover, ap, vehicle)
+        if r is not None:
+            return _tuple_new(FireResult, (np.array(r[0], dtype=np.int8), np.array(r[1], dtype=np.int32)))
     arrays = dict(
         attack=v.int_array(attack, "attack"),
         range_band=v.int_array(range_band, "range_band"),
@@ -133,6 +137,13 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
         New markers after the cap (infantry 2, vehicles 1 per turn, rules data) and summed wounds.
     """
     rules = resolve_rules(rules)
+    if type(target) is list and len(target) <= _SMALL_VOLLEY:
+        # A few attacks given as lists of plain ints (an agent-based model's step): validated and
+        # resolved in one pass over the lists; anything else takes the array path below.
+        r = _fire_kernel(rules).volley(target, attack, range_band, ap, defense, armor, cover, vehicle,
+                                       already, n_targets)
+        if r is not None:
+            return _tuple_new(FireResult, r)
     tgt = v.int_array(target, "target")
     if tgt.ndim != 1:
         raise ValueError(f"target: expected a 1-D array, got shape {tgt.shape}")
@@ -168,6 +179,19 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
     wounds = np.empty(n_targets, dtype=np.int64)
     _fire.resolve_volley(tgt_, att, band, ap_, *pt, rules.fire_params, markers, wounds)
     return FireResult(markers, wounds)
+
+
+#: Longest ``target`` list :func:`resolve_volley` resolves without converting it to arrays.
+_SMALL_VOLLEY = 256
+
+
+def _fire_kernel(rules):
+    """The rules' FireKernel (its fire rules as a C struct), made once per Rules object."""
+    memo = _TABLE_MEMOS.get(id(rules)) or _table_memo(rules)
+    k = memo.get("fire_kernel")
+    if k is None:
+        k = memo["fire_kernel"] = _fire.FireKernel(rules.fire_params, _n_bands(rules))
+    return k
 
 
 def predominant_cover(start, in_transit, destination) -> np.ndarray:
