@@ -131,3 +131,45 @@ def test_simulate_fire_memo_keeps_types_apart():
         other = batch.simulate_fire(500, seed=4, **{**CFG, field: alt})
         np.testing.assert_array_equal(base.wounds, other.wounds)
     assert batch.simulate_fire(0, seed=1, **CFG).markers.shape == (0,)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 20_000])
+def test_draws_from_any_pcg64_state_as_numpy_next_uint32_would(n):
+    # The kernel's loop takes a buffered half first, then two words an output; the words and the
+    # state it leaves are numpy's next_uint32 sequence's, whatever the state and n.
+    import bisect
+
+    table = batch._fire_cdf((12, 12, 12), (12, 12, 12), 0, 0, 1, 1, aa.Action.MASS_FIRE, aa.Action.BASIC, 0, 0,
+                            False, aa.Rules.default())
+    keys = sorted(odds.fire_outcomes("d12,d12,d12", "d12,d12,d12", shooter_posture=0, target_posture=0,
+                                     range_band=1, armor=1, shooter_action=aa.Action.MASS_FIRE))
+    for buffered in (False, True):
+        bg = np.random.PCG64(31)
+        g = np.random.Generator(bg)
+        if buffered:
+            g.integers(0, 2**32, 1, dtype=np.uint32)   # leaves numpy's high half buffered
+        s = bg.state
+        st = np.array([s["state"]["state"] >> 64, s["state"]["state"] & (2**64 - 1), s["state"]["inc"] >> 64,
+                       s["state"]["inc"] & (2**64 - 1), s["has_uint32"], s["uinteger"]], dtype=np.uint64)
+        m = np.empty(n, np.int8)
+        w = np.empty(n, np.int16)
+        table.simulate_state(st, m, w)
+        want, rejected = [], 0
+        words = iter(g.integers(0, 2**32, n + 100, dtype=np.uint32).tolist())   # the same next_uint32 calls
+        while len(want) < n:
+            word = next(words)
+            if word < table.limit:
+                want.append(keys[bisect.bisect_right(table.ends, word)])
+            else:
+                rejected += 1
+        assert rejected > 0 or n < 20_000   # the rejection branch is exercised (6 expected)
+        g = np.random.Generator(bg := np.random.PCG64(31))   # replay to the words actually used
+        if buffered:
+            g.integers(0, 2**32, 1, dtype=np.uint32)
+        if n:
+            g.integers(0, 2**32, n + rejected, dtype=np.uint32)
+        assert list(zip(m.tolist(), w.tolist())) == want
+        after = bg.state
+        assert [int(x) for x in st] == [after["state"]["state"] >> 64, after["state"]["state"] & (2**64 - 1),
+                                        after["state"]["inc"] >> 64, after["state"]["inc"] & (2**64 - 1),
+                                        after["has_uint32"], after["uinteger"] if after["has_uint32"] else 0]

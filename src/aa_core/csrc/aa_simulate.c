@@ -83,9 +83,39 @@ void aa_simulate_fire_pcg(const aa_fire_cdf *t, uint64_t *st, ptrdiff_t lo, ptrd
     uint32_t spare = (uint32_t)st[5], w;
     uint64_t out;
     const uint64_t limit = t->limit;
-    ptrdiff_t i;
+    ptrdiff_t i = lo;
     int k;
-    for (i = lo; i < hi; i++) {
+    uint32_t w1;
+    /* A buffered half first (a state handed over mid-output), then whole outputs two engagements
+     * at a time while both halves are accepted (all but a few in 10^4): no branch on the buffer. */
+    while (have && i < hi) {
+        have = 0;
+        if ((uint64_t)spare < limit) {
+            k = run_of(t, spare);
+            markers[i] = t->markers[k];
+            wounds[i] = t->wounds[k];
+            i++;
+        }
+    }
+    while (i + 1 < hi) {
+        s = aa_pcg_step(s, inc);
+        out = aa_pcg_output(s);
+        w = (uint32_t)out;
+        w1 = (uint32_t)(out >> 32);
+        if ((uint64_t)w < limit) {
+            k = run_of(t, w);
+            markers[i] = t->markers[k];
+            wounds[i] = t->wounds[k];
+            i++;
+        }
+        if ((uint64_t)w1 < limit) {
+            k = run_of(t, w1);
+            markers[i] = t->markers[k];
+            wounds[i] = t->wounds[k];
+            i++;
+        }
+    }
+    for (; i < hi; i++) {   /* the last engagement, if any: its word may leave a half buffered */
         do {
             if (have) {
                 have = 0;
