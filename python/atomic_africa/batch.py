@@ -544,8 +544,9 @@ _ACTION_T = frozenset((int, Action))
 _COVER_T = frozenset((int, Cover))
 _tuple_new = tuple.__new__   # a NamedTuple without its Python-level __new__
 
-#: Calls of at most this many engagements allocate without the memory check (a few MB at most).
-_SMALL = 1 << 20
+#: Calls of at most this many engagements (768 bytes of output) skip the memory check, which reads
+#: the process's status and cgroup files (tens of microseconds).
+_SMALL = 256
 _TABLE_MEMO_MAX = 1 << 12
 # Exact outcome tables per Rules object (keyed by id(): see odds._MEMOS), and seed words of int seeds.
 _TABLE_MEMOS: dict[int, dict] = {}
