@@ -103,7 +103,7 @@ def test_simulate_fire_run_table_is_the_exact_distribution():
 def test_simulate_fire_streams_of_any_seed_sequence_equal_the_reference():
     # The seed words assembled in Python and seeded in C equal numpy's SeedSequence children.
     for seed in (np.random.SeedSequence(2**200 + 5, spawn_key=(3, 2**40)), np.random.SeedSequence([1, 2**33]),
-                 np.random.SeedSequence(0), 2**64 + 1):
+                 np.random.SeedSequence(0), 2**64 + 1, np.random.SeedSequence(2**3000 + 7)):   # 94 words: copied on the heap
         n = batch.SIMULATE_CHUNK + 50
         m, w = batch.simulate_fire(n, seed=seed, **CFG)
         rm, rw = ref.simulate_fire(n, seed=seed, **CFG)
