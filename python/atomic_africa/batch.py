@@ -6,6 +6,7 @@ arrays of the broadcast shape.
 from __future__ import annotations
 
 import math
+import weakref
 from typing import NamedTuple
 
 import numpy as np
@@ -18,7 +19,7 @@ from aa_core import simulate as _sim
 
 from . import _validate as v
 from ._limits import MAX_VALUE
-from ._seeding import chunk_generators, generator, seed_sequence
+from ._seeding import generator, seed_sequence
 from .enums import Action, Cover, Die, Posture, Role
 from .results import FireResult, Scatter
 from .rules import resolve_rules
@@ -86,6 +87,10 @@ def resolve_fire(attack, range_band, defense, armor, cover=0, ap=0, vehicle=Fals
         ``(markers, wounds)``: int8 markers (before the per-turn cap) and int32 wounds.
     """
     rules = resolve_rules(rules)
+    if type(attack) is int:   # one attack of plain ints: the scalar kernel, no arrays to validate
+        r = _fire_kernel(rules).resolve(attack, range_band, defense, armor, cover, ap, vehicle)
+        if r is not None:
+            return _tuple_new(FireResult, (np.array(r[0], dtype=np.int8), np.array(r[1], dtype=np.int32)))
     arrays = dict(
         attack=v.int_array(attack, "attack"),
         range_band=v.int_array(range_band, "range_band"),
@@ -114,6 +119,11 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
                    already=0, n_targets=None, rules=None):
     """Resolve simultaneous attacks on several targets with the per-turn marker cap.
 
+    The fused call of an agent-based model's step: every attack of the step (on any of the targets)
+    in one call, each target's markers capped once. Lists of plain ints (up to 256 attacks) are
+    resolved without converting them to arrays (a one-element call costs about 2 us); arrays of any
+    length go through the kernel with the GIL released.
+
     Parameters
     ----------
     target : array of int
@@ -132,6 +142,13 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
         New markers after the cap (infantry 2, vehicles 1 per turn, rules data) and summed wounds.
     """
     rules = resolve_rules(rules)
+    if type(target) is list and len(target) <= _SMALL_VOLLEY:
+        # A few attacks given as lists of plain ints (an agent-based model's step): validated and
+        # resolved in one pass over the lists; anything else takes the array path below.
+        r = _fire_kernel(rules).volley(target, attack, range_band, ap, defense, armor, cover, vehicle,
+                                       already, n_targets)
+        if r is not None:
+            return _tuple_new(FireResult, r)
     tgt = v.int_array(target, "target")
     if tgt.ndim != 1:
         raise ValueError(f"target: expected a 1-D array, got shape {tgt.shape}")
@@ -167,6 +184,19 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
     wounds = np.empty(n_targets, dtype=np.int64)
     _fire.resolve_volley(tgt_, att, band, ap_, *pt, rules.fire_params, markers, wounds)
     return FireResult(markers, wounds)
+
+
+#: Longest ``target`` list :func:`resolve_volley` resolves without converting it to arrays.
+_SMALL_VOLLEY = 256
+
+
+def _fire_kernel(rules):
+    """The rules' FireKernel (its fire rules as a C struct), made once per Rules object."""
+    memo = _TABLE_MEMOS.get(id(rules)) or _table_memo(rules)
+    k = memo.get("fire_kernel")
+    if k is None:
+        k = memo["fire_kernel"] = _fire.FireKernel(rules.fire_params, _n_bands(rules))
+    return k
 
 
 def predominant_cover(start, in_transit, destination) -> np.ndarray:
@@ -436,7 +466,8 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
     seed : None, int, SeedSequence or Generator
         Engagements ``[c*SIMULATE_CHUNK, (c+1)*SIMULATE_CHUNK)`` draw from child ``c`` of
         ``SeedSequence(seed)``: results are identical for every ``threads`` and a smaller ``n`` gives
-        a prefix of a larger one.
+        a prefix of a larger one. An int seed is the cheapest (its seed words are memoised); a
+        Generator costs a few microseconds more (four words drawn from it).
     threads : int
         OpenMP threads, 1..1024; more than the cores available gives a RuntimeWarning.
     rules : Rules, optional
@@ -446,24 +477,123 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
     -------
     FireResult of arrays
         ``(markers, wounds)``: int8 and int16 arrays of length n, markers after the per-turn cap.
+
+    Notes
+    -----
+    One 32-bit word per engagement, mapped through the engagement's exact outcome table (the odds
+    kernels' counts of the equally likely rolls, as runs of words; see docs/reproducibility.md), so
+    the samples follow the exact distribution of :func:`atomic_africa.odds.fire_outcomes`. The table
+    is memoised per engagement and Rules object: a repeated small call costs a few microseconds.
     """
     rules = resolve_rules(rules)
-    n = v.as_int(n, "n", lo=0)
-    threads = v.as_threads(threads)
-    e = engagement_args(shooter, target, shooter_posture, target_posture, range_band, armor,
-                        shooter_action, target_action, cover, ap, vehicle, rules)
-    ss = seed_sequence(seed)
-    n_chunks = -(-n // SIMULATE_CHUNK)
-    markers, wounds = v.allocate(n, (np.int8, np.int16), "n", "engagements", "simulate in smaller batches")
-    if n == 0:
-        return FireResult(markers, wounds)
-    t5 = rules.table5_array
-    _sim.simulate_fire(
-        chunk_generators(ss, n_chunks), SIMULATE_CHUNK,
-        np.array(e["shooter"], dtype=np.int64), np.array(e["target"], dtype=np.int64),
-        np.ascontiguousarray(t5[e["shooter_action"], e["shooter_posture"]]),
-        np.ascontiguousarray(t5[e["target_action"], e["target_posture"]]),
-        e["shooter_action"] == Action.SPLIT_FIRE, e["range_band"], e["armor"], int(e["cover"]),
-        e["ap"], e["vehicle"], rules.fire_params, threads, markers, wounds,
-    )
-    return FireResult(markers, wounds)
+    tables = _TABLE_MEMOS.get(id(rules)) or _table_memo(rules)
+    # Arguments of the plain types (str or tuple-of-int/Die dice, enum members or ints, int numbers,
+    # a bool flag) key the table memo by value: equal values of these types give the same table.
+    # Anything else (3.0 for 3, np.int64, lists) goes through the full validation every time.
+    key = None
+    if ((type(shooter) is str or (type(shooter) is tuple and len(shooter) == 3 and type(shooter[0]) in _DIE_T
+                                  and type(shooter[1]) in _DIE_T and type(shooter[2]) in _DIE_T))
+            and (type(target) is str or (type(target) is tuple and len(target) == 3 and type(target[0]) in _DIE_T
+                                         and type(target[1]) in _DIE_T and type(target[2]) in _DIE_T))
+            and type(shooter_posture) in _POSTURE_T and type(target_posture) in _POSTURE_T
+            and type(shooter_action) in _ACTION_T and type(target_action) in _ACTION_T
+            and type(cover) in _COVER_T and type(range_band) is int and type(armor) is int and type(ap) is int
+            and type(vehicle) is bool):
+        key = (shooter, target, shooter_posture, target_posture, range_band, armor, shooter_action,
+               target_action, cover, ap, vehicle)
+        table = tables.get(key)
+    else:
+        table = None
+    if table is None:
+        table = _fire_cdf(shooter, target, shooter_posture, target_posture, range_band, armor,
+                          shooter_action, target_action, cover, ap, vehicle, rules)
+        if key is not None:
+            if len(tables) >= _TABLE_MEMO_MAX:
+                tables.clear()
+            tables[key] = table
+    # Plain small calls skip the general checks (same values, same errors otherwise).
+    if type(n) is not int or n < 0:
+        n = v.as_int(n, "n", lo=0)
+    if type(threads) is not int or threads != 1:
+        threads = v.as_threads(threads)
+    if type(seed) is int:
+        base = _seed_words.get(seed)
+        if base is None:
+            base = _base_entropy(seed_sequence(seed))
+            if len(_seed_words) < 256:
+                _seed_words[seed] = base
+    elif type(seed) is np.random.Generator:
+        # seed_sequence's entropy drawn from the Generator, without making the SeedSequence: its
+        # children's assembled entropy starts with these words (4 ints, no spawn key, no padding).
+        base = np.array(_words(seed.integers(0, 2**63, size=4, dtype=np.uint64).tolist()), dtype=np.uint32)
+    else:
+        base = _base_entropy(seed_sequence(seed))
+    if n > _SMALL:
+        v.check_memory(3 * n, "n", f"{n:,} engagements at 3 bytes each", "simulate in smaller batches")
+        try:
+            return _tuple_new(FireResult, table.sample(base, n, SIMULATE_CHUNK, threads))
+        except MemoryError:
+            raise v.memory_error(3 * n, "n", f"{n:,} engagements at 3 bytes each",
+                                 "simulate in smaller batches") from None
+    return _tuple_new(FireResult, table.sample(base, n, SIMULATE_CHUNK, threads))
+
+
+_DIE_T = frozenset((int, Die))
+_POSTURE_T = frozenset((int, Posture))
+_ACTION_T = frozenset((int, Action))
+_COVER_T = frozenset((int, Cover))
+_tuple_new = tuple.__new__   # a NamedTuple without its Python-level __new__
+
+#: Calls of at most this many engagements (768 bytes of output) skip the memory check, which reads
+#: the process's status and cgroup files (tens of microseconds).
+_SMALL = 256
+_TABLE_MEMO_MAX = 1 << 12
+# Exact outcome tables per Rules object (keyed by id(): see odds._MEMOS), and seed words of int seeds.
+_TABLE_MEMOS: dict[int, dict] = {}
+_seed_words: dict[int, np.ndarray] = {}
+
+
+def _table_memo(rules) -> dict:
+    memo = _TABLE_MEMOS.get(id(rules))
+    if memo is None:
+        memo = _TABLE_MEMOS[id(rules)] = {}
+        weakref.finalize(rules, _TABLE_MEMOS.pop, id(rules), None).atexit = False
+    return memo
+
+
+def _fire_cdf(shooter, target, shooter_posture, target_posture, range_band, armor, shooter_action,
+              target_action, cover, ap, vehicle, rules):
+    """The validated engagement's exact outcome table (counts from the odds kernels)."""
+    from . import odds   # odds imports this module
+
+    e = odds._trusted_args(shooter, target, shooter_posture, target_posture, range_band, armor,
+                           shooter_action, target_action, cover, ap, vehicle, rules)
+    if e is None:
+        e = engagement_args(shooter, target, shooter_posture, target_posture, range_band, armor,
+                            shooter_action, target_action, cover, ap, vehicle, rules)
+    counts, total = odds._engagement_counts(e, rules)
+    m, w = np.nonzero(counts)   # row-major: outcomes in (markers, wounds) order
+    return _sim.FireCdf(np.ascontiguousarray(counts[m, w], dtype=np.int64), m.astype(np.int8),
+                        w.astype(np.int16), total)
+
+
+def _words(x) -> list:
+    """numpy's uint32 words of a non-negative int (low first, [0] for 0) or of a sequence of them."""
+    if isinstance(x, (int, np.integer)):
+        x = int(x)
+        out = [x & 0xFFFFFFFF]
+        x >>= 32
+        while x:
+            out.append(x & 0xFFFFFFFF)
+            x >>= 32
+        return out
+    return [w for item in x for w in _words(item)]
+
+
+def _base_entropy(ss: np.random.SeedSequence) -> np.ndarray:
+    """Assembled entropy of ``ss``'s children without the child index: SeedSequence(ss.entropy,
+    spawn_key=ss.spawn_key + (i,)) assembles this plus the words of i (the child key is never
+    empty, so the entropy is zero-padded to the pool size, as numpy does)."""
+    run = _words(ss.entropy)
+    run += [0] * (ss.pool_size - len(run))
+    return np.array(run + _words(ss.spawn_key), dtype=np.uint32)

@@ -1,73 +1,118 @@
 # cython: language_level=3
-"""simulate_fire: roll and resolve many independent engagements, chunked over OpenMP threads.
+"""simulate_fire: draw many independent engagements from an exact outcome table, chunked over threads.
 
-Chunk c (engagements [c*chunk, (c+1)*chunk)) draws only from stream c, so the output does not
-depend on the thread count. The engagements themselves are the C core's (csrc/aa_simulate.h): the
-six dice drawn as two mixed-radix "dice" (the shooter's roll index and the target's) by the same
-word-level algorithm as rolling them one by one, scores and fire outcomes looked up in tables built
-once per call with the scalar primitives.
+A FireCdf holds one engagement's exact outcome distribution as runs of 32-bit words (the C core's
+csrc/aa_simulate.h): one word per engagement, mapped to its outcome by a guide-table lookup. Chunk c
+(engagements [c*chunk, (c+1)*chunk)) draws only from its own PCG64 stream, PCG64(SeedSequence(
+entropy, spawn_key=key + (c,))), seeded in C (csrc/aa_pcg.h, bit for bit numpy's), so the output
+does not depend on the thread count and no numpy Generator is made.
 """
-from cpython.pycapsule cimport PyCapsule_GetPointer
+cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.stddef cimport ptrdiff_t
-from libc.stdint cimport int8_t, int16_t, int64_t, uint32_t, uintptr_t
+from libc.stdint cimport int8_t, int16_t, int64_t, uint16_t, uint32_t, uint64_t
 
-import numpy as np
-
-from aa_core.fire cimport FireRules
-from aa_core.rng cimport aa_bitgen, bitgen_layout_matches
+cnp.import_array()
 
 
 cdef extern from "csrc/aa_simulate.h" nogil:
-    ctypedef struct aa_fire_tables:
-        uint32_t p_shooter, p_target
-        int n_att, n_def
     enum:
-        AA_SIM_NO_SCORE_TABLES
-        AA_SIM_NO_RESULT_TABLE
-    int aa_fire_tables_init(aa_fire_tables* t, const int64_t* shooter, const int64_t* target,
-                            const signed char* shooter_row, const signed char* target_row, bint split_fire,
-                            int band, int armor, int cover, int ap, bint vehicle,
-                            const FireRules* rules) noexcept
-    void aa_fire_tables_free(aa_fire_tables* t) noexcept
-    void aa_simulate_fire(aa_bitgen* bg, const aa_fire_tables* t, ptrdiff_t lo, ptrdiff_t hi,
-                          int8_t* markers, int16_t* wounds) noexcept
+        AA_SIM_GUIDE_BITS
+        AA_SIM_BAD_TOTAL
+        AA_SIM_BAD_OUTCOMES
+        AA_SIM_NO_MEMORY
+    ctypedef struct aa_fire_cdf:
+        int n_outcomes
+        uint64_t limit
+        uint64_t* ends
+    int aa_fire_cdf_init(aa_fire_cdf* t, const int64_t* counts, const int8_t* markers,
+                         const int16_t* wounds, int n_outcomes, uint64_t total) noexcept
+    void aa_fire_cdf_free(aa_fire_cdf* t) noexcept
+    void aa_simulate_fire_pcg(const aa_fire_cdf* t, uint64_t* st, ptrdiff_t lo, ptrdiff_t hi,
+                              int8_t* markers, int16_t* wounds) noexcept
+    int aa_simulate_fire_chunk(const aa_fire_cdf* t, const uint32_t* base, int n_base, uint64_t chunk,
+                               ptrdiff_t lo, ptrdiff_t hi, int8_t* markers, int16_t* wounds) noexcept
 
 
-if not bitgen_layout_matches():
-    raise ImportError("aa_core.simulate: numpy's bitgen_t no longer has the layout of the core's aa_bitgen")
+cdef class FireCdf:
+    """One engagement's exact outcome table: outcome k has probability counts[k] / total.
 
+    Parameters
+    ----------
+    counts : int64 array
+        Positive counts of equally likely rolls giving each outcome, summing to ``total``.
+    markers, wounds : int8, int16 arrays
+        The outcomes' capped markers and wounds, same length.
+    total : int
+        Number of equally likely rolls, 1..2**32.
+    """
+    cdef aa_fire_cdf t
 
-def simulate_fire(list bit_generators, Py_ssize_t chunk, const int64_t[::1] shooter,
-                  const int64_t[::1] target, const signed char[::1] shooter_row,
-                  const signed char[::1] target_row, bint split_fire, int band, int armor, int cover,
-                  int ap, bint vehicle, FireRules rules, int threads,
-                  int8_t[::1] markers, int16_t[::1] wounds):
-    """Fill markers/wounds (length n); chunk c uses bit_generators[c] exclusively."""
-    cdef Py_ssize_t n = markers.shape[0]
-    cdef Py_ssize_t n_chunks = len(bit_generators)
-    cdef Py_ssize_t c, lo, hi
-    cdef aa_fire_tables t
-    cdef int status
-    # The BitGenerators are private to this call (one per chunk), so no lock is needed.
-    cdef uintptr_t[::1] bgs = np.empty(n_chunks, dtype=np.uintp)
-    for c in range(n_chunks):
-        bgs[c] = <uintptr_t>PyCapsule_GetPointer(bit_generators[c].capsule, "BitGenerator")
-    status = aa_fire_tables_init(&t, &shooter[0], &target[0], &shooter_row[0], &target_row[0], split_fire,
-                                 band, armor, cover, ap, vehicle, &rules)
-    try:
-        if status == AA_SIM_NO_SCORE_TABLES:
-            raise MemoryError(f"shooter, target: cannot allocate the score tables of "
-                              f"{t.p_shooter} and {t.p_target} dice rolls")
-        if status == AA_SIM_NO_RESULT_TABLE:
-            raise MemoryError(f"shooter, target: cannot allocate the {t.n_att} x {t.n_def} "
-                              f"fire-result table")
+    def __cinit__(self, const int64_t[::1] counts, const int8_t[::1] markers, const int16_t[::1] wounds,
+                  uint64_t total):
+        if markers.shape[0] != counts.shape[0] or wounds.shape[0] != counts.shape[0]:
+            raise ValueError("counts, markers, wounds: expected the same length")
+        status = aa_fire_cdf_init(&self.t, &counts[0] if counts.shape[0] else NULL,
+                                  &markers[0] if counts.shape[0] else NULL,
+                                  &wounds[0] if counts.shape[0] else NULL, counts.shape[0], total)
+        if status == AA_SIM_NO_MEMORY:
+            raise MemoryError(f"counts: cannot allocate a table of {counts.shape[0]} outcomes")
+        if status == AA_SIM_BAD_OUTCOMES:
+            raise ValueError(f"counts: expected 1..65535 positive counts, got {list(counts)[:8]}")
+        if status == AA_SIM_BAD_TOTAL:
+            raise ValueError(f"total: expected the counts' sum, at most 2**32, got {total}")
+
+    def __dealloc__(self):
+        aa_fire_cdf_free(&self.t)
+
+    @property
+    def limit(self):
+        """total * floor(2**32 / total): words at or above it are rejected."""
+        return self.t.limit
+
+    @property
+    def ends(self):
+        """End (exclusive) of each outcome's run of words."""
+        return [self.t.ends[k] for k in range(self.t.n_outcomes)]
+
+    def sample(self, cnp.ndarray base, Py_ssize_t n, Py_ssize_t chunk, int threads):
+        """(markers int8, wounds int16) of n engagements: chunk c from the stream of assembled
+        entropy base (a C-contiguous uint32 array) + the words of c."""
+        # Raw arrays, not typed memoryviews: acquiring a buffer costs more than a small call's work.
+        if cnp.PyArray_TYPE(base) != cnp.NPY_UINT32 or not cnp.PyArray_IS_C_CONTIGUOUS(base) \
+                or cnp.PyArray_NDIM(base) != 1 or cnp.PyArray_DIM(base, 0) < 1:
+            raise ValueError("base: expected a non-empty C-contiguous 1-D uint32 array")
+        if n < 0 or chunk < 1:
+            raise ValueError(f"n, chunk: expected n >= 0 and chunk >= 1, got {n}, {chunk}")
+        cdef cnp.npy_intp dim = n
+        cdef cnp.ndarray markers = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT8, 0)
+        cdef cnp.ndarray wounds = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT16, 0)
+        cdef const uint32_t* b = <const uint32_t*>cnp.PyArray_DATA(base)
+        cdef int8_t* m = <int8_t*>cnp.PyArray_DATA(markers)
+        cdef int16_t* w = <int16_t*>cnp.PyArray_DATA(wounds)
+        cdef int n_base = <int>cnp.PyArray_DIM(base, 0)
+        cdef Py_ssize_t n_chunks = (n + chunk - 1) // chunk
+        cdef Py_ssize_t c, lo, hi
+        cdef int failed = 0
+        if n_chunks == 1:   # the common small call: no OpenMP team, no GIL release
+            failed = aa_simulate_fire_chunk(&self.t, b, n_base, 0, 0, n, m, w)
+        elif n_chunks > 1:
+            with nogil:
+                for c in prange(n_chunks, num_threads=threads, schedule="dynamic", chunksize=1):
+                    lo = c * chunk
+                    hi = lo + chunk
+                    if hi > n:
+                        hi = n
+                    # an in-place sum is a prange reduction (a plain assignment would be lastprivate)
+                    failed += aa_simulate_fire_chunk(&self.t, b, n_base, <uint64_t>c, lo, hi, m, w) != 0
+        if failed:
+            raise MemoryError(f"seed: cannot copy the {n_base}-word seed entropy")
+        return markers, wounds
+
+    def simulate_state(self, uint64_t[::1] st, int8_t[::1] markers, int16_t[::1] wounds):
+        """Fill markers/wounds from the six-word PCG64 state st (advanced in place)."""
+        if st.shape[0] != 6:
+            raise ValueError(f"st: expected 6 PCG64 state words, got {st.shape[0]}")
         with nogil:
-            for c in prange(n_chunks, num_threads=threads, schedule="dynamic", chunksize=1):
-                lo = c * chunk
-                hi = lo + chunk
-                if hi > n:
-                    hi = n
-                aa_simulate_fire(<aa_bitgen*>bgs[c], &t, lo, hi, &markers[0], &wounds[0])
-    finally:
-        aa_fire_tables_free(&t)
+            aa_simulate_fire_pcg(&self.t, &st[0], 0, markers.shape[0], &markers[0] if markers.shape[0] else NULL,
+                                 &wounds[0] if wounds.shape[0] else NULL)

@@ -5,6 +5,8 @@ logic. Never fast: tests compare the kernels against these functions.
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 
 import numpy as np
@@ -17,7 +19,7 @@ from ..rules import resolve_rules
 __all__ = [
     "shift_die", "wounded_dice", "action_scores", "range_band", "predominant_cover",
     "effective_armor", "resolve_fire", "resolve_volley", "scatter", "roll_dice", "simulate_fire",
-    "Word32Stream", "roll_faces",
+    "Word32Stream", "roll_faces", "fire_outcome_counts",
 ]
 
 _ATTRS = ("training", "equipment", "morale")
@@ -188,24 +190,57 @@ def roll_dice(dice, rng):
     return [roll_faces(stream, [int(s) for s in row]) for row in dice]
 
 
+def fire_outcome_counts(shooter, target, *, shooter_posture, target_posture, range_band, armor,
+                        shooter_action=Action.BASIC, target_action=Action.BASIC, cover=Cover.NONE, ap=0,
+                        vehicle=False, rules=None):
+    """{(capped markers, wounds): number of the equally likely rolls of the six dice giving it}."""
+    rules = resolve_rules(rules)
+    cap = rules.fire.vehicle_turn_marker_cap if vehicle else rules.fire.turn_marker_cap
+    attacks, defenses = {}, {}
+    for faces in itertools.product(*(range(1, int(d) + 1) for d in shooter)):
+        atts = action_scores(faces, shooter_posture, shooter_action, rules).attacks
+        if Action(shooter_action) == Action.SPLIT_FIRE:
+            atts = (max(atts),)
+        attacks[atts] = attacks.get(atts, 0) + 1
+    for faces in itertools.product(*(range(1, int(d) + 1) for d in target)):
+        d = action_scores(faces, target_posture, target_action, rules).defense
+        defenses[d] = defenses.get(d, 0) + 1
+    counts = {}
+    for atts, ca in attacks.items():
+        for d, cd in defenses.items():
+            results = [resolve_fire(a, range_band, d, armor, cover, ap, vehicle, rules) for a in atts]
+            key = (min(sum(r.markers for r in results), cap), sum(r.wounds for r in results))
+            counts[key] = counts.get(key, 0) + ca * cd
+    return counts
+
+
 def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_band, armor,
                   shooter_action=Action.BASIC, target_action=Action.BASIC, cover=Cover.NONE, ap=0,
                   vehicle=False, seed=None, threads=1, rules=None, chunk=1 << 16):
-    """Engagement by engagement, from the same streams as the kernel: (markers list, wounds list)."""
+    """Engagement by engagement, from the same streams as the kernel: (markers list, wounds list).
+
+    One 32-bit word per engagement: with the outcomes in (markers, wounds) order, their counts of
+    the T equally likely rolls and q = 2**32 // T, a word w below T * q gives the outcome whose run
+    of count * q consecutive words holds w; a word at or above T * q is rejected and the next drawn.
+    """
     rules = resolve_rules(rules)
+    counts = fire_outcome_counts(shooter, target, shooter_posture=shooter_posture,
+                                 target_posture=target_posture, range_band=range_band, armor=armor,
+                                 shooter_action=shooter_action, target_action=target_action,
+                                 cover=cover, ap=ap, vehicle=vehicle, rules=rules)
+    outcomes = sorted(counts)
+    total = sum(counts.values())
+    q = 2**32 // total
+    ends = list(itertools.accumulate(counts[k] * q for k in outcomes))
     ss = seed_sequence(seed)
     n_chunks = -(-n // chunk)
     streams = [Word32Stream(bg) for bg in chunk_generators(ss, n_chunks)]
-    sides = [int(d) for d in shooter] + [int(d) for d in target]
-    cap = rules.fire.vehicle_turn_marker_cap if vehicle else rules.fire.turn_marker_cap
     markers, wounds = [], []
     for i in range(n):
-        faces = roll_faces(streams[i // chunk], sides)
-        attacks = action_scores(faces[:3], shooter_posture, shooter_action, rules).attacks
-        defense = action_scores(faces[3:], target_posture, target_action, rules).defense
-        if Action(shooter_action) == Action.SPLIT_FIRE:
-            attacks = (max(attacks),)
-        results = [resolve_fire(a, range_band, defense, armor, cover, ap, vehicle, rules) for a in attacks]
-        markers.append(min(sum(r.markers for r in results), cap))
-        wounds.append(sum(r.wounds for r in results))
+        word = streams[i // chunk].next()
+        while word >= total * q:
+            word = streams[i // chunk].next()
+        m, w = outcomes[bisect.bisect_right(ends, word)]
+        markers.append(m)
+        wounds.append(w)
     return markers, wounds

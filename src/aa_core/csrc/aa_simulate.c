@@ -1,109 +1,159 @@
-/* Monte Carlo fire (aa_simulate.h): the tables, and engagements drawn from one stream. */
+/* Monte Carlo fire (aa_simulate.h): the exact run table, and engagements drawn from one stream. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "aa_simulate.h"
-#include "aa_rng.h"
-#include "aa_scores.h"
+#include "aa_pcg.h"
 
-/* Faces of roll number idx of three dice (mixed radix, first die most significant). */
-AA_INLINE void roll_index(const int64_t *sides, uint32_t idx, int *faces) {
-    faces[2] = (int)(idx % sides[2]) + 1;
-    idx = (uint32_t)(idx / sides[2]);
-    faces[1] = (int)(idx % sides[1]) + 1;
-    faces[0] = (int)(idx / sides[1]) + 1;
-}
+#define AA_SIM_WORDS 4294967296ULL   /* 2^32 */
 
-int aa_fire_tables_init(aa_fire_tables *t, const int64_t *shooter, const int64_t *target,
-                        const signed char *shooter_row, const signed char *target_row, int split_fire,
-                        int band, int armor, int cover, int ap, int vehicle, const aa_fire_rules *rules) {
-    uint32_t k;
-    int f[3];
-    int a, d, w, n_att = 0;
-    aa_scores s;
-    t->p_shooter = (uint32_t)(shooter[0] * shooter[1] * shooter[2]);
-    t->p_target = (uint32_t)(target[0] * target[1] * target[2]);
-    t->threshold = aa_reject_threshold(t->p_shooter * t->p_target);
-    t->cap = rules->turn_cap[vehicle];
-    t->attacks = (int16_t *)malloc(2 * (size_t)t->p_shooter * sizeof(int16_t));
-    t->defense = (int16_t *)malloc((size_t)t->p_target * sizeof(int16_t));
+int aa_fire_cdf_init(aa_fire_cdf *t, const int64_t *counts, const int8_t *markers, const int16_t *wounds,
+                     int n_outcomes, uint64_t total) {
+    uint64_t q, cum = 0, prefix;
+    int k, b;
+    t->n_outcomes = 0;
+    t->ends = NULL;
     t->markers = NULL;
     t->wounds = NULL;
-    t->n_att = 0;
-    t->n_def = 0;
-    if (t->attacks == NULL || t->defense == NULL)
-        return AA_SIM_NO_SCORE_TABLES;
-    for (k = 0; k < t->p_shooter; k++) {
-        roll_index(shooter, k, f);
-        aa_action_scores(f[0], f[1], f[2], shooter_row, 0, &s);
-        if (split_fire) {   /* this target was declared to face the higher attack */
-            t->attacks[2 * k] = (int16_t)s.attack[s.n_attacks - 1];
-            t->attacks[2 * k + 1] = -1;
-        } else {
-            t->attacks[2 * k] = (int16_t)s.attack[0];
-            t->attacks[2 * k + 1] = (int16_t)(s.n_attacks > 1 ? s.attack[1] : -1);
-        }
-        n_att = aa_imax(aa_imax(n_att, t->attacks[2 * k] + 1), t->attacks[2 * k + 1] + 1);
+    if (n_outcomes < 1 || n_outcomes > AA_SIM_MAX_OUTCOMES)
+        return AA_SIM_BAD_OUTCOMES;
+    if (total == 0 || total > AA_SIM_WORDS)
+        return AA_SIM_BAD_TOTAL;
+    for (k = 0; k < n_outcomes; k++) {
+        if (counts[k] <= 0)
+            return AA_SIM_BAD_OUTCOMES;
+        cum += (uint64_t)counts[k];
+        if (cum > total)
+            return AA_SIM_BAD_TOTAL;
     }
-    for (k = 0; k < t->p_target; k++) {
-        roll_index(target, k, f);
-        aa_action_scores(f[0], f[1], f[2], target_row, 0, &s);
-        t->defense[k] = (int16_t)s.defense;
-        t->n_def = aa_imax(t->n_def, s.defense + 1);
+    if (cum != total)
+        return AA_SIM_BAD_TOTAL;
+    t->ends = (uint64_t *)malloc((size_t)n_outcomes * sizeof(uint64_t));
+    t->markers = (int8_t *)malloc((size_t)n_outcomes * sizeof(int8_t));
+    t->wounds = (int16_t *)malloc((size_t)n_outcomes * sizeof(int16_t));
+    if (t->ends == NULL || t->markers == NULL || t->wounds == NULL)
+        return AA_SIM_NO_MEMORY;
+    t->n_outcomes = n_outcomes;
+    q = AA_SIM_WORDS / total;
+    t->limit = total * q;
+    cum = 0;
+    for (k = 0; k < n_outcomes; k++) {
+        cum += (uint64_t)counts[k];
+        t->ends[k] = cum * q;
+        t->markers[k] = markers[k];
+        t->wounds[k] = wounds[k];
     }
-    t->n_att = n_att;
-    t->markers = (int8_t *)malloc((size_t)n_att * (size_t)t->n_def * sizeof(int8_t));
-    t->wounds = (int16_t *)malloc((size_t)n_att * (size_t)t->n_def * sizeof(int16_t));
-    if (t->markers == NULL || t->wounds == NULL)
-        return AA_SIM_NO_RESULT_TABLE;
-    for (a = 0; a < n_att; a++) {
-        for (d = 0; d < t->n_def; d++) {
-            t->markers[a * t->n_def + d] = (int8_t)aa_resolve_attack(a, band, d, armor, cover, ap, vehicle,
-                                                                     rules, &w);
-            t->wounds[a * t->n_def + d] = (int16_t)w;
-        }
+    /* guide[b]: the run holding the smallest word of prefix b (the last run for rejected prefixes),
+     * so a word of that prefix lies in that run or a later one. */
+    k = 0;
+    for (b = 0; b < (1 << AA_SIM_GUIDE_BITS); b++) {
+        prefix = (uint64_t)b << (32 - AA_SIM_GUIDE_BITS);
+        while (k < n_outcomes - 1 && t->ends[k] <= prefix)
+            k++;
+        t->guide[b] = (uint16_t)k;
     }
     return 0;
 }
 
-void aa_fire_tables_free(aa_fire_tables *t) {
-    free(t->attacks);
-    free(t->defense);
+void aa_fire_cdf_free(aa_fire_cdf *t) {
+    free(t->ends);
     free(t->markers);
     free(t->wounds);
-    t->attacks = t->defense = t->wounds = NULL;
+    t->ends = NULL;
     t->markers = NULL;
+    t->wounds = NULL;
+    t->n_outcomes = 0;
 }
 
-/* One engagement: one exact uniform draw of both rolls, then table lookups. */
-AA_INLINE void engage(aa_bitgen *bg, const aa_fire_tables *t, int8_t *markers, int16_t *wounds) {
-    uint32_t r, i_s, i_t;
-    uint64_t m;
-    int a0, a1, d, mk, w;
-    for (;;) {
-        r = bg->next_uint32(bg->state);
-        m = (uint64_t)r * t->p_shooter;
-        i_s = (uint32_t)(m >> 32);
-        m = (uint64_t)(uint32_t)m * t->p_target;
-        i_t = (uint32_t)(m >> 32);
-        if ((uint32_t)m >= t->threshold)
-            break;
-    }
-    a0 = t->attacks[2 * i_s];
-    a1 = t->attacks[2 * i_s + 1];
-    d = t->defense[i_t];
-    mk = t->markers[a0 * t->n_def + d];
-    w = t->wounds[a0 * t->n_def + d];
-    if (a1 >= 0) {
-        mk += t->markers[a1 * t->n_def + d];
-        w += t->wounds[a1 * t->n_def + d];
-    }
-    *markers = (int8_t)(mk < t->cap ? mk : t->cap);
-    *wounds = (int16_t)w;
+/* The outcome of an accepted word w (< t->limit): its run. */
+AA_INLINE int run_of(const aa_fire_cdf *t, uint32_t w) {
+    int k = t->guide[w >> (32 - AA_SIM_GUIDE_BITS)];
+    while ((uint64_t)w >= t->ends[k])
+        k++;
+    return k;
 }
 
-void aa_simulate_fire(aa_bitgen *bg, const aa_fire_tables *t, ptrdiff_t lo, ptrdiff_t hi,
-                      int8_t *markers, int16_t *wounds) {
-    ptrdiff_t i;
-    for (i = lo; i < hi; i++)
-        engage(bg, t, &markers[i], &wounds[i]);
+void aa_simulate_fire_pcg(const aa_fire_cdf *t, uint64_t *st, ptrdiff_t lo, ptrdiff_t hi,
+                          int8_t *markers, int16_t *wounds) {
+    /* The PCG64 state lives in registers for the whole loop; words come in numpy's next_uint32
+     * order (a buffered high half first, then the low and high halves of each 64-bit output). */
+    aa_u128 s = aa_u128_make(st[0], st[1]);
+    const aa_u128 inc = aa_u128_make(st[2], st[3]);
+    int have = (int)st[4];
+    uint32_t spare = (uint32_t)st[5], w;
+    uint64_t out;
+    const uint64_t limit = t->limit;
+    ptrdiff_t i = lo;
+    int k;
+    uint32_t w1;
+    /* A buffered half first (a state handed over mid-output), then whole outputs two engagements
+     * at a time while both halves are accepted (all but a few in 10^4): no branch on the buffer. */
+    while (have && i < hi) {
+        have = 0;
+        if ((uint64_t)spare < limit) {
+            k = run_of(t, spare);
+            markers[i] = t->markers[k];
+            wounds[i] = t->wounds[k];
+            i++;
+        }
+    }
+    while (i + 1 < hi) {
+        s = aa_pcg_step(s, inc);
+        out = aa_pcg_output(s);
+        w = (uint32_t)out;
+        w1 = (uint32_t)(out >> 32);
+        if ((uint64_t)w < limit) {
+            k = run_of(t, w);
+            markers[i] = t->markers[k];
+            wounds[i] = t->wounds[k];
+            i++;
+        }
+        if ((uint64_t)w1 < limit) {
+            k = run_of(t, w1);
+            markers[i] = t->markers[k];
+            wounds[i] = t->wounds[k];
+            i++;
+        }
+    }
+    for (; i < hi; i++) {   /* the last engagement, if any: its word may leave a half buffered */
+        do {
+            if (have) {
+                have = 0;
+                w = spare;
+            } else {
+                s = aa_pcg_step(s, inc);
+                out = aa_pcg_output(s);
+                w = (uint32_t)out;
+                spare = (uint32_t)(out >> 32);
+                have = 1;
+            }
+        } while ((uint64_t)w >= limit);
+        k = run_of(t, w);
+        markers[i] = t->markers[k];
+        wounds[i] = t->wounds[k];
+    }
+    st[0] = aa_u128_hi(s);
+    st[1] = aa_u128_lo(s);
+    st[4] = (uint64_t)have;
+    st[5] = have ? spare : 0;
+}
+
+int aa_simulate_fire_chunk(const aa_fire_cdf *t, const uint32_t *base, int n_base, uint64_t chunk,
+                           ptrdiff_t lo, ptrdiff_t hi, int8_t *markers, int16_t *wounds) {
+    uint32_t local[64];
+    uint32_t *ent = local;
+    uint64_t st[AA_PCG_WORDS];
+    int n;
+    if (n_base + 2 > 64) {
+        ent = (uint32_t *)malloc(((size_t)n_base + 2) * sizeof(uint32_t));
+        if (ent == NULL)
+            return AA_SIM_NO_MEMORY;
+    }
+    memcpy(ent, base, (size_t)n_base * sizeof(uint32_t));
+    n = n_base + aa_int_words(chunk, ent + n_base);
+    aa_pcg_seed(ent, n, st);
+    if (ent != local)
+        free(ent);
+    aa_simulate_fire_pcg(t, st, lo, hi, markers, wounds);
+    return 0;
 }

@@ -1,50 +1,56 @@
-/* Monte Carlo fire: roll and resolve many independent engagements of one shooter on one target.
+/* Monte Carlo fire: many independent engagements of one shooter on one target, one 32-bit word each.
  *
- * The six dice are drawn as two mixed-radix "dice": the shooter's roll index (p_shooter outcomes)
- * and the target's (p_target outcomes); this is the same word-level algorithm as aa_roll_faces on
- * the six faces (first die most significant), so the faces, hence the results, are identical to
- * rolling the dice one by one. Scores and fire outcomes are looked up in tables built once with
- * the scalar primitives. A driver splits the engagements into chunks, one stream per chunk, so
- * results do not depend on the thread count (aa_core/simulate.pyx). */
+ * The exact distribution of the outcome (capped markers, wounds) is known beforehand: counts[k] of
+ * the `total` equally likely rolls of the six dice give outcome k (the odds kernels count them).
+ * With q = floor(2^32 / total), the words below total * q are split into consecutive runs of
+ * counts[k] * q words, one run per outcome: a word drawn uniformly, rejected if at or above
+ * total * q (probability below total / 2^32, under 0.07 % for six d12), falls in run k with
+ * probability exactly counts[k] / total. A guide table on the top bits of the word finds the run in
+ * one lookup and, rarely, a step or two. Each chunk of engagements draws from its own PCG64 stream,
+ * seeded here from its SeedSequence entropy (aa_pcg.h), so results do not depend on the thread count
+ * (aa_core/simulate.pyx). */
 #ifndef AA_SIMULATE_H
 #define AA_SIMULATE_H
 
 #include "aa_common.h"
-#include "aa_bitgen.h"
-#include "aa_fire.h"
 
 AA_EXTERN_C_BEGIN
 
-typedef struct aa_fire_tables {
-    uint32_t p_shooter, p_target, threshold;
-    int16_t *attacks;    /* [p_shooter][2]: attack(s) of each shooter roll, -1 when absent */
-    int16_t *defense;    /* [p_target]: Defense of each target roll */
-    int n_att;           /* attack values are 0..n_att-1 */
-    int n_def;           /* defense values are 0..n_def-1 */
-    int8_t *markers;     /* [attack][defense] -> markers of one attack (before the cap) */
-    int16_t *wounds;     /* [attack][defense] -> wounds of one attack */
-    int cap;             /* per-turn marker cap of this target */
-} aa_fire_tables;
-
 enum {
-    AA_SIM_NO_SCORE_TABLES = -1,   /* out of memory for the p_shooter + p_target score tables */
-    AA_SIM_NO_RESULT_TABLE = -2    /* out of memory for the n_att x n_def fire-result table */
+    AA_SIM_GUIDE_BITS = 10,             /* the guide table has 2^10 entries, one per top-10-bit prefix */
+    AA_SIM_MAX_OUTCOMES = 65535,        /* outcomes a table can hold (guide entries are uint16) */
+    AA_SIM_BAD_TOTAL = -1,              /* total is 0, above 2^32, or not the sum of the counts */
+    AA_SIM_BAD_OUTCOMES = -2,           /* n_outcomes is 0, above AA_SIM_MAX_OUTCOMES, or a count is 0 */
+    AA_SIM_NO_MEMORY = -3               /* out of memory for the n_outcomes run ends */
 };
 
-/* Build the tables of dice shooter[3] (Table 5 row shooter_row; split_fire: this target faces the
- * higher attack only) on dice target[3] (row target_row) at `band`, target armor, cover, ap and
- * kind. The product of the six sides must be at most 2**32. Returns 0, or AA_SIM_NO_* (out of
- * memory; p_shooter, p_target, n_att and n_def say how large). Free with aa_fire_tables_free. */
-int aa_fire_tables_init(aa_fire_tables *t, const int64_t *shooter, const int64_t *target,
-                        const signed char *shooter_row, const signed char *target_row, int split_fire,
-                        int band, int armor, int cover, int ap, int vehicle, const aa_fire_rules *rules);
+typedef struct aa_fire_cdf {
+    int n_outcomes;
+    uint64_t limit;          /* total * q: words at or above it are rejected */
+    uint64_t *ends;          /* [n_outcomes]: run k is [ends[k-1], ends[k]) (ends[-1] = 0) */
+    int8_t *markers;         /* [n_outcomes]: capped markers of outcome k */
+    int16_t *wounds;         /* [n_outcomes]: wounds of outcome k */
+    uint16_t guide[1 << AA_SIM_GUIDE_BITS];   /* first run that can hold a word of this prefix */
+} aa_fire_cdf;
 
-/* Free what aa_fire_tables_init allocated (also after it failed). */
-void aa_fire_tables_free(aa_fire_tables *t);
+/* Build t from the outcomes' exact counts (each > 0, summing to total <= 2^32) and their
+ * (markers, wounds). Returns 0 or AA_SIM_*; free with aa_fire_cdf_free (also after a failure). */
+int aa_fire_cdf_init(aa_fire_cdf *t, const int64_t *counts, const int8_t *markers, const int16_t *wounds,
+                     int n_outcomes, uint64_t total);
 
-/* Engagements [lo, hi) drawn from bg: capped markers[i] and wounds[i]. */
-void aa_simulate_fire(aa_bitgen *bg, const aa_fire_tables *t, ptrdiff_t lo, ptrdiff_t hi,
-                      int8_t *markers, int16_t *wounds);
+/* Free what aa_fire_cdf_init allocated. */
+void aa_fire_cdf_free(aa_fire_cdf *t);
+
+/* Engagements [lo, hi) drawn from the PCG64 state st (six words, aa_pcg.h) into markers[i],
+ * wounds[i]; st advances as numpy's PCG64 would after the same next_uint32 calls. */
+void aa_simulate_fire_pcg(const aa_fire_cdf *t, uint64_t *st, ptrdiff_t lo, ptrdiff_t hi,
+                          int8_t *markers, int16_t *wounds);
+
+/* Engagements [lo, hi) of chunk `chunk`: drawn from PCG64(SeedSequence(entropy, spawn_key=key +
+ * (chunk,))), whose assembled entropy without the chunk's words is base[0..n_base). Returns 0, or
+ * AA_SIM_NO_MEMORY if a base longer than 60 words cannot be copied. */
+int aa_simulate_fire_chunk(const aa_fire_cdf *t, const uint32_t *base, int n_base, uint64_t chunk,
+                           ptrdiff_t lo, ptrdiff_t hi, int8_t *markers, int16_t *wounds);
 
 AA_EXTERN_C_END
 
