@@ -30,8 +30,8 @@ cdef extern from "csrc/aa_simulate.h" nogil:
                             int band, int armor, int cover, int ap, bint vehicle,
                             const FireRules* rules) noexcept
     void aa_fire_tables_free(aa_fire_tables* t) noexcept
-    void aa_simulate_fire(aa_bitgen* bg, const aa_fire_tables* t, ptrdiff_t lo, ptrdiff_t hi,
-                          int8_t* markers, int16_t* wounds) noexcept
+    void aa_simulate_fire_range(aa_bitgen* bg, const aa_fire_tables* t, ptrdiff_t lo, ptrdiff_t hi,
+                                int8_t* markers, int16_t* wounds) noexcept
 
 
 if not bitgen_layout_matches():
@@ -68,6 +68,6 @@ def simulate_fire(list bit_generators, Py_ssize_t chunk, const int64_t[::1] shoo
                 hi = lo + chunk
                 if hi > n:
                     hi = n
-                aa_simulate_fire(<aa_bitgen*>bgs[c], &t, lo, hi, &markers[0], &wounds[0])
+                aa_simulate_fire_range(<aa_bitgen*>bgs[c], &t, lo, hi, &markers[0], &wounds[0])
     finally:
         aa_fire_tables_free(&t)

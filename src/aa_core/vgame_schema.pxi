@@ -18,6 +18,7 @@ cdef extern from "csrc/aa_schema.h":
         MAX_FEATURES     # terrain features of a scenario
         MAX_TARGETS      # one declaration's targets: unit slots or features
         MAX_ATTACKS      # attacks resolved in one Activation phase
+        MAX_VALUE        # largest score or armor the C API's fire functions take (aa_resolve_fire)
         UNIT_FEATURES    # observation floats per unit slot
         N_STAGES         # stages (the observation's one-hot)
         N_ACTIONS        # Action values

@@ -101,8 +101,8 @@ AA_INLINE void engage(aa_bitgen *bg, const aa_fire_tables *t, int8_t *markers, i
     *wounds = (int16_t)w;
 }
 
-void aa_simulate_fire(aa_bitgen *bg, const aa_fire_tables *t, ptrdiff_t lo, ptrdiff_t hi,
-                      int8_t *markers, int16_t *wounds) {
+void aa_simulate_fire_range(aa_bitgen *bg, const aa_fire_tables *t, ptrdiff_t lo, ptrdiff_t hi,
+                            int8_t *markers, int16_t *wounds) {
     ptrdiff_t i;
     for (i = lo; i < hi; i++)
         engage(bg, t, &markers[i], &wounds[i]);

@@ -43,8 +43,8 @@ int aa_fire_tables_init(aa_fire_tables *t, const int64_t *shooter, const int64_t
 void aa_fire_tables_free(aa_fire_tables *t);
 
 /* Engagements [lo, hi) drawn from bg: capped markers[i] and wounds[i]. */
-void aa_simulate_fire(aa_bitgen *bg, const aa_fire_tables *t, ptrdiff_t lo, ptrdiff_t hi,
-                      int8_t *markers, int16_t *wounds);
+void aa_simulate_fire_range(aa_bitgen *bg, const aa_fire_tables *t, ptrdiff_t lo, ptrdiff_t hi,
+                            int8_t *markers, int16_t *wounds);
 
 AA_EXTERN_C_END
 
