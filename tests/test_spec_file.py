@@ -326,7 +326,8 @@ def sanitized_harness(tmp_path_factory):
 def test_fuzz_under_sanitizers(sanitized_harness, default_file):
     """Thousands of mutated files (fixed seeds; half with the checksum recomputed, so the field checks
     see them) through aa_spec_load built with AddressSanitizer and UBSan: a status for each, and no
-    sanitizer report."""
+    sanitizer report; every file it accepts plays a game of random legal actions to its end (or 3000
+    decisions), observed at every decision, so the checks are enough for the engine too."""
     from atomic_africa.game.scenario import load_scenario
     seeds = [default_file, sf.compile_spec(load_scenario("meeting_engagement"))]
     files = [m for k, s in enumerate(seeds) for m in _mutations(s, 2000, 1000 + k)] + seeds
@@ -346,6 +347,9 @@ def test_fuzz_under_sanitizers(sanitized_harness, default_file):
     for f, line in zip(files[::97], lines[::97]):
         assert cspec.load_status(f)[0] == int(line.split("\t")[0])
     assert statuses.count(AA_ERR_SPEC) > len(files) // 2
+    played = [int(line.split()[2]) for line in lines if line.startswith("0\t")]
+    assert all(line.startswith("0\tplayed ") for line in lines if line.startswith("0\t"))
+    assert len(played) > 50 and min(played) > 0   # mutations within the bounds were accepted, and played
 
 
 @pytest.mark.slow
@@ -384,3 +388,30 @@ def test_cli_compile_errors_are_one_line(argv, words, capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1, err
+
+
+# -- a game from the loaded spec -------------------------------------------------------------------
+@pytest.mark.parametrize("scenario", [None, "meeting_engagement"])
+def test_a_vector_game_on_the_loaded_spec_plays_as_vector_game(scenario):
+    """VectorGame's kernel bound to the parameters aa_spec_load made (not those Python computed) plays
+    the same games: the same legal actions, observations and events at every step."""
+    from aa_core import vbatch
+    from atomic_africa.game.native.vector import VectorGame
+    data = sf.compile_spec(scenario)
+    a = VectorGame(scenario, num_envs=16, seed=7, record_events=True)
+    b = VectorGame(scenario, num_envs=16, seed=7, record_events=True)
+    lp, lt = cspec.load_params(data)
+    b._engine = vbatch.Engine(lp, lt, b.num_envs, b.record_events)
+    b._reseed()
+    a.reset(seed=7)
+    b.reset(seed=7)
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        masks = a.action_masks()
+        assert np.array_equal(masks, b.action_masks())
+        assert np.array_equal(a.observations(), b.observations())
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        a.step(actions)
+        b.step(actions)
+    for i in range(a.num_envs):
+        assert a.events(i) == b.events(i)

@@ -136,10 +136,6 @@ static aa_status read_params_(reader_ *r, aa_params *P) {
     return AA_OK;
 }
 
-static ptrdiff_t aa_spec_vertices_(const aa_params *P) {
-    return P->terrain.n_poly > 0 ? (ptrdiff_t)P->terrain.poly_off[P->terrain.n_poly] : 0;
-}
-
 static aa_status check_poly_off_(const aa_params *P) {
     const int64_t *off = P->terrain.poly_off;
     int k;

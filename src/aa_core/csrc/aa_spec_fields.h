@@ -110,7 +110,7 @@ static const aa_spec_field AA_SPEC_PARAMS[] = {
 enum { AA_SPEC_N_PARAMS = 82, AA_SPEC_N_TABLES = 27 };
 
 /* Bounds of number field k (values read before it are in P). */
-static void aa_spec_param_bounds_(int k, const aa_params *P, double *lo, double *hi) {
+AA_INLINE void aa_spec_param_bounds_(int k, const aa_params *P, double *lo, double *hi) {
     (void)P;
     switch (k) {
     case 0: *lo = 1.0; *hi = 125.0; break;
@@ -265,7 +265,7 @@ enum {
 };
 
 /* Point table k's member of P at `mem` (its elements, of the table's type). */
-static void aa_spec_bind_table_(int k, aa_params *P, const void *mem) {
+AA_INLINE void aa_spec_bind_table_(int k, aa_params *P, const void *mem) {
     switch (k) {
     case 0: P->tables.card_joker = (const int8_t *)mem; break;
     case 1: P->tables.card_suit = (const int8_t *)mem; break;
@@ -298,9 +298,14 @@ static void aa_spec_bind_table_(int k, aa_params *P, const void *mem) {
     }
 }
 
-/* Elements, bounds of table k (the numbers are in P; vertices: aa_spec.c). */
-static ptrdiff_t aa_spec_vertices_(const aa_params *P);
-static void aa_spec_table_bounds_(int k, const aa_params *P, ptrdiff_t *count, double *lo, double *hi) {
+/* Vertices of all polygons (poly_off is read and checked before vx), then the elements and bounds of
+ * table k (the numbers are in P). */
+AA_INLINE ptrdiff_t aa_spec_vertices_(const aa_params *P) {
+    return P->terrain.n_poly > 0 ? (ptrdiff_t)P->terrain.poly_off[P->terrain.n_poly] : 0;
+}
+
+AA_INLINE void aa_spec_table_bounds_(int k, const aa_params *P, ptrdiff_t *count, double *lo,
+                                     double *hi) {
     switch (k) {
     case 0: *count = (ptrdiff_t)(P->K); *lo = 0.0; *hi = 1.0; break;
     case 1: *count = (ptrdiff_t)(P->K); *lo = -1.0; *hi = 3.0; break;
@@ -391,8 +396,8 @@ static const aa_spec_unit_row AA_SPEC_UNIT_ROWS[] = {
 enum { AA_SPEC_N_UNIT_ROWS = 38 };
 
 /* Bounds of unit row k for live slot u (not for a ladder row). */
-static void aa_spec_unit_bounds_(int k, const aa_params *P, const aa_spec_terms *T, int u,
-                                 double *lo, double *hi) {
+AA_INLINE void aa_spec_unit_bounds_(int k, const aa_params *P, const aa_spec_terms *T, int u,
+                                    double *lo, double *hi) {
     (void)P; (void)T; (void)u;
     switch (k) {
     case 0: *lo = 0.0; *hi = 1.0; break;

@@ -5,32 +5,30 @@ binary file that ``aa_spec_load`` (``src/aa_core/csrc/aa_spec.c``) reads with no
 :func:`~atomic_africa.game.native.layout.unit_templates` compute for ``VectorGame``, so a C game made
 from the file plays as ``VectorGame`` and ``Game`` do.
 
-Format (version :data:`FORMAT_VERSION`; every number little-endian)
--------------------------------------------------------------------
-Header, 32 bytes:
+**The format** (version ``FORMAT_VERSION``; every number little-endian). The header, 32 bytes:
 
 ========  =====  ==================================================================================
 offset    bytes  field
 ========  =====  ==================================================================================
 0         8      magic ``b"AA-SPEC\\x00"``
-8         4      u32 format version (:data:`FORMAT_VERSION`)
-12        4      u32 ``AA_ABI_VERSION`` of the layout written (:data:`ABI_VERSION`)
+8         4      u32 format version (``FORMAT_VERSION``)
+12        4      u32 ``AA_ABI_VERSION`` of the layout written (``ABI_VERSION``)
 16        8      u64 payload length in bytes (the file is exactly 32 + that long)
 24        4      u32 flags, 0
 28        4      u32 CRC-32 (IEEE 802.3, zlib's) of header bytes 0..27 followed by the payload
 ========  =====  ==================================================================================
 
-Payload: first the ``aa_params`` numbers, in the order of :data:`PARAM_FIELDS` (each field's ``count``
+The payload: first the ``aa_params`` numbers, in the order of ``PARAM_FIELDS`` (each field's ``count``
 values, ``i32``/``i64``/``f64``; fixed-size arrays written whole, padding included), then each array the
-``aa_tables`` and ``aa_terrain`` pointers point into, in the order of :data:`TABLE_FIELDS`: a u32
+``aa_tables`` and ``aa_terrain`` pointers point into, in the order of ``TABLE_FIELDS``: a u32
 element count (which must equal the count the numbers before imply, e.g. ``K`` cards) and the elements
 (``i8``/``u8``/``i32``/``i64``/``f64``). The greedy agent's odds tables are not stored: the loader
 recomputes them from Table 5 (``aa_fill_odds_tables``).
 
 The loader checks the header, the length and the checksum, then every value against the bounds of its
-field (:data:`PARAM_FIELDS` and :data:`TABLE_FIELDS` give them, from :mod:`atomic_africa._limits`; a bound
+field (``PARAM_FIELDS`` and ``TABLE_FIELDS`` give them, from ``atomic_africa._limits``; a bound
 may depend on a value read before, e.g. a card id below ``K``), the unit templates row by row against
-the schema's unit bounds (:data:`atomic_africa.game.schema.UNIT_FIELDS`; an empty slot holds the
+the schema's unit bounds (``atomic_africa.game.schema.UNIT_FIELDS``; an empty slot holds the
 defaults) and the consistency of the counts (``U == 2 C``, ``n_poly + n_circ == n_feat``, padding zero
 past ``n_fractions``...). Anything else is ``AA_ERR_SPEC`` with a message naming the field and the
 allowed values.
@@ -53,7 +51,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ... import _limits as L
-from ..schema import LIMIT, NATIVE_STORAGES, UNIT_FIELDS, native_rows
+from ..schema import LIMIT, NATIVE_STORAGES, native_rows
 
 __all__ = ["compile_spec", "FORMAT_VERSION", "ABI_VERSION", "MAGIC", "HEADER_SIZE", "PARAM_FIELDS",
            "TABLE_FIELDS", "render_fields_header", "render_default_c", "FIELDS_HEADER_PATH",
@@ -212,7 +210,6 @@ TABLE_FIELDS = (
 )
 
 _NP = {"i8": "<i1", "u8": "<u1", "i32": "<i4", "i64": "<i8", "f64": "<f8"}
-_KEY = {"tables": None, "terrain": None}   # a table's key in the tables dict is its last name
 
 
 def _lookup(params: dict, path: str):
@@ -356,7 +353,7 @@ def render_fields_header() -> str:
                    f'{int(f.positive)}}},')
     out += ["};", f"enum {{ AA_SPEC_N_PARAMS = {len(PARAM_FIELDS)}, AA_SPEC_N_TABLES = {len(TABLE_FIELDS)} }};", "",
             "/* Bounds of number field k (values read before it are in P). */",
-            "static void aa_spec_param_bounds_(int k, const aa_params *P, double *lo, double *hi) {",
+            "AA_INLINE void aa_spec_param_bounds_(int k, const aa_params *P, double *lo, double *hi) {",
             "    (void)P;", "    switch (k) {"]
     for k, f in enumerate(PARAM_FIELDS):
         out.append(f"    case {k}: *lo = {_c_num(f.lo)}; *hi = {_c_num(f.hi)}; break;")
@@ -368,19 +365,24 @@ def render_fields_header() -> str:
     out += ["};", "enum {"]
     out += [f"    AA_SPEC_T_{f.path.split('.')[1].upper()} = {k}," for k, f in enumerate(TABLE_FIELDS)]
     out += ["};", "", "/* Point table k's member of P at `mem` (its elements, of the table's type). */",
-            "static void aa_spec_bind_table_(int k, aa_params *P, const void *mem) {", "    switch (k) {"]
+            "AA_INLINE void aa_spec_bind_table_(int k, aa_params *P, const void *mem) {", "    switch (k) {"]
     out += [f"    case {k}: P->{f.path} = (const {'signed char' if f.path == 'tables.table5' else _CT[f.kind]} *)mem; "
             "break;" for k, f in enumerate(TABLE_FIELDS)]
     out += ["    default: break;", "    }", "}", ""]
-    out += ["/* Elements, bounds of table k (the numbers are in P; vertices: aa_spec.c). */",
-            "static ptrdiff_t aa_spec_vertices_(const aa_params *P);",
-            "static void aa_spec_table_bounds_(int k, const aa_params *P, ptrdiff_t *count, double *lo, double *hi) {",
+    out += ["/* Vertices of all polygons (poly_off is read and checked before vx), then the elements and bounds of",
+            " * table k (the numbers are in P). */",
+            "AA_INLINE ptrdiff_t aa_spec_vertices_(const aa_params *P) {",
+            "    return P->terrain.n_poly > 0 ? (ptrdiff_t)P->terrain.poly_off[P->terrain.n_poly] : 0;",
+            "}", "",
+            "AA_INLINE void aa_spec_table_bounds_(int k, const aa_params *P, ptrdiff_t *count, double *lo,",
+            "                                     double *hi) {",
             "    switch (k) {"]
     for k, f in enumerate(TABLE_FIELDS):
         out.append(f"    case {k}: *count = (ptrdiff_t)({f.count}); *lo = {_c_num(f.lo)}; *hi = {_c_num(f.hi)}; break;")
     out += ["    default: *count = 0; *lo = 0.0; *hi = -1.0; break;", "    }", "}", "",
             "/* Per side of the templates: its live units and figures (the unit bounds' terms). */",
-            "typedef struct aa_spec_terms {", "    int side_units[2];", "    double side_figures[2];", "} aa_spec_terms;", "",
+            "typedef struct aa_spec_terms {", "    int side_units[2];", "    double side_figures[2];",
+            "} aa_spec_terms;", "",
             "/* The schema's unit rows (atomic_africa.game.schema.UNIT_FIELDS): name, storage (0 i8, 1 i32, 2 f64),",
             " * row, value of an empty slot, whether a live slot's value is a die of the ladder. */",
             "typedef struct aa_spec_unit_row {", "    const char *name;", "    int storage, row;",
@@ -388,18 +390,16 @@ def render_fields_header() -> str:
             "static const aa_spec_unit_row AA_SPEC_UNIT_ROWS[] = {"]
     storages = list(NATIVE_STORAGES)
     rows = _unit_rows()
-    for s, r, name, f in rows:
+    for s, r, _, f in rows:
         empty = f.default[r - f.row] if f.rows > 1 else f.default
-        if name == "NAME_BASE":
-            empty = -1
         out.append(f'    {{"{f.name}{f"[{r - f.row}]" if f.rows > 1 else ""}", {storages.index(s)}, {r}, '
                    f'{_c_num(float(empty))}, {int(f.bounds == "ladder")}}},')
     out += ["};", f"enum {{ AA_SPEC_N_UNIT_ROWS = {len(rows)} }};", "",
             "/* Bounds of unit row k for live slot u (not for a ladder row). */",
-            "static void aa_spec_unit_bounds_(int k, const aa_params *P, const aa_spec_terms *T, int u,",
-            "                                 double *lo, double *hi) {",
+            "AA_INLINE void aa_spec_unit_bounds_(int k, const aa_params *P, const aa_spec_terms *T, int u,",
+            "                                    double *lo, double *hi) {",
             "    (void)P; (void)T; (void)u;", "    switch (k) {"]
-    for k, (s, r, name, f) in enumerate(rows):
+    for k, (_, _, _, f) in enumerate(rows):
         if f.bounds == "ladder":
             continue
         lo, hi = f.bounds
