@@ -271,3 +271,25 @@ def test_cmake_builds_the_library(tmp_path, library):
     assert lib.is_file()
     exe = _compile(C_COMPILERS[0], SUPPORT / "capi_driver.c", lib, tmp_path / "drv", cxx=False)
     assert _run([exe, "fire"]).stdout.split() == ["F", "2", "2"]
+
+
+def test_the_c_api_page_example_compiles_and_prints_what_it_says(library, tmp_path):
+    """docs/guide/c_api.md's complete example, compiled as it stands: it plays Game(None, 42) with
+    RandomAgent(1) against HeuristicAgent() as the Python engine does."""
+    from atomic_africa.agents import HeuristicAgent
+
+    page = (ROOT / "docs" / "guide" / "c_api.md").read_text()
+    blocks = re.findall(r"```c\n(.*?)```", page, flags=re.S)
+    assert len(blocks) == 1 and len(blocks[0].splitlines()) <= 45
+    src = tmp_path / "example.c"
+    src.write_text(blocks[0])
+    exe = _compile(C_COMPILERS[0], src, library, tmp_path / "example", cxx=False)
+    out = _run([exe]).stdout.splitlines()
+    g, agents, decisions = Game(None, 42), [RandomAgent(1), HeuristicAgent()], 0
+    while not g.is_over:
+        g.apply(agents[g.current_player].act(g))
+        decisions += 1
+    winner = -1 if g.result.winner is None else g.result.winner
+    assert out[0] == f"decisions {decisions}, winner {winner}"
+    assert out[1].startswith("refused: action 0: the game is over")
+    assert out[2] == "markers 2, wounds 2"
