@@ -26,7 +26,9 @@ struct aa_game {
     int record;                  /* events recorded (g.ev == &ev) */
     uint64_t rng[AA_PCG_WORDS];  /* the game's PCG64 stream (Game's RandomSource) */
     aa_bitgen bg;
-    size_t block_size;
+    int n_legal;                 /* legal ids cached by aa_game_legal_actions (-1: none since the last change) */
+    int32_t *legal;              /* n_actions ids, ascending, after the state block */
+    size_t block_size;           /* the state block and the cache */
     void *block;
 };
 
@@ -83,7 +85,8 @@ static size_t block_offset(void) {
 }
 
 static aa_game *alloc_game(const aa_params *P) {
-    size_t bytes = aa_state_size(P);
+    size_t state = (aa_state_size(P) + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+    size_t bytes = state + (size_t)P->n_actions * sizeof(int32_t);
     aa_game *game = (aa_game *)malloc(block_offset() + bytes);
     if (game == NULL)
         return NULL;
@@ -91,6 +94,8 @@ static aa_game *alloc_game(const aa_params *P) {
     game->P = P;
     game->block_size = bytes;
     game->block = (char *)game + block_offset();
+    game->legal = (int32_t *)((char *)game->block + state);
+    game->n_legal = -1;
     return game;
 }
 
@@ -134,6 +139,7 @@ aa_status aa_game_copy(const aa_game *game, aa_game **out) {
         return aa_fail(AA_ERR_MEMORY, "aa_game_copy: cannot allocate a game (out of memory)");
     memcpy(c, game, block_offset() + game->block_size);
     c->block = (char *)c + block_offset();
+    c->legal = (int32_t *)((char *)c + ((char *)game->legal - (char *)game));
     c->ev.data = NULL;
     c->ev.cap = 0;
     if (game->ev.size > 0) {
@@ -182,9 +188,24 @@ static void sort_ids(int *a, int m) {
     }
 }
 
-int aa_game_legal_actions(const aa_game *game, int32_t *buf, int cap) {
+/* The sorted legal ids in game->legal (cached until the game next changes: a host asks for them,
+ * then applies one of them, and aa_game_apply checks it against the cache); their number. */
+static int legal_cached(const aa_game *game) {
     int ids[MAX_LEGAL];   /* the core's contract: room for MAX_LEGAL (the stack, as the drivers do) */
     int m, k;
+    aa_game *gm = (aa_game *)game;   /* the cache is not observable state */
+    if (game->n_legal >= 0)
+        return game->n_legal;
+    m = aa_legal_actions(game->P, state_of(game), ids);
+    sort_ids(ids, m);
+    for (k = 0; k < m; k++)
+        gm->legal[k] = (int32_t)ids[k];
+    gm->n_legal = m;
+    return m;
+}
+
+int aa_game_legal_actions(const aa_game *game, int32_t *buf, int cap) {
+    int m;
     aa_status st = check_game(game);
     if (st)
         return NEG(st);
@@ -192,16 +213,30 @@ int aa_game_legal_actions(const aa_game *game, int32_t *buf, int cap) {
         return NEG(ARG("cap: %d; expected >= 0 (the room in buf, in ids)", cap));
     if (buf == NULL && cap > 0)
         return NEG(ARG("buf: NULL with cap %d; expected room for cap ids (or cap 0 to count them)", cap));
-    m = aa_legal_actions(game->P, state_of(game), ids);
+    m = legal_cached(game);
     if (buf == NULL)
         return m;
     if (cap < m)
         return NEG(ARG("cap: %d is too small for the %d legal actions; allowed >= %d "
                        "(aa_num_actions(spec) = %d is always enough)", cap, m, m, game->P->n_actions));
-    sort_ids(ids, m);
-    for (k = 0; k < m; k++)
-        buf[k] = (int32_t)ids[k];
+    memcpy(buf, game->legal, (size_t)m * sizeof(int32_t));
     return m;
+}
+
+/* Whether `a` is legal now: a binary search of the cached ids when the host listed them. */
+static int is_legal(aa_game *game, int a) {
+    int lo = 0, hi, mid;
+    if (game->n_legal < 0)
+        return aa_is_legal(game->P, &game->g, a);
+    hi = game->n_legal;
+    while (lo < hi) {
+        mid = (lo + hi) / 2;
+        if (game->legal[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < game->n_legal && game->legal[lo] == a;
 }
 
 aa_status aa_game_apply(aa_game *game, int32_t action) {
@@ -212,9 +247,10 @@ aa_status aa_game_apply(aa_game *game, int32_t action) {
         return aa_fail(AA_ERR_OVER, "action %ld: the game is over (turn %d)", (long)action, game->g.s[S_TURN]);
     if (action < 0 || action >= game->P->n_actions)
         return ARG("action: %ld is out of range; allowed 0..%d", (long)action, game->P->n_actions - 1);
-    if (!aa_is_legal(game->P, &game->g, (int)action))
+    if (!is_legal(game, (int)action))
         return aa_fail(AA_ERR_ILLEGAL, "action %ld: not legal now (player %d to move; aa_game_legal_actions "
                        "lists the legal ids)", (long)action, game->g.s[S_CUR]);
+    game->n_legal = -1;
     aa_apply_action(game->P, &game->g, (int)action);
     return AA_OK;
 }
