@@ -223,6 +223,7 @@ def test_a_table_value_out_of_its_bounds_is_refused_naming_it(default_file, f):
     ("table.mid_x", 1.0, ("table.mid_x",)),
     ("dice.shattered_die", 5, ("dice.shattered_die = 5; allowed a die of dice.ladder",)),
     ("fire.band_edges_cm", 1.0, ("fire.band_edges_cm[1]", "strictly increasing")),
+    ("call_for_fire.support_action", 2, ("call_for_fire.support_action = 2; allowed 0 (basic)",)),
 ])
 def test_inconsistent_numbers_are_refused(default_file, name, value, words):
     index = 1 if name in ("movement.distance_fractions", "fire.band_edges_cm") else 0
@@ -259,6 +260,22 @@ def test_unit_templates_against_the_schema(default_file):
              "a die of dice.ladder")
     _refused(_poke(default_file, "tables.tmpl_i8", 7, rows["KIND"] * U), "unit slot 0", "kind = 7")
     _refused(_poke(default_file, "tables.tmpl_i32", 500, rows["NAME_BASE"] * U), "unit slot 0", "name_base = 500")
+    # what a scenario may give at set-up (schema Setup bounds), narrower than what a game may reach
+    _refused(_poke(default_file, "tables.tmpl_i32", 1001, rows["FIGURES"] * U), "unit slot 0", "figures = 1001",
+             "allowed [1, 1000]")
+    _refused(_poke(default_file, "tables.tmpl_i32", 2000, rows["MARKERS"] * U), "unit slot 0", "markers = 2000",
+             "allowed [0, 1000]")
+
+
+@pytest.mark.parametrize("index, value, words", [
+    (0, 1, "the single die); allowed 0 (low) or 2 (high)"),
+    (1, 4, "the single not attacks (4)"),
+    (1, 2, "one of them defense (1)"),
+    (2, 1, "allowed two different roles"),
+])
+def test_table5_rows_are_rules_table5_rows(default_file, index, value, words):
+    assert struct.unpack_from("<3b", default_file, _layout(default_file)["tables.table5"][0]) == (0, 1, 0)
+    _refused(_poke(default_file, "tables.table5", value, index), f"tables.table5[{min(index, 1)}", words)
 
 
 def test_trailing_bytes_are_refused(default_file):
@@ -309,16 +326,109 @@ def test_fuzz_edits_give_a_status(default_file, edits, fix):
         assert status == AA_ERR_SPEC and message.startswith("spec file: ")
 
 
+#: The fuzz harness (here, not a .c file: the sdist ships no C outside the core).
+HARNESS = r"""/* Feeds spec files to aa_spec_load (tests/test_spec_file.py compiles it, under sanitizers for the fuzz
+ * run): stdin holds frames (u32 little-endian length, then that many bytes); for each, one line
+ * "status<TAB>message" on stdout, and a spec that loads plays one game of random legal actions
+ * (observed at every decision), so that the engine runs on every spec the loader accepts. With the
+ * argument "default", loads aa_spec_default instead and prints its sizes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_africa.h"
+#include "aa_pcg.h"
+#include "aa_spec.h"
+
+/* One game from P with seed `seed`, random legal actions (a fixed LCG), at most 3000 decisions;
+ * returns the decisions taken, -1 if memory ran out. */
+static long play_(const aa_params *P, uint64_t seed) {
+    static int buf[MAX_LEGAL];
+    uint64_t st[6], pick = seed;
+    aa_bitgen bg;
+    aa_state g;
+    long steps = 0;
+    void *mem = malloc(aa_state_size(P));
+    float *obs = (float *)malloc((size_t)P->obs_size * sizeof(float));
+    if (mem == NULL || obs == NULL) {
+        free(mem);
+        free(obs);
+        return -1;
+    }
+    aa_state_bind(&g, P, mem);
+    aa_pcg_from_seed(seed, st);
+    aa_pcg_bitgen(st, &bg);
+    g.rng = &bg;
+    g.ev = NULL;
+    aa_start_game(P, &g);
+    while (steps < 3000) {
+        int n = aa_legal_actions(P, &g, buf);
+        if (n == 0)
+            break;
+        aa_observe(P, &g, g.s[S_CUR], obs);
+        pick = pick * 6364136223846793005u + 1442695040888963407u;
+        aa_apply_action(P, &g, buf[(pick >> 33) % (uint64_t)n]);
+        steps++;
+    }
+    free(mem);
+    free(obs);
+    return steps;
+}
+
+int main(int argc, char **argv) {
+    unsigned char head[4];
+    aa_spec *spec = NULL;
+    aa_status st;
+    if (argc > 1 && strcmp(argv[1], "default") == 0) {
+        const aa_params *P;
+        st = aa_spec_default(&spec);
+        if (st != AA_OK) {
+            printf("%d\t%s\n", (int)st, aa_last_error());
+            return 1;
+        }
+        P = aa_spec_params(spec);
+        printf("%d\tC=%d K=%d n_actions=%d obs_size=%d n_feat=%d\n", (int)st, P->C, P->K, P->n_actions,
+               P->obs_size, P->terrain.n_feat);
+        aa_spec_free(spec);
+        return 0;
+    }
+    while (fread(head, 1, 4, stdin) == 4) {
+        size_t n = (size_t)head[0] | (size_t)head[1] << 8 | (size_t)head[2] << 16 | (size_t)head[3] << 24;
+        /* a separate allocation of exactly n bytes: AddressSanitizer sees any read past the end */
+        unsigned char *buf = (unsigned char *)malloc(n ? n : 1);
+        if (buf == NULL || fread(buf, 1, n, stdin) != n) {
+            free(buf);
+            return 2;
+        }
+        st = aa_spec_load(buf, n, &spec);
+        if ((st == AA_OK) != (spec != NULL))
+            return 3;
+        if (st == AA_OK)
+            printf("%d\tplayed %ld decisions\n", (int)st, play_(aa_spec_params(spec), (uint64_t)n));
+        else
+            printf("%d\t%s\n", (int)st, aa_last_error());
+        aa_spec_free(spec);
+        spec = NULL;
+        free(buf);
+    }
+    return 0;
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def sanitized_harness(tmp_path_factory):
     gcc = "/usr/bin/gcc" if Path("/usr/bin/gcc").exists() else shutil.which("gcc")
     if gcc is None:
         pytest.fail("no gcc to build the sanitizer harness")
-    exe = tmp_path_factory.mktemp("spec_fuzz") / "spec_load_harness"
-    sources = sorted(str(p) for p in CSRC.glob("*.c")) + [str(ROOT / "tests/support/spec_load_harness.c")]
-    subprocess.run([gcc, "-std=c11", "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-                    "-fno-omit-frame-pointer", f"-I{CSRC}", f"-I{ROOT / 'src/aa_core/include'}", *sources,
-                    "-lm", "-o", str(exe)], check=True, capture_output=True, text=True)
+    tmp = tmp_path_factory.mktemp("spec_fuzz")
+    exe, harness = tmp / "spec_load_harness", tmp / "spec_load_harness.c"
+    harness.write_text(HARNESS)
+    sources = sorted(str(p) for p in CSRC.glob("*.c")) + [str(harness)]
+    r = subprocess.run([gcc, "-std=c11", "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+                        "-fno-omit-frame-pointer", f"-I{CSRC}", f"-I{ROOT / 'src/aa_core/include'}", *sources,
+                        "-lm", "-o", str(exe)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-4000:]
     return exe
 
 

@@ -148,6 +148,23 @@ static aa_status check_poly_off_(const aa_params *P) {
     return AA_OK;
 }
 
+/* Table 5 rows as Rules.table5_array makes them: (single die 0 low or 2 high, its Role, the pair's
+ * Role), single and pair differ, one of them Defense, the single never ATTACKS. */
+static aa_status check_table5_(const aa_params *P) {
+    const signed char *t = P->tables.table5;
+    int row;
+    for (row = 0; row < N_ACTIONS * 2; row++, t += 3) {
+        if (t[0] != 0 && t[0] != 2)
+            return FAIL("tables.table5[%d] = %d (action %d, posture %d: the single die); allowed 0 (low) or 2 (high)",
+                        3 * row, t[0], row / 2, row % 2);
+        if (t[1] > 3 || t[1] == t[2] || (t[1] != 1 && t[2] != 1))
+            return FAIL("tables.table5[%d..%d] = %d, %d (action %d, posture %d: the roles of the single die and "
+                        "the pair); allowed two different roles, one of them defense (1), the single not attacks (4)",
+                        3 * row + 1, 3 * row + 2, t[1], t[2], row / 2, row % 2);
+    }
+    return AA_OK;
+}
+
 static aa_status read_tables_(reader_ *r, aa_spec *S) {
     aa_params *P = &S->P;
     int k;
@@ -182,6 +199,8 @@ static aa_status read_tables_(reader_ *r, aa_spec *S) {
         }
         aa_spec_bind_table_(k, P, S->tables[k]);
         if (k == AA_SPEC_T_POLY_OFF && (st = check_poly_off_(P)) != AA_OK)
+            return st;
+        if (k == AA_SPEC_T_TABLE5 && (st = check_table5_(P)) != AA_OK)
             return st;
     }
     return AA_OK;
@@ -275,6 +294,10 @@ static aa_status check_numbers_(const aa_params *P) {
             return FAIL("fire.band_edges_cm[%d] = %.17g; allowed strictly increasing positive values", i,
                         f->band_edges_cm[i]);
     CHECK_PADDING("fire.band_edges_cm", f->band_edges_cm, f->n_edges, MAX_EDGES);
+    a = c->support_action;
+    if (a != A_BASIC && a != A_HEAVY_WEAPON && a != A_SPRINT && a != A_DIG_IN)
+        return FAIL("call_for_fire.support_action = %d; allowed %d (basic), %d (heavy_weapon), %d (sprint) or "
+                    "%d (dig_in)", a, A_BASIC, A_HEAVY_WEAPON, A_SPRINT, A_DIG_IN);
     if (c->support_range_band > f->n_edges + 1)
         return FAIL("call_for_fire.support_range_band = %d; allowed 1 to n_edges + 1 = %d", c->support_range_band,
                     f->n_edges + 1);

@@ -395,7 +395,8 @@ static const aa_spec_unit_row AA_SPEC_UNIT_ROWS[] = {
 };
 enum { AA_SPEC_N_UNIT_ROWS = 38 };
 
-/* Bounds of unit row k for live slot u (not for a ladder row). */
+/* Bounds of unit row k for live slot u at set-up (not for a ladder row): the field's, narrowed to
+ * what a scenario may give where the schema says so. */
 AA_INLINE void aa_spec_unit_bounds_(int k, const aa_params *P, const aa_spec_terms *T, int u,
                                     double *lo, double *hi) {
     (void)P; (void)T; (void)u;
@@ -416,12 +417,12 @@ AA_INLINE void aa_spec_unit_bounds_(int k, const aa_params *P, const aa_spec_ter
     case 13: *lo = 0.0; *hi = 1.0; break;
     case 14: *lo = 0.0; *hi = (double)(T->side_units[u / P->C] - 1); break;
     case 15: *lo = 0.0; *hi = (double)(P->table.turns); break;
-    case 16: *lo = 1.0; *hi = (double)(T->side_figures[u / P->C]); break;
+    case 16: *lo = aa_pmax(1.0, 1.0); *hi = aa_pmin((double)(T->side_figures[u / P->C]), (double)(1000.0)); break;
     case 17: *lo = 1.0; *hi = (double)(100.0); break;
     case 18: *lo = (double)(- 100.0); *hi = 0.0; break;
     case 19: *lo = (double)(- 100.0); *hi = 0.0; break;
-    case 20: *lo = 0.0; *hi = (double)(1073741824.0); break;
-    case 21: *lo = 0.0; *hi = (double)(1073741824.0); break;
+    case 20: *lo = aa_pmax(0.0, 0.0); *hi = aa_pmin((double)(1073741824.0), (double)(1000.0)); break;
+    case 21: *lo = aa_pmax(0.0, 0.0); *hi = aa_pmin((double)(1073741824.0), (double)(1000.0)); break;
     case 22: *lo = 0.0; *hi = (double)(1073741824.0); break;
     case 23: *lo = -1.0; *hi = (double)(P->K - 1); break;
     case 24: *lo = -1.0; *hi = 7.0; break;

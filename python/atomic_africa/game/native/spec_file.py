@@ -395,15 +395,19 @@ def render_fields_header() -> str:
         out.append(f'    {{"{f.name}{f"[{r - f.row}]" if f.rows > 1 else ""}", {storages.index(s)}, {r}, '
                    f'{_c_num(float(empty))}, {int(f.bounds == "ladder")}}},')
     out += ["};", f"enum {{ AA_SPEC_N_UNIT_ROWS = {len(rows)} }};", "",
-            "/* Bounds of unit row k for live slot u (not for a ladder row). */",
+            "/* Bounds of unit row k for live slot u at set-up (not for a ladder row): the field's, narrowed to",
+            " * what a scenario may give where the schema says so. */",
             "AA_INLINE void aa_spec_unit_bounds_(int k, const aa_params *P, const aa_spec_terms *T, int u,",
             "                                    double *lo, double *hi) {",
             "    (void)P; (void)T; (void)u;", "    switch (k) {"]
     for k, (_, _, _, f) in enumerate(rows):
         if f.bounds == "ladder":
             continue
-        lo, hi = f.bounds
-        out.append(f"    case {k}: *lo = {_c_bound(lo)}; *hi = {_c_bound(hi)}; break;")
+        lo, hi = _c_bound(f.bounds[0]), _c_bound(f.bounds[1])
+        if f.setup is not None and isinstance(f.setup.bounds, tuple):   # narrower at set-up (a scenario's)
+            lo = f"aa_pmax({lo}, {_c_bound(f.setup.bounds[0])})"
+            hi = f"aa_pmin({hi}, {_c_bound(f.setup.bounds[1])})"
+        out.append(f"    case {k}: *lo = {lo}; *hi = {hi}; break;")
     out += ["    default: *lo = 0.0; *hi = 0.0; break;", "    }", "}", "", "#endif"]
     return "\n".join(out) + "\n"
 
