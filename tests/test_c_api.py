@@ -293,3 +293,20 @@ def test_the_c_api_page_example_compiles_and_prints_what_it_says(library, tmp_pa
     assert out[0] == f"decisions {decisions}, winner {winner}"
     assert out[1].startswith("refused: action 0: the game is over")
     assert out[2] == "markers 2, wounds 2"
+
+
+@pytest.mark.parametrize("cc", C_COMPILERS + CXX_COMPILERS)
+def test_the_public_header_stands_alone(cc, tmp_path):
+    """atomic_africa.h compiles on its own, twice included, as C11 and C++11 with every warning an error,
+    and names nothing outside the aa_ / AA_ prefixes (a host's own names cannot clash)."""
+    cxx = cc in CXX_COMPILERS
+    src = tmp_path / ("use.cpp" if cxx else "use.c")
+    src.write_text('#include "atomic_africa.h"\n#include "atomic_africa.h"\nint use(void) { return AA_ABI_VERSION; }\n')
+    std = ["-std=c++11"] if cxx else ["-std=c11", "-pedantic"]
+    _run([cc, *std, "-Wall", "-Wextra", "-Werror", "-I", INCLUDE, "-c", src, "-o", tmp_path / "use.o"])
+    text = re.sub(r"/\*.*?\*/", "", (INCLUDE / "atomic_africa.h").read_text(), flags=re.S)
+    declared = set(re.findall(r"\b(?:typedef\s+(?:enum|struct)\s+|#define\s+)(\w+)", text))
+    declared |= set(re.findall(r"\b(\w+)\s*\(", text)) - {"extern", "sizeof"}
+    declared |= set(re.findall(r"^\s+(AA_\w+)\s*=", text, flags=re.M))
+    assert declared and all(n.startswith(("aa_", "AA_", "ATOMIC_AFRICA_H")) for n in declared), sorted(
+        n for n in declared if not n.startswith(("aa_", "AA_")))
