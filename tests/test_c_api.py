@@ -310,3 +310,21 @@ def test_the_public_header_stands_alone(cc, tmp_path):
     declared |= set(re.findall(r"^\s+(AA_\w+)\s*=", text, flags=re.M))
     assert declared and all(n.startswith(("aa_", "AA_", "ATOMIC_AFRICA_H")) for n in declared), sorted(
         n for n in declared if not n.startswith(("aa_", "AA_")))
+
+
+@pytest.mark.parametrize("kinds", [(1, 2), (3, 1), (2, 3)], ids=["heuristic-greedy", "doctrine-heuristic",
+                                                                  "greedy-doctrine"])
+def test_built_in_agents_choose_as_the_python_classes(c_driver, kinds):
+    """aa_agent_action of the heuristic (1), greedy (2) and doctrine (3) agents, default options: the
+    actions of HeuristicAgent(), GreedyAgent() and DoctrineAgent() in the same game (80 decisions)."""
+    from atomic_africa.agents import HeuristicAgent
+
+    classes = {1: HeuristicAgent, 2: GreedyAgent, 3: DoctrineAgent}
+    got = [int(x) for x in _run([c_driver, "agents", *kinds, 11, 80]).stdout.split()]
+    g, agents = Game(None, 11), [classes[k]() for k in kinds]
+    want = []
+    while not g.is_over and len(want) < 80:
+        a = agents[g.current_player].act(g)
+        g.apply(a)
+        want.append(a)
+    assert got == want

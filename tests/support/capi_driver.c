@@ -10,6 +10,7 @@
  *   capi_driver sim SEED N      aa_simulate_fire of a fixed engagement: "M digest" of markers, "X" of wounds
  *   capi_driver spec FILE       aa_spec_load of a file: "status message"
  *   capi_driver errors          bad calls: one "name status message" line each
+ *   capi_driver agents K0 K1 SEED MAX   built-in agents K0 and K1 play Game(SEED): their actions
  * Digests are FNV-1a 64 over the values' little-endian bytes (int32 ids, doubles, float32). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +206,26 @@ int main(int argc, char **argv) {
                (unsigned long long)fnv(FNV0, w, 2 * n));
         free(m);
         free(w);
+    } else if (strcmp(argv[1], "agents") == 0) {
+        /* agents K0 K1 SEED MAX: kinds K0 (side 0) and K1 (side 1), default options, agent seeds 1 and
+         * 2; one action per line, at most MAX decisions */
+        aa_game *g;
+        aa_agent *ag[2];
+        int32_t x;
+        int p, k, max = atoi(argv[5]);
+        aa_game_new(spec, strtoull(argv[4], NULL, 10), &g);
+        for (p = 0; p < 2; p++)
+            if ((st = aa_agent_new(atoi(argv[2 + p]), 1 + (uint64_t)p, NULL, &ag[p])) != AA_OK)
+                die("aa_agent_new", st);
+        for (k = 0; k < max && !aa_game_is_over(g); k++) {
+            aa_game_current_player(g, &p);
+            if ((st = aa_agent_action(ag[p], g, &x)) != AA_OK || (st = aa_game_apply(g, x)) != AA_OK)
+                die("agents", st);
+            printf("%ld\n", (long)x);
+        }
+        aa_game_free(g);
+        aa_agent_free(ag[0]);
+        aa_agent_free(ag[1]);
     } else if (strcmp(argv[1], "errors") == 0) {
         errors(spec);
     } else if (strcmp(argv[1], "copy") == 0) {
