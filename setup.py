@@ -69,7 +69,18 @@ class BuildExt(build_ext):
     def run(self):
         # The extensions link the C core: build it first (also for `build_ext --inplace` alone).
         self.run_command("build_clib")
+        self._ship_library()
         super().run()
+
+    def _ship_library(self):
+        """Copy libatomic_africa.a into the package's lib/ (aa_core.get_library_dir()), so that the
+        wheel (and an in-place or editable build) carries it for C and C++ hosts."""
+        clib = self.get_finalized_command("build_clib")
+        dest = (HERE / "src" / "aa_core" / "lib") if self.inplace else Path(self.build_lib) / "aa_core" / "lib"
+        dest.mkdir(parents=True, exist_ok=True)
+        for name, _ in self.distribution.libraries or []:
+            filename = self.compiler.library_filename(name) if self.compiler else f"lib{name}.a"
+            self.copy_file(str(Path(clib.build_clib) / filename), str(dest / filename))
 
     def build_extensions(self):
         debug = os.environ.get("AA_DEBUG_BUILD") == "1"

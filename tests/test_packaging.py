@@ -86,7 +86,9 @@ def test_sdist_has_the_tests_and_no_generated_c(built):
         pkg_info = tar.extractfile(next(n for n in tar.getnames() if n.endswith("/PKG-INFO")
                                         and n.count("/") == 1)).read().decode()
     # The C core's sources are hand-written (src/aa_core/csrc); Cython's generated C never ships.
-    assert not [n for n in names if n.endswith(".c") and not n.startswith("src/aa_core/csrc/")]
+    hand_written = {"tests/support/capi_driver.c", "benchmarks/c_api_loop.c"}   # C API hosts (MANIFEST.in)
+    assert hand_written <= names
+    assert not [n for n in names if n.endswith(".c") and not n.startswith("src/aa_core/csrc/") and n not in hand_written]
     core = {p.relative_to(ROOT).as_posix() for p in (ROOT / "src" / "aa_core" / "csrc").iterdir()}
     assert core and core <= names, sorted(core - names)
     for need in ("LICENSE", "README.md", "MANIFEST.in", "pyproject.toml", "setup.py",
@@ -127,6 +129,10 @@ def test_wheel_contents(built):
     headers = {f"aa_core/csrc/{p.name}" for p in (ROOT / "src" / "aa_core" / "csrc").glob("*.h")}
     assert headers and headers <= set(names), sorted(headers - set(names))
     assert not [n for n in names if n.endswith(".c")]
+    # The C API for C and C++ hosts: its header (aa_core.get_c_include()) and the static library
+    # (aa_core.get_library_dir()).
+    assert "aa_core/include/atomic_africa.h" in names
+    assert ("aa_core/lib/atomic_africa.lib" if sys.platform == "win32" else "aa_core/lib/libatomic_africa.a") in names
 
 
 @pytest.mark.slow

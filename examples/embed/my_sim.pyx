@@ -11,7 +11,12 @@ from aa_core.banding cimport range_band
 from aa_core.dice cimport shift_die
 from aa_core.fire cimport FireRules, cap_markers, predominant_cover, resolve_fire
 from aa_core.scores cimport Scores, action_scores
-from aa_core.vgame cimport MAX_LEGAL, S_STAGE, ST_OVER, Game, Params, apply_action, legal_actions
+from aa_core.vgame cimport (MAX_LEGAL, S_STAGE, ST_OVER, Game, Params, apply_action, check_abi,
+                            legal_actions)
+
+# Fail at import, naming both versions, if aa_core was rebuilt with another C layout since this
+# module was compiled (a struct read at the wrong offsets would corrupt memory instead).
+check_abi(__name__)
 
 
 def duel(const int64_t[:, ::1] shooter_faces, const int64_t[:, ::1] target_faces,

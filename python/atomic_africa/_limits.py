@@ -147,6 +147,8 @@ NATIVE_LIMITS = (
     Limit("MAX_FEATURES", MAX_FEATURES, "terrain features of a scenario"),
     Limit("MAX_TARGETS", MAX_TARGETS, "one declaration's targets: unit slots or features"),
     Limit("MAX_ATTACKS", MAX_ATTACKS, "attacks resolved in one Activation phase"),
+    Limit("MAX_VALUE", MAX_VALUE, "largest score or armor the C API's fire functions take (aa_resolve_fire)"),
+    Limit("MAX_MARKERS_PER_HIT", MAX_MARKERS_PER_HIT, "markers of one hit and a per-turn marker cap (int8 markers)"),
 )
 
 # -- inputs ----------------------------------------------------------------------------------------

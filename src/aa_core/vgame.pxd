@@ -203,3 +203,31 @@ cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nog
 cdef int side_figures(V* v, int side) noexcept nogil      # Game.figures(side)
 cdef int agent_action(const Params* P, Game* g, int kind, const AgentParams* ap,
                       aa_bitgen* rng) noexcept nogil
+
+
+# ------------------------------------------------------------------------------------- ABI guard
+# A host compiled against these declarations (and the C headers beside them) must run with the
+# aa_core.vgame built from the same ones: a struct that gained a field would be read at the wrong
+# offsets. AA_ABI_VERSION and sizeof(...) below are the host's compile-time values; abi_version()
+# and layout_size() are the installed module's. A host calls check_abi(__name__) at module level,
+# so that an import against another layout fails at once, naming both versions.
+cdef extern from "include/atomic_africa.h":
+    int AA_ABI_VERSION
+    int aa_abi_version() noexcept nogil
+
+cdef int abi_version() noexcept nogil                # the installed library's aa_abi_version()
+cdef size_t layout_size(int which) noexcept nogil    # sizeof Params (0), Game (1), V (2), AgentParams (3)
+
+
+cdef inline int check_abi(str host) except -1:
+    """ImportError unless this host's C ABI and struct layouts are the installed aa_core.vgame's."""
+    cdef size_t mine[4]
+    mine[0], mine[1], mine[2], mine[3] = sizeof(Params), sizeof(Game), sizeof(V), sizeof(AgentParams)
+    theirs = [layout_size(k) for k in range(4)]
+    if abi_version() != AA_ABI_VERSION or theirs != [mine[k] for k in range(4)]:
+        raise ImportError(
+            f"{host}: compiled against the atomic-africa C ABI version {AA_ABI_VERSION} (sizes of Params, "
+            f"Game, V, AgentParams: {[mine[k] for k in range(4)]}), but the installed aa_core is ABI version "
+            f"{abi_version()} ({theirs}); rebuild {host} against this atomic-africa "
+            f"(include_path=[aa_core.get_include()])")
+    return 0

@@ -11,7 +11,7 @@ steps many games at once with the GIL released.
 from aa_core.vgame cimport (AA_ODDS_TABLE_BYTES, AGENT_DOCTRINE, AGENT_GREEDY, AGENT_HEURISTIC, AGENT_RANDOM,
                             N_ACTIONS, AgentParams, Game, OddsSide, Params, V, aa_agent_choose,
                             aa_apply_action, aa_fill_odds_tables, aa_is_legal, aa_legal_actions, aa_observe,
-                            aa_side_figures, aa_start_game)
+                            aa_abi_version, aa_side_figures, aa_start_game, check_abi)
 from aa_core.rng cimport aa_bitgen
 
 # The agent kinds by their atomic_africa.agents names (Engine.agent_actions takes these values).
@@ -67,3 +67,25 @@ def fill_odds_tables(const signed char[::1] table5, unsigned char[::1] out):
         raise ValueError(f"out: expected {ODDS_TABLE_BYTES} bytes, got {out.shape[0]}")
     with nogil:
         aa_fill_odds_tables(&table5[0], <OddsSide*>&out[0])
+
+
+cdef int abi_version() noexcept nogil:
+    """The C library's aa_abi_version() (vgame.pxd's check_abi compares it with a host's)."""
+    return aa_abi_version()
+
+
+cdef size_t layout_size(int which) noexcept nogil:
+    """sizeof Params (0), Game (1), V (2), AgentParams (3) as this module was compiled; 0 otherwise."""
+    if which == 0:
+        return sizeof(Params)
+    if which == 1:
+        return sizeof(Game)
+    if which == 2:
+        return sizeof(V)
+    if which == 3:
+        return sizeof(AgentParams)
+    return 0
+
+
+# This module checks itself the way a host does (the same declarations on both sides).
+check_abi("aa_core.vgame")

@@ -6,21 +6,23 @@
 cdef extern from "csrc/aa_schema.h":
     # Limits of the fixed-size arrays (schema.LIMITS).
     enum:
-        MAX_ASSETS       # fire-support assets per side (Params.call_for_fire.asset_*)
-        MAX_FRACS        # movement distance fractions (Params.movement.distance_fractions)
-        MAX_DIRECTIONS   # movement directions (Params.movement.dir_angle)
-        MAX_CLOCK        # scatter-die faces + 1 (Params.call_for_fire.clock_angle, indexed by face)
-        MAX_EDGES        # range band edges (Params.fire.band_edges_cm)
-        MAX_LADDER       # dice of the wound ladder (Params.dice.ladder)
-        MAX_LEGAL        # actions of the action space (buffers for legal_actions)
-        MAX_SLOTS_TOTAL  # unit slots of both sides (2 * C)
-        MAX_CARDS        # cards in a deck (int16 card piles)
-        MAX_FEATURES     # terrain features of a scenario
-        MAX_TARGETS      # one declaration's targets: unit slots or features
-        MAX_ATTACKS      # attacks resolved in one Activation phase
-        UNIT_FEATURES    # observation floats per unit slot
-        N_STAGES         # stages (the observation's one-hot)
-        N_ACTIONS        # Action values
+        MAX_ASSETS           # fire-support assets per side (Params.call_for_fire.asset_*)
+        MAX_FRACS            # movement distance fractions (Params.movement.distance_fractions)
+        MAX_DIRECTIONS       # movement directions (Params.movement.dir_angle)
+        MAX_CLOCK            # scatter-die faces + 1 (Params.call_for_fire.clock_angle, indexed by face)
+        MAX_EDGES            # range band edges (Params.fire.band_edges_cm)
+        MAX_LADDER           # dice of the wound ladder (Params.dice.ladder)
+        MAX_LEGAL            # actions of the action space (buffers for legal_actions)
+        MAX_SLOTS_TOTAL      # unit slots of both sides (2 * C)
+        MAX_CARDS            # cards in a deck (int16 card piles)
+        MAX_FEATURES         # terrain features of a scenario
+        MAX_TARGETS          # one declaration's targets: unit slots or features
+        MAX_ATTACKS          # attacks resolved in one Activation phase
+        MAX_VALUE            # largest score or armor the C API's fire functions take (aa_resolve_fire)
+        MAX_MARKERS_PER_HIT  # markers of one hit and a per-turn marker cap (int8 markers)
+        UNIT_FEATURES        # observation floats per unit slot
+        N_STAGES             # stages (the observation's one-hot)
+        N_ACTIONS            # Action values
 
     # Action / Posture / UnitKind values (atomic_africa.enums) and the empty card.
     enum:

@@ -9,21 +9,23 @@
 
 /* Limits of the fixed-size arrays (schema.LIMITS). */
 enum {
-    MAX_ASSETS = 16,        /* fire-support assets per side (Params.call_for_fire.asset_*) */
-    MAX_FRACS = 16,         /* movement distance fractions (Params.movement.distance_fractions) */
-    MAX_DIRECTIONS = 64,    /* movement directions (Params.movement.dir_angle) */
-    MAX_CLOCK = 64,         /* scatter-die faces + 1 (Params.call_for_fire.clock_angle, indexed by face) */
-    MAX_EDGES = 32,         /* range band edges (Params.fire.band_edges_cm) */
-    MAX_LADDER = 8,         /* dice of the wound ladder (Params.dice.ladder) */
-    MAX_LEGAL = 8192,       /* actions of the action space (buffers for legal_actions) */
-    MAX_SLOTS_TOTAL = 250,  /* unit slots of both sides (2 * C) */
-    MAX_CARDS = 32767,      /* cards in a deck (int16 card piles) */
-    MAX_FEATURES = 1024,    /* terrain features of a scenario */
-    MAX_TARGETS = 1024,     /* one declaration's targets: unit slots or features */
-    MAX_ATTACKS = 512,      /* attacks resolved in one Activation phase */
-    UNIT_FEATURES = 42,     /* observation floats per unit slot */
-    N_STAGES = 12,          /* stages (the observation's one-hot) */
-    N_ACTIONS = 8,          /* Action values */
+    MAX_ASSETS = 16,            /* fire-support assets per side (Params.call_for_fire.asset_*) */
+    MAX_FRACS = 16,             /* movement distance fractions (Params.movement.distance_fractions) */
+    MAX_DIRECTIONS = 64,        /* movement directions (Params.movement.dir_angle) */
+    MAX_CLOCK = 64,             /* scatter-die faces + 1 (Params.call_for_fire.clock_angle, indexed by face) */
+    MAX_EDGES = 32,             /* range band edges (Params.fire.band_edges_cm) */
+    MAX_LADDER = 8,             /* dice of the wound ladder (Params.dice.ladder) */
+    MAX_LEGAL = 8192,           /* actions of the action space (buffers for legal_actions) */
+    MAX_SLOTS_TOTAL = 250,      /* unit slots of both sides (2 * C) */
+    MAX_CARDS = 32767,          /* cards in a deck (int16 card piles) */
+    MAX_FEATURES = 1024,        /* terrain features of a scenario */
+    MAX_TARGETS = 1024,         /* one declaration's targets: unit slots or features */
+    MAX_ATTACKS = 512,          /* attacks resolved in one Activation phase */
+    MAX_VALUE = 1073741824,     /* largest score or armor the C API's fire functions take (aa_resolve_fire) */
+    MAX_MARKERS_PER_HIT = 100,  /* markers of one hit and a per-turn marker cap (int8 markers) */
+    UNIT_FEATURES = 42,         /* observation floats per unit slot */
+    N_STAGES = 12,              /* stages (the observation's one-hot) */
+    N_ACTIONS = 8,              /* Action values */
 };
 
 /* Action / Posture / UnitKind values (atomic_africa.enums) and the empty card. */

@@ -29,8 +29,12 @@ typedef enum aa_status {
     AA_ERR_SPEC = 2,       /* a spec file truncated, corrupted, of another version or out of bounds */
     AA_ERR_ILLEGAL = 3,    /* an action that is not legal now (the game is unchanged) */
     AA_ERR_MEMORY = 4,     /* an allocation failed (nothing was changed) */
-    AA_ERR_OVER = 5        /* the game is over */
+    AA_ERR_OVER = 5,       /* the game is over (no action to apply or choose) */
+    AA_ERR_RUNNING = 6     /* the game is not over yet (it has no winner) */
 } aa_status;
+
+/* Functions that return a count or a flag (aa_game_legal_actions, aa_game_is_over, the sizes) return
+ * it when >= 0, and a negated aa_status (-AA_ERR_ARGUMENT ...) on failure. */
 
 typedef struct aa_spec aa_spec;   /* rules + scenario, immutable */
 typedef struct aa_game aa_game;   /* one game in play */
@@ -51,6 +55,120 @@ aa_status aa_spec_load(const void *data, size_t len, aa_spec **out);
 
 /* Free a spec (NULL is allowed). */
 void aa_spec_free(aa_spec *spec);
+
+/* ------------------------------------------------------------------------------------- sizes */
+
+/* The size of the flat action space (ids 0..n-1; also enough room for any legal-action list). */
+int aa_num_actions(const aa_spec *spec);
+
+/* Floats in one observation (aa_game_observe). */
+int aa_observation_size(const aa_spec *spec);
+
+/* ------------------------------------------------------------------------------------- games
+ * A game is the Python atomic_africa.game.Game(scenario, seed) of the spec's battle: the same legal
+ * ids, random draws, events and result. It points to its spec, which must outlive it. */
+
+/* A new game of `spec` seeded with `seed` (Game(scenario, seed)); its first decision is ready (or
+ * it is already over). Free it with aa_game_free. */
+aa_status aa_game_new(const aa_spec *spec, uint64_t seed, aa_game **out);
+
+/* An independent copy of a game (state, random stream and events): both go on alike. */
+aa_status aa_game_copy(const aa_game *game, aa_game **out);
+
+/* Free a game (NULL is allowed). */
+void aa_game_free(aa_game *game);
+
+/* 1 if the game is over, 0 while it runs. */
+int aa_game_is_over(const aa_game *game);
+
+/* The player to decide next (0 or 1) into *player; -1 once the game is over. */
+aa_status aa_game_current_player(const aa_game *game, int *player);
+
+/* The legal action ids of the player to move, ascending, into buf (room for cap ids); returns
+ * their number (0 once the game is over). cap too small: -AA_ERR_ARGUMENT, buf untouched;
+ * buf NULL with cap 0 only counts them. aa_num_actions(spec) is always room enough. */
+int aa_game_legal_actions(const aa_game *game, int32_t *buf, int cap);
+
+/* Apply one decision of the player to move and run to the next decision. An id outside
+ * 0..aa_num_actions-1 is AA_ERR_ARGUMENT, an id not legal now AA_ERR_ILLEGAL, any action once the
+ * game is over AA_ERR_OVER; a refused action changes nothing. */
+aa_status aa_game_apply(aa_game *game, int32_t action);
+
+/* The winner (0 or 1; -1 a draw) into *winner once the game is over; AA_ERR_RUNNING before. */
+aa_status aa_game_winner(const aa_game *game, int *winner);
+
+/* What `player` (0 or 1) may see: aa_observation_size(spec) floats into out (room for cap), the
+ * Python Game.observation(player). */
+aa_status aa_game_observe(const aa_game *game, int player, float *out, int cap);
+
+/* The game's event records since it began (set-up included), as doubles: per event its code (the
+ * index of its type in atomic_africa.game.schema.EVENTS), its turn, its number of values n, then
+ * the n values. *records stays valid until the game is next changed or freed. AA_ERR_MEMORY if a
+ * record could not be stored (out of memory; the game itself is right). Recording is on by
+ * default; aa_game_record_events(game, 0) turns it off (for speed) and drops the records. */
+aa_status aa_game_events(const aa_game *game, const double **records, size_t *n);
+
+/* Turn event recording on (1) or off (0); off drops the records held. */
+aa_status aa_game_record_events(aa_game *game, int on);
+
+/* ------------------------------------------------------------------------------------ agents
+ * The built-in agents of atomic_africa.agents, each choosing the action its Python class chooses
+ * in the same state. Only the random agent draws: from its own stream, RandomAgent(seed)'s. */
+
+typedef enum aa_agent_kind {
+    AA_AGENT_RANDOM = 0,      /* RandomAgent(seed) */
+    AA_AGENT_HEURISTIC = 1,   /* HeuristicAgent */
+    AA_AGENT_GREEDY = 2,      /* GreedyAgent(wound_value, marker_value, rally_value, cover_value) */
+    AA_AGENT_DOCTRINE = 3     /* DoctrineAgent(standoff_cm) */
+} aa_agent_kind;
+
+/* The Python agents' constructor arguments (finite numbers). */
+typedef struct aa_agent_options {
+    double wound_value, marker_value, rally_value, cover_value;   /* GreedyAgent */
+    double standoff_cm;                                           /* DoctrineAgent */
+} aa_agent_options;
+
+typedef struct aa_agent aa_agent;   /* one agent (its random stream), single-threaded */
+
+/* The Python classes' defaults into *out. */
+aa_status aa_agent_defaults(aa_agent_options *out);
+
+/* A new agent of `kind` (aa_agent_kind); `seed` seeds the random agent's stream (the others ignore
+ * it); options NULL: the defaults. Free it with aa_agent_free. */
+aa_status aa_agent_new(int kind, uint64_t seed, const aa_agent_options *options, aa_agent **out);
+
+/* Free an agent (NULL is allowed). */
+void aa_agent_free(aa_agent *agent);
+
+/* The action the agent plays for the player to move in `game` into *action (the game unchanged;
+ * apply it with aa_game_apply). AA_ERR_OVER once the game is over. */
+aa_status aa_agent_action(aa_agent *agent, const aa_game *game, int32_t *action);
+
+/* -------------------------------------------------------------------------------------- fire */
+
+/* The markers (before the per-turn cap) and wounds of one attack under the spec's rules
+ * (atomic_africa.resolve_fire): attack >= 0 against range band 1..bands, defense >= 0, armor >= 1,
+ * cover 0 (none), 1 (light) or 2 (heavy); no armor penetration, an infantry target. */
+aa_status aa_resolve_fire(const aa_spec *spec, int attack, int range_band, int defense, int armor, int cover,
+                          int *markers, int *wounds);
+
+/* One shooter's engagement of one target, as atomic_africa.batch.simulate_fire takes it. */
+typedef struct aa_engagement {
+    int shooter[3], target[3];            /* dice (sides 4, 6, 8, 10 or 12) after wound shifts */
+    int shooter_posture, target_posture;  /* 0 offensive, 1 defensive */
+    int shooter_action, target_action;    /* Action values 0..7; the shooter's makes an attack */
+    int range_band, armor, cover, ap;     /* band 1..bands, armor >= 1, cover 0..2, ap <= 0 */
+    int vehicle;                          /* 0 or 1: the target is a vehicle */
+} aa_engagement;
+
+/* Engagements per random stream of aa_simulate_fire (atomic_africa.batch.SIMULATE_CHUNK). */
+#define AA_SIMULATE_CHUNK 65536
+
+/* Roll and resolve n independent engagements: markers[i] (after the per-turn cap) and wounds[i],
+ * equal to atomic_africa.batch.simulate_fire(n, ..., seed=seed): engagements
+ * [c * AA_SIMULATE_CHUNK, (c + 1) * AA_SIMULATE_CHUNK) draw from child c of SeedSequence(seed). */
+aa_status aa_simulate_fire(const aa_spec *spec, const aa_engagement *engagement, uint64_t seed, size_t n,
+                           int8_t *markers, int16_t *wounds);
 
 #ifdef __cplusplus
 }
