@@ -202,7 +202,7 @@ ERRORS = {
     "copy_null": (1, "game: NULL"),
     "current_player_null": (1, "game: NULL"),
     "current_player_null_out": (1, "player: NULL"),
-    "legal_cap_small": (-1, "cap: 1 is too small for the 16 legal actions; allowed >= 16"),
+    "legal_cap_small": (-1, "cap: 1 is too small for the 17 legal actions; allowed >= 17"),
     "legal_cap_negative": (-1, "cap: -1; expected >= 0"),
     "legal_buf_null": (-1, "buf: NULL with cap 4"),
     "apply_negative": (1, "action: -1 is out of range; allowed 0..597"),
@@ -238,7 +238,9 @@ def test_bad_arguments_get_a_status_and_a_message(c_driver):
     for line in _run([c_driver, "errors"]).stdout.splitlines():
         name, status, msg = (line.split(" ", 2) + [""])[:3]
         got[name] = (int(status), msg)
-    assert got.pop("legal_count") == (16, "")
+    # NULL, 0 counts the legal actions: those of Game(default battle, seed 7) at its start
+    from atomic_africa.game import Game, default_scenario
+    assert got.pop("legal_count") == (len(Game(default_scenario(), 7).legal_actions()), "")
     for name, (status, start) in ERRORS.items():
         assert got[name][0] == status and got[name][1].startswith(start), (name, got[name])
     assert set(got) == set(ERRORS)
@@ -257,7 +259,7 @@ def test_default_agent_options_are_the_python_classes():
     m = re.search(r"default_options = \{([^}]*)\};", text)
     values = [float(x) for x in m.group(1).split(",")]
     g, d = GreedyAgent(), DoctrineAgent()
-    assert values == [g.wound_value, g.marker_value, g.rally_value, g.cover_value, d.standoff_cm]
+    assert values == [g.wound_value, g.marker_value, g.rally_value, g.cover_value, g.reserve_value, d.standoff_cm]
 
 
 @pytest.mark.skipif(shutil.which("cmake") is None and not os.access("/usr/bin/cmake", os.X_OK),

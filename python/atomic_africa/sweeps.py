@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 
 from . import odds
+from ._limits import MAX_SWEEP_COMBINATIONS
 from ._optional import require
 from .rules import resolve_rules
 
@@ -21,8 +22,6 @@ __all__ = ["fire_sweep", "SWEEP_COLUMNS", "MAX_SWEEP_COMBINATIONS"]
 SWEEP_COLUMNS = ("shooter", "target", "shooter_posture", "target_posture", "range_band", "armor",
                  "shooter_action", "target_action", "cover", "ap", "vehicle")
 
-#: Most combinations one sweep may ask for (each is one exact query).
-MAX_SWEEP_COMBINATIONS = 1 << 20
 
 
 def _values(name, value):

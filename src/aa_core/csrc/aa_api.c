@@ -42,7 +42,7 @@ struct aa_agent {
 
 /* The Python agents' constructor defaults (atomic_africa.agents.GreedyAgent, DoctrineAgent), which
  * the C host cannot read from Python; tests/test_c_api.py checks them against the classes. */
-static const aa_agent_options default_options = {3.0, 1.0, 1.5, 0.4, 30.0};
+static const aa_agent_options default_options = {3.0, 1.0, 1.5, 0.4, 3.0, 30.0};
 
 /* ------------------------------------------------------------------------------------- checks */
 static aa_status check_spec(const aa_spec *spec) {
@@ -337,6 +337,7 @@ aa_status aa_agent_new(int kind, uint64_t seed, const aa_agent_options *options,
         || (st = check_option(o->marker_value, "marker_value")) != AA_OK
         || (st = check_option(o->rally_value, "rally_value")) != AA_OK
         || (st = check_option(o->cover_value, "cover_value")) != AA_OK
+        || (st = check_option(o->reserve_value, "reserve_value")) != AA_OK
         || (st = check_option(o->standoff_cm, "standoff_cm")) != AA_OK)
         return st;
     agent = (aa_agent *)malloc(sizeof *agent);
@@ -347,6 +348,7 @@ aa_status aa_agent_new(int kind, uint64_t seed, const aa_agent_options *options,
     agent->ap.marker_value = o->marker_value;
     agent->ap.rally_value = o->rally_value;
     agent->ap.cover_value = o->cover_value;
+    agent->ap.reserve_value = o->reserve_value;
     agent->ap.standoff_cm = o->standoff_cm;
     aa_pcg_from_seed(seed, agent->rng);   /* RandomAgent(seed): PCG64(SeedSequence(seed)) */
     aa_pcg_bitgen(agent->rng, &agent->bg);

@@ -118,14 +118,14 @@ aa_status aa_game_record_events(aa_game *game, int on);
 typedef enum aa_agent_kind {
     AA_AGENT_RANDOM = 0,      /* RandomAgent(seed) */
     AA_AGENT_HEURISTIC = 1,   /* HeuristicAgent */
-    AA_AGENT_GREEDY = 2,      /* GreedyAgent(wound_value, marker_value, rally_value, cover_value) */
+    AA_AGENT_GREEDY = 2,      /* GreedyAgent(wound_value, marker_value, rally_value, cover_value, reserve_value) */
     AA_AGENT_DOCTRINE = 3     /* DoctrineAgent(standoff_cm) */
 } aa_agent_kind;
 
 /* The Python agents' constructor arguments (finite numbers). */
 typedef struct aa_agent_options {
-    double wound_value, marker_value, rally_value, cover_value;   /* GreedyAgent */
-    double standoff_cm;                                           /* DoctrineAgent */
+    double wound_value, marker_value, rally_value, cover_value, reserve_value;   /* GreedyAgent */
+    double standoff_cm;                                                          /* DoctrineAgent */
 } aa_agent_options;
 
 typedef struct aa_agent aa_agent;   /* one agent (its random stream), single-threaded */

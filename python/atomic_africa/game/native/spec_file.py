@@ -120,7 +120,8 @@ PARAM_FIELDS = (
     _p("movement.n_fractions", "i32", 1, LIMIT.MAX_FRACS),
     _p("movement.dir_angle", "f64", *_ANGLE, LIMIT.MAX_DIRECTIONS),
     *(_p(f"orders.{n}", "i32", *_FLAG)
-      for n in ("joker_takes_initiative", "fire_needs_los", "first_player_alternates", "attached_add_cards")),
+      for n in ("joker_takes_initiative", "fire_needs_los", "first_player_alternates", "attached_add_cards",
+                "reserve_by_choice")),
     _p("orders.bystander_posture", "i32", 0, 1),
     _p("orders.ranks", "i32", 1, L.MAX_DECK // 4),
     _p("orders.draw_bonus", "i32", 0, L.MAX_COUNT, 2),
