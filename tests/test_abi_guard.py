@@ -49,7 +49,7 @@ def _import(work: Path) -> subprocess.CompletedProcess:
 
 def _other_layout(root: Path) -> Path:
     """A copy of aa_core's declarations and headers whose aa_params gained a field, ABI version 99."""
-    src = Path(aa_core.get_include()) / "aa_core"
+    src = Path(aa_core.get_cython_include()) / "aa_core"
     dst = root / "aa_core"
     dst.mkdir(parents=True)
     for pattern in ("*.pxd", "*.pxi", "__init__.py"):
@@ -72,7 +72,7 @@ def _other_layout(root: Path) -> Path:
 
 
 def test_a_host_of_the_installed_layout_imports(tmp_path):
-    _build_host(tmp_path / "same", Path(aa_core.get_include()))
+    _build_host(tmp_path / "same", Path(aa_core.get_cython_include()))
     proc = _import(tmp_path / "same")
     assert proc.returncode == 0 and proc.stdout.strip() == "42", proc.stderr[-2000:]
 

@@ -35,7 +35,7 @@ def my_sim(tmp_path_factory):
 
 
 def test_pxd_files_are_installed():
-    root = Path(aa_core.get_include()) / "aa_core"
+    root = Path(aa_core.get_cython_include()) / "aa_core"
     for family in ("rng", "dice", "scores", "banding", "fire", "geometry", "vgame"):
         assert (root / f"{family}.pxd").is_file()
     assert (root / "vgame_schema.pxi").is_file()  # vgame.pxd includes the generated declarations

@@ -129,7 +129,7 @@ def test_wheel_contents(built):
     headers = {f"aa_core/csrc/{p.name}" for p in (ROOT / "src" / "aa_core" / "csrc").glob("*.h")}
     assert headers and headers <= set(names), sorted(headers - set(names))
     assert not [n for n in names if n.endswith(".c")]
-    # The C API for C and C++ hosts: its header (aa_core.get_c_include()) and the static library
+    # The C API for C and C++ hosts: its header (aa_core.get_include()) and the static library
     # (aa_core.get_library_dir()).
     assert "aa_core/include/atomic_africa.h" in names
     assert ("aa_core/lib/atomic_africa.lib" if sys.platform == "win32" else "aa_core/lib/libatomic_africa.a") in names

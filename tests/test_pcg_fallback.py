@@ -52,7 +52,7 @@ BUILD = textwrap.dedent("""
     exts = [Extension(name, [name + ".pyx"], include_dirs=[np.get_include()], define_macros=macros,
                       extra_compile_args=quick)
             for name, macros in (("twin_native", []), ("twin_portable", [("AA_NO_INT128", "1")]))]
-    setup(name="twins", ext_modules=cythonize(exts, include_path=[aa_core.get_include()], quiet=True),
+    setup(name="twins", ext_modules=cythonize(exts, include_path=[aa_core.get_cython_include()], quiet=True),
           script_args=["build_ext", "--inplace", "-q"])
 """)
 

@@ -229,5 +229,5 @@ cdef inline int check_abi(str host) except -1:
             f"{host}: compiled against the atomic-africa C ABI version {AA_ABI_VERSION} (sizes of Params, "
             f"Game, V, AgentParams: {[mine[k] for k in range(4)]}), but the installed aa_core is ABI version "
             f"{abi_version()} ({theirs}); rebuild {host} against this atomic-africa "
-            f"(include_path=[aa_core.get_include()])")
+            f"(include_path=[aa_core.get_cython_include()])")
     return 0
