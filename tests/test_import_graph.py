@@ -38,10 +38,10 @@ PACKAGE = "atomic_africa"
 #: beside the base (and is further limited by REFERENCE_MAY_IMPORT); the package root and
 #: ``__main__`` re-export or run everything, so they are the top.
 LAYERS = (
-    ("base", ("_limits", "_validate", "_fields", "_seeding", "_toml", "_optional", "_version", "_atomic_write",
+    ("base", ("_limits", "_throughput", "_validate", "_fields", "_seeding", "_toml", "_optional", "_version", "_atomic_write",
               "_progress", "_input_limits", "_text", "_plotting", "enums", "results", "rules", "rules_text",
               "rules_reference", "reference")),
-    ("kernel wrappers", ("dice", "fire", "scores", "odds", "batch", "artillery")),
+    ("kernel wrappers", ("dice", "fire", "scores", "_batch_core", "odds", "batch", "sweeps", "artillery")),
     ("game", ("game",)),
     # the observation document measures its figures on the native engine (no module imports it)
     ("native engine", ("game.native", "game.observation_doc")),

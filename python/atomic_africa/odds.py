@@ -26,7 +26,7 @@ from aa_core import odds as _k
 
 from . import _validate as v
 from ._limits import MAX_GRID_AXIS, MAX_VALUE
-from .batch import engagement_args, scatter as _batch_scatter
+from ._batch_core import engagement_args, scatter as _batch_scatter
 from .enums import Action, Cover, Die, Posture, Role
 from .rules import resolve_rules
 
