@@ -36,6 +36,7 @@ def test_the_core_is_there():
     assert COMPILERS, "no C compiler (gcc or clang) on PATH"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cc", COMPILERS)
 @pytest.mark.parametrize("int128", [True, False], ids=["int128", "no-int128"])
 def test_every_source_compiles_strictly(cc, int128, tmp_path):

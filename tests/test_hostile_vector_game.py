@@ -362,6 +362,7 @@ def _sweep(examples, systematic, n=3, steps=30):
     return int(loaded), int(refused)
 
 
+@pytest.mark.slow
 def test_corrupt_snapshots_are_refused_or_play_on_legally():
     loaded, refused = _sweep(examples=150, systematic=False)
     # both outcomes occur: most single changes are refused, some (a stale pile entry, a position on

@@ -203,6 +203,7 @@ def test_auto_reset_starts_the_next_episode_of_the_finished_env():
 
 
 # ---------------------------------------------------------------- the active mask
+@pytest.mark.slow
 def test_inactive_envs_are_left_untouched():
     sc = random_scenario(12)
     vg = VectorGame(sc, 10, 2, record_events=True)
