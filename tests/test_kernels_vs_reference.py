@@ -146,6 +146,7 @@ def _fire_grid():
     return g
 
 
+@pytest.mark.slow
 def test_resolve_fire_exhaustive_grid():
     g = _fire_grid()
     markers, wounds = aa.batch.resolve_fire(g[:, 0], g[:, 1], g[:, 2], g[:, 3], g[:, 4], g[:, 5],

@@ -121,6 +121,7 @@ print("ok")
     assert out.stdout.strip() == "ok"
 
 
+@pytest.mark.slow
 def test_gif_frames_are_captioned_blitted_like_draw_and_show_progress(tmp_path, capsys):
     g = _played(seed=4, n=200, scenario="meeting_engagement")   # a heavy weapon knocks a feature's cover down
     js = tmp_path / "g.json"
