@@ -47,12 +47,12 @@ def test_agents_are_deterministic_given_seed():
 
 
 def test_make_agent_names_and_errors():
-    assert set(AGENTS) == {"random", "greedy", "doctrine", "heuristic"}
+    assert set(AGENTS) == {"random", "greedy", "doctrine", "heuristic", "ismcts"}
     assert isinstance(make_agent("Greedy"), GreedyAgent)
     assert isinstance(make_agent("doctrine"), DoctrineAgent)
     assert isinstance(make_agent("random"), RandomAgent)
     assert isinstance(make_agent("heuristic"), HeuristicAgent)
-    with pytest.raises(ValueError, match="allowed: doctrine, greedy, heuristic, random"):
+    with pytest.raises(ValueError, match="allowed: doctrine, greedy, heuristic, ismcts, random"):
         make_agent("alphazero")
 
 

@@ -213,7 +213,7 @@ ERRORS = {
     "observe_null": (1, "out: NULL"),
     "events_null": (1, "records: NULL"),
     "record_events_bad": (1, "on: 5; allowed 0 (off) or 1 (on)"),
-    "agent_kind": (1, "kind: 9; allowed AA_AGENT_RANDOM (0), AA_AGENT_HEURISTIC (1), AA_AGENT_GREEDY (2) or AA_AGENT_DOCTRINE (3)"),
+    "agent_kind": (1, "kind: 9; allowed AA_AGENT_RANDOM (0), AA_AGENT_HEURISTIC (1), AA_AGENT_GREEDY (2), AA_AGENT_DOCTRINE (3) or AA_AGENT_ISMCTS (4)"),
     "agent_null_out": (1, "out: NULL"),
     "agent_action_null": (1, "agent: NULL"),
     "fire_null_spec": (1, "spec: NULL"),

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import atomic_africa as aa
+from atomic_africa.agents.native import agent_params
 from atomic_africa.game.native.vector import VectorGame
 from support.greedy_parity import AGENT_GREEDY, DEFAULT_PARAMS, play_greedy_games, play_greedy_parity
 from support.vector_mirror import random_scenario
@@ -31,8 +32,8 @@ def test_every_kind_of_decision_matches_python():
 
 
 def test_other_rules_and_agent_values_match_python():
-    params = dict(wound_value=1.25, marker_value=2.5, rally_value=0.7, cover_value=1.1, reserve_value=0.6,
-                  standoff_cm=12.0)
+    params = agent_params(dict(wound_value=1.25, marker_value=2.5, rally_value=0.7, cover_value=1.1,
+                               reserve_value=0.6, standoff_cm=12.0))
     seen, _ = play_greedy_parity(None, num_envs=2, seed=5, steps=100, params=params)
     assert seen["ORDERS"] and seen["MOVE"] and seen["DECLARE_TARGET"]
     rules = aa.Rules.default().replace(orders={"fire_needs_los": False, "bystander_posture": "offensive"})

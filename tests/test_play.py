@@ -91,7 +91,7 @@ def test_the_person_sees_their_own_cards_and_only_the_revealed_ones_of_the_agent
 
 @pytest.mark.parametrize("text,message", [
     ("human", "expected two comma-separated players"),
-    ("human,robot", "unknown player 'robot'; allowed: human, doctrine, greedy, heuristic, random"),
+    ("human,robot", "unknown player 'robot'; allowed: human, doctrine, greedy, heuristic, ismcts, random"),
     ("greedy,random", "at least one side must be 'human'"),
 ])
 def test_players_are_checked(text, message):

@@ -10,7 +10,7 @@ import pickle
 import numpy as np
 import pytest
 
-from atomic_africa.agents import DoctrineAgent, GreedyAgent, make_agent
+from atomic_africa.agents import DoctrineAgent, GreedyAgent, ISMCTSAgent, make_agent
 from atomic_africa.agents.native import agent_params, play_agent_games
 from atomic_africa.game import Game, GameSpec
 from atomic_africa.game.native.agent_args import AGENT_KINDS
@@ -79,10 +79,12 @@ def test_play_agent_games_takes_codes_and_per_game_kinds_and_records_only_when_a
 
 
 def test_agent_params_defaults_are_the_python_agents():
-    g, d = GreedyAgent(), DoctrineAgent()
+    g, d, s = GreedyAgent(), DoctrineAgent(), ISMCTSAgent()
     p = agent_params()
     assert p == {"wound_value": g.wound_value, "marker_value": g.marker_value, "rally_value": g.rally_value,
-                 "cover_value": g.cover_value, "reserve_value": g.reserve_value, "standoff_cm": d.standoff_cm}
+                 "cover_value": g.cover_value, "reserve_value": g.reserve_value, "standoff_cm": d.standoff_cm,
+                 "simulations": s.simulations, "exploration": s.exploration, "rollout": AGENT_KINDS[s.rollout],
+                 "rollout_depth": s.rollout_depth}
     assert agent_params({"standoff_cm": 12})["standoff_cm"] == 12.0
     with pytest.raises(ValueError, match="agent_params: unknown \\['speed'\\]; allowed"):
         agent_params({"speed": 1.0})

@@ -5,6 +5,7 @@ The checkers of fields read from files (:mod:`._fields`) word their errors with 
 """
 from __future__ import annotations
 
+import math
 import numbers
 import os
 import reprlib
@@ -57,6 +58,18 @@ def as_int(value, name: str, lo: int | None = None, hi: int | None = None) -> in
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise ValueError(out_of_range(name, v, allowed_range(v, lo, hi)))
     return v
+
+
+def as_float(value, name: str, lo: float | None = None, hi: float | None = None) -> float:
+    """A finite real scalar (NaN and infinities refused, bools rejected), checking ``lo <= value <= hi``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(wrong_type(name, "a finite real number", value))
+    x = float(value)
+    if not math.isfinite(x):
+        raise ValueError(out_of_range(name, value, "finite numbers"))
+    if (lo is not None and x < lo) or (hi is not None and x > hi):
+        raise ValueError(out_of_range(name, x, allowed_range(x, lo, hi)))
+    return x
 
 
 def cores_available() -> int:

@@ -31,7 +31,7 @@ DECISION_TRIES = _DECISION_TRIES
 
 #: The AgentParams fields (vgame.pxd), in declaration order.
 AGENT_PARAM_FIELDS = ("wound_value", "marker_value", "rally_value", "cover_value", "reserve_value",
-                      "standoff_cm")
+                      "standoff_cm", "simulations", "exploration", "rollout", "rollout_depth")
 
 # Why opponent_turns stopped an env (its second return value).
 cdef enum:
@@ -412,6 +412,49 @@ cdef class Engine:
         if g.s[S_STAGE] == ST_OVER or cur < 0:
             return -1
         return aa_agent_choose(&self.P, g, kind, &self.agent_params, &self.agent_bg[2 * i + cur])
+
+    def copy_envs(self, const int64_t[::1] src, const int64_t[::1] dst):
+        """Env dst[j] becomes a copy of env src[j] (state, streams, episode, events): each pair is
+        copied from the state before the call (a source is never one of the destinations: checked by
+        the caller)."""
+        cdef Py_ssize_t j, m = src.shape[0]
+        cdef Py_ssize_t a, b
+        cdef EventBuffer* e
+        cdef double* d
+        rows = [x for k, x in self.arrays.items()]
+        for arr in rows:
+            arr[np.asarray(dst)] = arr[np.asarray(src)]
+        if self.evs != NULL:
+            for j in range(m):
+                a, b = src[j], dst[j]
+                e = &self.evs[b]
+                if e.cap < self.evs[a].size:
+                    d = <double*>realloc(e.data, self.evs[a].size * sizeof(double))
+                    if d == NULL:
+                        e.size = 0
+                        raise MemoryError("envs: cannot copy the event records (out of memory)")
+                    e.data, e.cap = d, self.evs[a].size
+                if self.evs[a].size > 0:
+                    memcpy(e.data, self.evs[a].data, self.evs[a].size * sizeof(double))
+                e.size = self.evs[a].size
+                e.failed = self.evs[a].failed
+
+    def reseed(self, const int64_t[::1] envs, const uint64_t[::1] seeds):
+        """Env envs[j]'s game stream becomes PCG64(SeedSequence(seeds[j]))."""
+        cdef Py_ssize_t j, m = envs.shape[0]
+        with nogil:
+            for j in range(m):
+                aa_pcg_from_seed(seeds[j], self.rng_w + envs[j] * PCG_WORDS)
+
+    def determinize(self, const int64_t[::1] envs, const int8_t[::1] players, const uint64_t[::1] seeds,
+                    int threads):
+        """Env envs[j] reseeded with seeds[j], then everything hidden from players[j] resampled
+        (aa_determinize); envs distinct (checked by the caller)."""
+        cdef Py_ssize_t j, m = envs.shape[0]
+        with nogil:
+            for j in prange(m, num_threads=threads, schedule="static"):
+                aa_pcg_from_seed(seeds[j], self.rng_w + envs[j] * PCG_WORDS)
+                aa_determinize(&self.P, &self.games[envs[j]], players[j])
 
     def start_seeded(self, const int64_t[::1] envs, const uint64_t[::1] game_seeds,
                      const uint64_t[:, ::1] agent_seeds, int threads):

@@ -173,12 +173,14 @@ cdef extern from "csrc/aa_engine.h":
         AGENT_HEURISTIC
         AGENT_GREEDY
         AGENT_DOCTRINE
+        AGENT_ISMCTS
         N_AGENT_KINDS
 
     ctypedef struct AgentParams "aa_agent_params":   # the Python agents' constructor values
         double wound_value, marker_value, rally_value, cover_value   # GreedyAgent
         double reserve_value                                         # GreedyAgent
         double standoff_cm                                           # DoctrineAgent
+        double simulations, exploration, rollout, rollout_depth      # ISMCTSAgent (rollout: an agent code)
 
     # The C library's entry points (see csrc/aa_engine.h for each contract).
     void make_view "aa_make_view"(const Params* P, Game* g, V* v) noexcept nogil
@@ -189,6 +191,7 @@ cdef extern from "csrc/aa_engine.h":
     int aa_is_legal(const Params* P, Game* g, int a) noexcept nogil
     void aa_apply_action(const Params* P, Game* g, int a) noexcept nogil
     void aa_observe(const Params* P, Game* g, int player, float* out) noexcept nogil
+    void aa_determinize(const Params* P, Game* g, int player) noexcept nogil
     int aa_side_figures(const V* v, int side) noexcept nogil
     int aa_agent_choose(const Params* P, Game* g, int kind, const AgentParams* ap, aa_bitgen* rng) noexcept nogil
     void aa_fill_odds_tables(const signed char* table5, OddsSide* out) noexcept nogil

@@ -16,7 +16,7 @@ from aa_core.rng cimport aa_bitgen
 
 # The agent kinds by their atomic_africa.agents names (Engine.agent_actions takes these values).
 AGENT_KINDS = {"random": AGENT_RANDOM, "heuristic": AGENT_HEURISTIC, "greedy": AGENT_GREEDY,
-               "doctrine": AGENT_DOCTRINE}
+               "doctrine": AGENT_DOCTRINE, "ismcts": AGENT_ISMCTS}
 
 #: Bytes of the greedy agent's odds tables (the ``odds`` array of atomic_africa.game.native.params).
 ODDS_TABLE_BYTES = AA_ODDS_TABLE_BYTES

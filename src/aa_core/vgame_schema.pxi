@@ -75,6 +75,10 @@ cdef extern from "csrc/aa_schema.h":
         S_WINNER      # -2 running, -1 draw, 0/1 winner
         S_REASON      # end reason: index into END_REASONS
         S_LAST        # player who took the last decision
+        S_HIDDEN0     # cards at the bottom of player 0's discard pile discarded face down (its Reserve at Clean-up)
+        S_HIDDEN1     # cards at the bottom of player 1's discard pile discarded face down
+        S_NOANY0      # player 0's Reserve is known to hold no card a suppressed unit may take
+        S_NOANY1      # player 1's Reserve is known to hold no card a suppressed unit may take
         NS
 
     # Unit int8_t fields: rows of the (n, NI8, U) array.
@@ -93,6 +97,7 @@ cdef extern from "csrc/aa_schema.h":
         F_CONFUSED    # confused this phase
         F_BORN        # scratch: slot filled during this Clean-up's compulsory splits
         F_ATTACHED    # needs orders but adds no card to the hand (RULES.md section 1)
+        F_ORDERS_SUP  # took its face-down order card while suppressed
         NI8
 
     # Unit int32_t fields: rows of the (n, NI32, U) array.
@@ -191,6 +196,7 @@ cdef extern from "csrc/aa_schema.h":
         int8_t* confused
         int8_t* born
         int8_t* attached
+        int8_t* orders_sup
         int32_t* name_base
         int32_t* name_depth
         int32_t* figures

@@ -3,6 +3,8 @@ mirrors, the agents' choices compared at the decisions asked for (tests/test_nat
 benchmarks/greedy_parity.py)."""
 from __future__ import annotations
 
+import inspect
+
 from collections import Counter
 
 import numpy as np
@@ -48,7 +50,8 @@ def play_greedy_parity(scenario=None, num_envs=4, seed=0, steps=200, compare_eve
     naming the env, episode seed and actions on the first difference.
     """
     params = dict(DEFAULT_PARAMS if params is None else params)
-    agent = GreedyAgent(**{k: v for k, v in params.items() if k != "standoff_cm"})
+    takes = inspect.signature(GreedyAgent.__init__).parameters
+    agent = GreedyAgent(**{k: v for k, v in params.items() if k in takes})
     sc = load_scenario(scenario)
     vg = VectorGame(sc, num_envs, seed, rules=rules)
     vg._engine.set_agent_params(params)
@@ -99,7 +102,7 @@ def play_greedy_games(scenario=None, num_envs=2, seed=0, games=2, params=None):
     """Whole greedy-vs-greedy games natively and in Python, action for action; returns the native
     games' action lists (asserts each equals the Python agent's game)."""
     params = dict(DEFAULT_PARAMS if params is None else params)
-    agent = GreedyAgent(**{k: v for k, v in params.items() if k != "standoff_cm"})
+    agent = GreedyAgent(**{k: v for k, v in params.items() if k in inspect.signature(GreedyAgent.__init__).parameters})
     sc = load_scenario(scenario)
     vg = VectorGame(sc, num_envs, seed)
     vg._engine.set_agent_params(params)

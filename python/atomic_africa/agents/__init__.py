@@ -7,6 +7,7 @@ seed and the agent seeds only.
 - :class:`HeuristicAgent` (``"heuristic"``): a simple one-step heuristic (:mod:`.basic`).
 - :class:`GreedyAgent` (``"greedy"``): exact odds (:mod:`.greedy`).
 - :class:`DoctrineAgent` (``"doctrine"``): scripted fire and movement (:mod:`.doctrine`).
+- :class:`ISMCTSAgent` (``"ismcts"``): information-set Monte Carlo tree search, native (:mod:`.search`).
 - :func:`play`: agents play a game to the end.
 """
 from __future__ import annotations
@@ -14,12 +15,13 @@ from __future__ import annotations
 from .basic import HeuristicAgent, RandomAgent, play
 from .doctrine import DoctrineAgent
 from .greedy import GreedyAgent
+from .search import ISMCTSAgent
 
-__all__ = ["RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "AGENTS", "make_agent",
+__all__ = ["RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "ISMCTSAgent", "AGENTS", "make_agent",
            "play"]
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "doctrine": DoctrineAgent,
-          "heuristic": HeuristicAgent}
+          "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent}
 
 
 def make_agent(name: str, seed: int = 0):
@@ -28,10 +30,10 @@ def make_agent(name: str, seed: int = 0):
     Parameters
     ----------
     name : str
-        ``"random"``, ``"greedy"``, ``"doctrine"`` or ``"heuristic"`` (case and surrounding spaces
-        ignored).
+        ``"random"``, ``"greedy"``, ``"doctrine"``, ``"heuristic"`` or ``"ismcts"`` (case and
+        surrounding spaces ignored).
     seed : int
-        Passed to the agent's constructor (only ``random`` uses it).
+        Passed to the agent's constructor (``random`` and ``ismcts`` draw from it).
 
     Returns
     -------

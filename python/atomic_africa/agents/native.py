@@ -7,8 +7,6 @@ Python agent classes' constructor defaults.
 """
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
 
 from .. import _validate as v
@@ -17,6 +15,7 @@ from ..game.native.agent_args import AGENT_PARAM_FIELDS, agent_kinds, check_agen
 from ..game.native.vector import VectorGame
 from .doctrine import DoctrineAgent
 from .greedy import GreedyAgent
+from .search import ISMCTSAgent, constructor_defaults
 
 __all__ = ["agent_params", "play_agent_games", "DEFAULT_BATCH"]
 
@@ -26,11 +25,7 @@ DEFAULT_BATCH = 1024
 
 def _defaults() -> dict:
     """Each AgentParams field's default, read from the constructor of the Python agent that takes it."""
-    out = {}
-    for cls in (GreedyAgent, DoctrineAgent):
-        for name, p in inspect.signature(cls.__init__).parameters.items():
-            if name in AGENT_PARAM_FIELDS:
-                out[name] = float(p.default)
+    out = constructor_defaults(GreedyAgent, DoctrineAgent, ISMCTSAgent)
     missing = [k for k in AGENT_PARAM_FIELDS if k not in out]
     if missing:   # a constructor lost an argument the kernel reads
         raise RuntimeError(f"agent_params: no Python agent takes {missing}")
@@ -44,7 +39,8 @@ def agent_params(overrides=None) -> dict:
     ----------
     overrides : dict, optional
         Some of ``wound_value``, ``marker_value``, ``rally_value``, ``cover_value``, ``reserve_value`` (GreedyAgent's
-        arguments) and ``standoff_cm`` (DoctrineAgent's), finite reals.
+        arguments), ``standoff_cm`` (DoctrineAgent's) and ``simulations``, ``exploration``, ``rollout`` (an agent
+        code of ``AGENT_KINDS``), ``rollout_depth`` (ISMCTSAgent's), finite reals.
 
     Returns
     -------

@@ -263,6 +263,76 @@ class Game:
                 id(self.assets): self.assets}
         return copy.deepcopy(self, memo)
 
+    def reseed(self, seed: int) -> None:
+        """Give the game a new chance stream: future dice and shuffles come from
+        ``RandomSource(seed)`` (the C API's ``aa_game_reseed``).
+
+        Parameters
+        ----------
+        seed : int
+            Non-negative.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``seed`` is not a non-negative int (the game is unchanged).
+        """
+        self.src = RandomSource(as_int(seed, "seed", lo=0, hi=2**64 - 1))
+
+    def determinize(self, player: int, seed: int) -> None:
+        """Resample, in place, everything hidden from ``player``, consistently with what it has seen:
+        a state it cannot tell from the true one (OpenSpiel's ``ResampleFromInfostate``).
+
+        The game is reseeded with ``seed`` (future dice are hidden too), then the player's own deck is
+        put in a fresh order and the opponent's unseen cards (its deck, its Reserve, its face-down
+        order cards, the face-down bottom of its discard pile) are dealt again from one shuffled pool.
+        Each pool is listed in card order before it is shuffled, so the result depends only on what
+        ``player`` may know and on ``seed``. A face-down card given to a suppressed unit stays one a
+        suppressed unit may take; a Reserve known to hold none gets none; a Reserve the opponent must
+        pick from for a suppressed unit keeps a legal card. ``observation(player)`` is unchanged, and
+        so are the legal actions when ``player`` is to move. The event log is left as it was: read it
+        through ``events(player=...)``. The native engine's ``aa_determinize`` is this function, draw
+        for draw.
+
+        Parameters
+        ----------
+        player : {0, 1}
+        seed : int
+            Non-negative: the new chance stream.
+
+        Raises
+        ------
+        TypeError, ValueError
+            On a bad ``player`` or ``seed`` (the game is unchanged).
+        """
+        p = as_int(player, "player", lo=0, hi=1)
+        self.reseed(seed)
+        q, s = 1 - p, self.s
+        own = s.players[p]
+        own.deck = self.src.shuffle(sorted(own.deck))
+        pl = s.players[q]
+        face_down = [u for u in s.units[q * self.C:(q + 1) * self.C]
+                     if u.alive and u.card != NO_CARD and not u.revealed]
+        h = pl.hidden_discards
+        pool = self.src.shuffle(sorted(pl.deck + pl.hand + pl.discard[:h] + [u.card for u in face_down]))
+        taken = [False] * len(pool)
+
+        def take(any_=None):
+            # the first untaken card that fits (None: any card), else the first untaken one
+            free = [i for i, t in enumerate(taken) if not t]
+            pick = next((i for i in free if any_ is None or self.deck.legal_for(pool[i], True) == any_), free[0])
+            taken[pick] = True
+            return pool[pick]
+
+        for u in face_down:
+            u.card = take(True if u.orders_suppressed else None)
+        need_any = (s.stage == Stage.RESERVE_PICK and s.current_player == q
+                    and self._suppressed(s.units[s.decl_uid]))
+        pl.hand = [take(True if need_any and i == 0 else (False if pl.reserve_no_any else None))
+                   for i in range(len(pl.hand))]
+        pl.discard[:h] = [take() for _ in range(h)]
+        pl.deck = [take() for _ in range(len(pl.deck))]
+
     def __getstate__(self):
         d = dict(self.__dict__)
         d["_los_key"] = d["_los"] = d["_terrain_key"] = d["_terrain"] = None
@@ -777,12 +847,14 @@ class Game:
         name = seg[0]
         if st == Stage.ORDERS:
             if name == "END_ORDERS":
+                self._note_reserve(s.current_player)
                 self._ev("orders_done", player=s.current_player, reserve=len(s.players[s.current_player].hand))
                 s.step += 1
                 self._orders_next()
             else:
                 self._assign(seg[1], s.current_player * self.C + seg[2])
                 if not self._orders_pairs(s.current_player):
+                    self._note_reserve(s.current_player)
                     self._ev("orders_done", player=s.current_player,
                              reserve=len(s.players[s.current_player].hand))
                     s.step += 1
@@ -859,6 +931,7 @@ class Game:
                 return None
             pl.deck = self.src.shuffle(pl.discard)
             pl.discard = []
+            pl.hidden_discards = 0
             self._ev("reshuffle", player=p, deck=list(pl.deck))
         return pl.deck.pop()
 
@@ -899,13 +972,39 @@ class Game:
         s = self.s
         if not self._next_player_with(
                 self._orders_pairs, Stage.ORDERS,
-                lambda p: self._ev("orders_done", player=p, reserve=len(s.players[p].hand))):
+                lambda p: (self._note_reserve(p),
+                           self._ev("orders_done", player=p, reserve=len(s.players[p].hand)))):
             self._next_activation()
+
+    def _note_reserve(self, p: int):
+        """When player p's Orders end with no legal assignment left, a unit still without orders that
+        is suppressed shows that p's Reserve holds no card a suppressed unit may take."""
+        pl = self.s.players[p]
+        if not pl.hand or self._orders_pairs(p):
+            return
+        if any(not u.has_orders and not u.acted and self._suppressed(u) for u in self._side_units(p)):
+            pl.reserve_no_any = True
+
+    def _discard_hidden(self, p: int, cards):
+        """Cards discarded face down go under the face-up ones, after the older face-down cards, so the
+        opponent knows which discards it has seen (``hidden_discards`` of them lie at the bottom)."""
+        pl = self.s.players[p]
+        h = pl.hidden_discards
+        pl.discard[h:h] = cards
+        pl.hidden_discards = h + len(cards)
+
+    def _discard_card(self, u):
+        """Unit u's card to the discard pile, face down if it was never revealed."""
+        if u.revealed:
+            self.s.players[u.side].discard.append(u.card)
+        else:
+            self._discard_hidden(u.side, [u.card])
 
     def _assign(self, card: int, uid: int):
         u = self.s.units[uid]
         self.s.players[u.side].hand.remove(card)
         u.card, u.revealed = card, False
+        u.orders_suppressed = self._suppressed(u)
         self._ev("assign", player=u.side, unit=uid, card=self.deck.name(card))
 
     # ------------------------------------------------------------------ activation phases
@@ -971,6 +1070,8 @@ class Game:
             s.decl_uid = t.uid
             s.stage, s.current_player = Stage.RESERVE_PICK, q
             return
+        if s.players[q].hand:   # a suppressed unit confused with cards in the Reserve: none of them legal
+            s.players[q].reserve_no_any = True
         self._confused_draw(t)
 
     def _confused_draw(self, t):
@@ -1280,7 +1381,7 @@ class Game:
         t.turn_markers += u.turn_markers
         t.commander = t.commander or u.commander
         if u.card != NO_CARD:
-            self.s.players[u.side].discard.append(u.card)
+            self._discard_card(u)
         self._free_slot(u)
 
     def _free_slot(self, u):
@@ -1319,7 +1420,7 @@ class Game:
         pl = self.s.players[u.side]
         pl.removed_figures += u.figures
         if u.card != NO_CARD:
-            pl.discard.append(u.card)
+            self._discard_card(u)
         self._ev("removed", unit=u.uid, name=u.name, side=u.side, figures=u.figures)
         self._free_slot(u)
 
@@ -1340,7 +1441,7 @@ class Game:
         new.uid, new.dice = free.uid, list(u.dice)
         new.name = f"{u.name}/b"
         new.commander = False
-        new.card, new.revealed = NO_CARD, False
+        new.card, new.revealed, new.orders_suppressed = NO_CARD, False, False
         new.figures, new.markers, new.wounds, new.turn_markers = fig_small, mk[1], wd[1], tm[1]
         u.figures, u.markers, u.wounds, u.turn_markers = fig_big, mk[0], wd[0], tm[0]
         cx, cy = self.scenario.width_cm / 2, self.scenario.height_cm / 2
@@ -1368,13 +1469,15 @@ class Game:
         # Unused (and played) order cards go to the discard pile.
         for p, pl in enumerate(s.players):
             self._ev("discard", player=p, reserve=len(pl.hand))
-            pl.discard.extend(pl.hand)
+            self._discard_hidden(p, pl.hand)   # the Reserve goes face down
             pl.hand = []
+            pl.reserve_no_any = False
         for u in s.units:
             if u.alive:
                 if u.card != NO_CARD:
-                    s.players[u.side].discard.append(u.card)
+                    self._discard_card(u)
                 u.card, u.revealed, u.acted, u.split_done, u.turn_markers = NO_CARD, False, False, False, 0
+                u.orders_suppressed = False
                 u.clear_scratch()
         self._ev("turn_end", figures=[self.figures(0), self.figures(1)],
                  units=[len(self._side_units(0)), len(self._side_units(1))])

@@ -305,6 +305,8 @@ def _player(path: str, pl, p: int, units: list, spec: GameSpec) -> None:
         if units[i]["card"] >= 0:
             _once(seen, units[i]["card"], f"state.units[{i}].card")
     _f.integer(f"{path}.removed_figures", pl["removed_figures"], lo=0, hi=MAX_COUNT)
+    _f.integer(f"{path}.hidden_discards", pl["hidden_discards"], lo=0, hi=len(pl["discard"]))
+    _f.boolean(f"{path}.reserve_no_any", pl["reserve_no_any"])
 
 
 def _once(seen: dict, card: int, path: str) -> None:

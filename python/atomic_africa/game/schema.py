@@ -178,6 +178,10 @@ UNIT_FIELDS = (
     _f("dest_y", "f64", 5, float, 0.0, "Destination figure", bounds=_Y),
     _f("moves", "i8", 10, bool, False, "placed In-transit/Destination figures", bounds=FLAG),
     _f("confused", "i8", 11, bool, False, "confused this phase", bounds=FLAG),
+    # what the opponent saw at the Orders phase: a face-down card given to a suppressed unit is one a
+    # suppressed unit may take (determinize keeps it so)
+    _f("orders_suppressed", "i8", 14, bool, False, "took its face-down order card while suppressed",
+       c_name="orders_sup", bounds=FLAG),
     _f("name_base", "i32", 0, None, -1, "index of the scenario unit the name comes from (-1: empty slot)",
        bounds=(0, "side_units - 1")),
     # one split per unit and Clean-up at most: a name gains at most one '/b' a turn
@@ -395,6 +399,11 @@ SCALARS = (
     ("winner", "-2 running, -1 draw, 0/1 winner"),
     ("reason", "end reason: index into END_REASONS"),
     ("last", "player who took the last decision"),
+    # what each player may know of the other's cards (determinize keeps them so)
+    ("hidden0", "cards at the bottom of player 0's discard pile discarded face down (its Reserve at Clean-up)"),
+    ("hidden1", "cards at the bottom of player 1's discard pile discarded face down"),
+    ("noany0", "player 0's Reserve is known to hold no card a suppressed unit may take"),
+    ("noany1", "player 1's Reserve is known to hold no card a suppressed unit may take"),
 )
 SCALAR_COLUMN = {name: i for i, (name, _) in enumerate(SCALARS)}
 

@@ -67,8 +67,10 @@ class PlayerState:
 
     deck: list = field(default_factory=list)      # top card = last element
     hand: list = field(default_factory=list)      # drawn, unassigned cards = the Reserve
-    discard: list = field(default_factory=list)
+    discard: list = field(default_factory=list)   # face-down discards first (hidden_discards of them)
     removed_figures: int = 0
+    hidden_discards: int = 0      # the opponent never saw the bottom cards of the discard pile
+    reserve_no_any: bool = False  # the opponent knows the Reserve holds no card for a suppressed unit
 
 
 @dataclass

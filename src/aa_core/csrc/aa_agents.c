@@ -43,5 +43,7 @@ int aa_agent_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_pa
         return aa_greedy_act(&v, ap);
     if (kind == AGENT_DOCTRINE)
         return aa_doctrine_act(&v, ap);
+    if (kind == AGENT_ISMCTS)
+        return aa_ismcts_act(P, g, ap, rng);
     return -1;
 }

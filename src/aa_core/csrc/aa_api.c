@@ -43,6 +43,8 @@ struct aa_agent {
 /* The Python agents' constructor defaults (atomic_africa.agents.GreedyAgent, DoctrineAgent), which
  * the C host cannot read from Python; tests/test_c_api.py checks them against the classes. */
 static const aa_agent_options default_options = {3.0, 1.0, 1.5, 0.4, 3.0, 30.0};
+/* atomic_africa.agents.ISMCTSAgent's defaults (tests/test_c_api.py checks them against the class). */
+static const aa_search_options default_search = {200, 0.7, AA_AGENT_RANDOM, 0};
 
 /* ------------------------------------------------------------------------------------- checks */
 static aa_status check_spec(const aa_spec *spec) {
@@ -163,6 +165,26 @@ void aa_game_free(aa_game *game) {
         return;
     free(game->ev.data);
     free(game);
+}
+
+aa_status aa_game_reseed(aa_game *game, uint64_t seed) {
+    aa_status st;
+    if ((st = check_game(game)) != AA_OK)
+        return st;
+    aa_pcg_from_seed(seed, game->rng);
+    return AA_OK;
+}
+
+aa_status aa_game_determinize(aa_game *game, int player, uint64_t seed) {
+    aa_status st;
+    if ((st = check_game(game)) != AA_OK)
+        return st;
+    if (player != 0 && player != 1)
+        return ARG("player: %d; allowed 0 or 1", player);
+    aa_pcg_from_seed(seed, game->rng);
+    aa_determinize(game->P, &game->g, player);
+    game->n_legal = -1;
+    return AA_OK;
 }
 
 int aa_game_is_over(const aa_game *game) {
@@ -323,16 +345,51 @@ static aa_status check_option(double x, const char *name) {
     return AA_OK;
 }
 
+aa_status aa_search_defaults(aa_search_options *out) {
+    aa_status st = check_out(out, "out");
+    if (st)
+        return st;
+    *out = default_search;
+    return AA_OK;
+}
+
+static aa_status check_search(const aa_search_options *s) {
+    if (s->simulations < 1 || s->simulations > AA_MAX_SIMULATIONS)
+        return ARG("search->simulations: %d; allowed 1..%d", s->simulations, AA_MAX_SIMULATIONS);
+    if (!isfinite(s->exploration) || s->exploration < 0)
+        return ARG("search->exploration: %g; allowed finite numbers >= 0", s->exploration);
+    if (s->rollout < AA_AGENT_RANDOM || s->rollout > AA_AGENT_DOCTRINE)
+        return ARG("search->rollout: %d; allowed AA_AGENT_RANDOM (0), AA_AGENT_HEURISTIC (1), AA_AGENT_GREEDY (2) "
+                   "or AA_AGENT_DOCTRINE (3)", s->rollout);
+    if (s->rollout_depth < 0)
+        return ARG("search->rollout_depth: %d; allowed 0 (to the end of the game) or more decisions",
+                   s->rollout_depth);
+    return AA_OK;
+}
+
 aa_status aa_agent_new(int kind, uint64_t seed, const aa_agent_options *options, aa_agent **out) {
+    if (out != NULL)
+        *out = NULL;
+    if (kind < 0 || kind >= N_AGENT_KINDS)
+        return ARG("kind: %d; allowed AA_AGENT_RANDOM (0), AA_AGENT_HEURISTIC (1), AA_AGENT_GREEDY (2), "
+                   "AA_AGENT_DOCTRINE (3) or AA_AGENT_ISMCTS (4)", kind);
+    return aa_agent_new_search(kind, seed, options, NULL, out);
+}
+
+aa_status aa_agent_new_search(int kind, uint64_t seed, const aa_agent_options *options,
+                              const aa_search_options *search, aa_agent **out) {
     aa_agent *agent;
     aa_status st;
     const aa_agent_options *o = options != NULL ? options : &default_options;
+    const aa_search_options *sr = search != NULL ? search : &default_search;
     if ((st = check_out(out, "out")) != AA_OK)
         return st;
     *out = NULL;
     if (kind < 0 || kind >= N_AGENT_KINDS)
-        return ARG("kind: %d; allowed AA_AGENT_RANDOM (0), AA_AGENT_HEURISTIC (1), AA_AGENT_GREEDY (2) "
-                   "or AA_AGENT_DOCTRINE (3)", kind);
+        return ARG("kind: %d; allowed AA_AGENT_RANDOM (0), AA_AGENT_HEURISTIC (1), AA_AGENT_GREEDY (2), "
+                   "AA_AGENT_DOCTRINE (3) or AA_AGENT_ISMCTS (4)", kind);
+    if ((st = check_search(sr)) != AA_OK)
+        return st;
     if ((st = check_option(o->wound_value, "wound_value")) != AA_OK
         || (st = check_option(o->marker_value, "marker_value")) != AA_OK
         || (st = check_option(o->rally_value, "rally_value")) != AA_OK
@@ -350,6 +407,10 @@ aa_status aa_agent_new(int kind, uint64_t seed, const aa_agent_options *options,
     agent->ap.cover_value = o->cover_value;
     agent->ap.reserve_value = o->reserve_value;
     agent->ap.standoff_cm = o->standoff_cm;
+    agent->ap.simulations = sr->simulations;
+    agent->ap.exploration = sr->exploration;
+    agent->ap.rollout = sr->rollout;
+    agent->ap.rollout_depth = sr->rollout_depth;
     aa_pcg_from_seed(seed, agent->rng);   /* RandomAgent(seed): PCG64(SeedSequence(seed)) */
     aa_pcg_bitgen(agent->rng, &agent->bg);
     *out = agent;

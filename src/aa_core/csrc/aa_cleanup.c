@@ -26,7 +26,7 @@ static void remove_unit(V *v, int u) {
     int side = u / v->C;
     cnt(v, side)[C_REMOVED] += v->figures[u];
     if (v->card[u] != NO_CARD)
-        aa_discard(v, side, v->card[u]);
+        aa_discard_unit_card(v, u);
     EVN(v, E_REMOVED, u, v->name_base[u], v->name_depth[u], side, v->figures[u]);
     aa_free_slot(v, u);
 }
@@ -72,7 +72,7 @@ int aa_split_unit(V *v, int u, int voluntary) {
     v->name_depth[nw] += 1;
     v->commander[nw] = 0;
     v->card[nw] = NO_CARD;
-    v->revealed[nw] = 0;
+    v->revealed[nw] = v->orders_sup[nw] = 0;
     v->figures[nw] = fs;
     v->markers[nw] = ms;
     v->wounds[nw] = ws;
@@ -139,7 +139,7 @@ static void game_over(V *v, int winner, int reason) {
 /* Game._cleanup_rest (game/engine.py): Morale, the discard, the end of the turn and victory. */
 static void cleanup_rest(V *v) {
     const aa_params *P = v->P;
-    int u, p, face, die, i, nh, winner, a0, a1, f0, f1, sh, ok;
+    int u, p, face, die, nh, winner, a0, a1, f0, f1, sh, ok;
     int dice[3];
     int32_t *c;
     int16_t *hand;
@@ -162,16 +162,16 @@ static void cleanup_rest(V *v) {
         EVN(v, E_DISCARD, p, c[C_HAND]);
         hand = pile(v, p, PILE_HAND);
         nh = c[C_HAND];
-        for (i = 0; i < nh; i++)
-            aa_discard(v, p, hand[i]);
+        aa_discard_hidden(v, p, hand, nh);   /* the Reserve goes face down */
         c[C_HAND] = 0;
+        v->s[S_NOANY0 + p] = 0;
     }
     for (u = 0; u < v->U; u++) {
         if (v->alive[u]) {
             if (v->card[u] != NO_CARD)
-                aa_discard(v, u / v->C, v->card[u]);
+                aa_discard_unit_card(v, u);
             v->card[u] = NO_CARD;
-            v->revealed[u] = v->acted[u] = v->split_done[u] = 0;
+            v->revealed[u] = v->acted[u] = v->split_done[u] = v->orders_sup[u] = 0;
             v->turn_markers[u] = 0;
             aa_clear_scratch(v, u);
         }

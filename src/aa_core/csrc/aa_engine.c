@@ -38,6 +38,8 @@ static void shuffle(V *v, int16_t *cards, int n) {
     }
 }
 
+void aa_shuffle(V *v, int16_t *cards, int n) { shuffle(v, cards, n); }
+
 /* atomic_africa.dice.wounded_dice of unit u (as Game._roll_unit calls it) */
 void aa_wounded_dice(V *v, int u, int *dice, int *shattered) {
     const aa_params *P = v->P;
@@ -131,6 +133,7 @@ static void reshuffle(V *v, int p, int n) {
     memmove(dis, dis + n, (size_t)(c[C_DISCARD] - n) * sizeof(int16_t));
     c[C_DECK] = n;
     c[C_DISCARD] -= n;
+    v->s[S_HIDDEN0 + p] = 0;   /* the face-down cards lie at the bottom: the first n take them all */
     shuffle(v, deck, n);
     aa_ev_list(v, E_RESHUFFLE, p, deck, n);
 }
@@ -151,6 +154,39 @@ void aa_discard(V *v, int p, int card) {
     int32_t *c = cnt(v, p);
     pile(v, p, PILE_DISCARD)[c[C_DISCARD]] = (int16_t)card;
     c[C_DISCARD] += 1;
+}
+
+/* Game._discard_hidden (game/engine.py): n cards discarded face down go under the face-up ones, after
+ * the older face-down cards, so the opponent knows which discards it has seen (s[S_HIDDEN0 + p] of
+ * them lie at the bottom). */
+void aa_discard_hidden(V *v, int p, const int16_t *cards, int n) {
+    int32_t *c = cnt(v, p);
+    int16_t *dis = pile(v, p, PILE_DISCARD);
+    int h = v->s[S_HIDDEN0 + p];
+    memmove(dis + h + n, dis + h, (size_t)(c[C_DISCARD] - h) * sizeof(int16_t));
+    memcpy(dis + h, cards, (size_t)n * sizeof(int16_t));
+    c[C_DISCARD] += n;
+    v->s[S_HIDDEN0 + p] = h + n;
+}
+
+/* Game._discard_card (game/engine.py): unit u's card to the discard pile, face down if never revealed. */
+void aa_discard_unit_card(V *v, int u) {
+    int16_t card = (int16_t)v->card[u];
+    if (v->revealed[u])
+        aa_discard(v, u / v->C, card);
+    else
+        aa_discard_hidden(v, u / v->C, &card, 1);
+}
+
+/* Game._note_reserve (game/engine.py): when player p's Orders end with no legal assignment left, a
+ * unit still without orders that is suppressed shows that p's Reserve holds no card it may take. */
+void aa_note_reserve(V *v, int p) {
+    int u;
+    if (cnt(v, p)[C_HAND] == 0 || aa_orders_pairs(v, p, NULL) > 0)
+        return;
+    for (u = p * v->C; u < (p + 1) * v->C; u++)
+        if (v->alive[u] && v->card[u] == NO_CARD && !v->acted[u] && v->markers[u] > 0)
+            v->s[S_NOANY0 + p] = 1;
 }
 
 void aa_hand_remove(V *v, int p, int card) {
@@ -217,8 +253,10 @@ int aa_next_player_with(V *v, int stage) {
             v->s[S_CUR] = p;
             return 1;
         }
-        if (stage == ST_ORDERS)
+        if (stage == ST_ORDERS) {
+            aa_note_reserve(v, p);
             EVN(v, E_ORDERS_DONE, p, cnt(v, p)[C_HAND]);
+        }
         v->s[S_STEP] += 1;
     }
     return 0;
@@ -235,6 +273,7 @@ static void assign(V *v, int card, int u) {
     aa_hand_remove(v, u / v->C, card);
     v->card[u] = card;
     v->revealed[u] = 0;
+    v->orders_sup[u] = v->markers[u] > 0;
     EVN(v, E_ASSIGN, u / v->C, u, card);
 }
 
@@ -373,6 +412,8 @@ static void begin_reaction(V *v) {
             return;
         }
     }
+    if (nh > 0)   /* a suppressed unit confused with cards in the Reserve: none of them a legal one */
+        v->s[S_NOANY0 + q] = 1;
     confused_draw(v, t);
 }
 
@@ -417,6 +458,7 @@ void aa_apply_action(const aa_params *P, aa_state *g, int a) {   /* Game._apply_
     g->s[S_LAST] = cur;
     if (st == ST_ORDERS) {
         if (a == P->base.end_orders) {
+            aa_note_reserve(&v, cur);
             EVN(&v, E_ORDERS_DONE, cur, cnt(&v, cur)[C_HAND]);
             g->s[S_STEP] += 1;
             aa_orders_next(&v);
@@ -424,6 +466,7 @@ void aa_apply_action(const aa_params *P, aa_state *g, int a) {   /* Game._apply_
             k = a - P->base.assign;
             assign(&v, k / C, cur * C + k % C);
             if (aa_orders_pairs(&v, cur, NULL) == 0) {
+                aa_note_reserve(&v, cur);
                 EVN(&v, E_ORDERS_DONE, cur, cnt(&v, cur)[C_HAND]);
                 g->s[S_STEP] += 1;
                 aa_orders_next(&v);
@@ -536,4 +579,18 @@ size_t aa_state_size(const aa_params *P) {
 
 void aa_state_bind(aa_state *g, const aa_params *P, void *mem) {
     state_layout(P, g, (char *)mem);
+}
+
+void aa_state_copy(const aa_params *P, aa_state *dst, const aa_state *src) {
+    size_t U = (size_t)P->U, K = (size_t)P->K;
+    size_t n_feat = P->terrain.n_feat > 0 ? (size_t)P->terrain.n_feat : 1;
+    memcpy(dst->s, src->s, NS * sizeof(int32_t));
+    memcpy(dst->i8, src->i8, NI8 * U * sizeof(int8_t));
+    memcpy(dst->i32, src->i32, NI32 * U * sizeof(int32_t));
+    memcpy(dst->f64, src->f64, NF64 * U * sizeof(double));
+    memcpy(dst->piles, src->piles, 2 * 3 * K * sizeof(int16_t));
+    memcpy(dst->counts, src->counts, 2 * NC * sizeof(int32_t));
+    memcpy(dst->bonus, src->bonus, 2 * sizeof(double));
+    memcpy(dst->los, src->los, U * U * sizeof(int8_t));
+    memcpy(dst->fcover, src->fcover, n_feat * sizeof(int8_t));
 }

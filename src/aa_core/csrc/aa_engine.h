@@ -201,6 +201,9 @@ size_t aa_state_size(const aa_params *P);
  * left to the caller. A game copies as that block plus its stream. */
 void aa_state_bind(aa_state *g, const aa_params *P, void *mem);
 
+/* Copy src's arrays into dst's (the stream and event pointers stay dst's own). */
+void aa_state_copy(const aa_params *P, aa_state *dst, const aa_state *src);
+
 /* Game._start_game: units from the scenario, both decks shuffled, turn 1 begun (events cleared by the
  * caller). */
 void aa_start_game(const aa_params *P, aa_state *g);
@@ -215,6 +218,12 @@ int aa_is_legal(const aa_params *P, aa_state *g, int a);
 /* Game.apply (Game._apply_action): apply a legal action id (not checked: see aa_is_legal) and run to the
  * next decision. */
 void aa_apply_action(const aa_params *P, aa_state *g, int a);
+
+/* Game.determinize: resample everything hidden from `player` (its own deck's order; where each of
+ * the opponent's unseen cards lies) consistently with what `player` has seen, drawing from g->rng
+ * (aa_determinize.c says how). The result is a state the engine plays, with the same observation
+ * for `player` and, when `player` is to move, the same legal actions. */
+void aa_determinize(const aa_params *P, aa_state *g, int player);
 
 /* atomic_africa.game.observe.observe: what `player` may see, into out (obs_size floats). */
 void aa_observe(const aa_params *P, aa_state *g, int player, float *out);
@@ -243,16 +252,25 @@ enum {
     AGENT_HEURISTIC = 1,
     AGENT_GREEDY = 2,
     AGENT_DOCTRINE = 3,
-    N_AGENT_KINDS = 4
+    AGENT_ISMCTS = 4,   /* information-set MCTS (aa_agent_ismcts.c); draws from `rng` too */
+    N_AGENT_KINDS = 5
 };
 
 typedef struct aa_agent_params {   /* the Python agents' constructor values (atomic_africa.agents) */
     double wound_value, marker_value, rally_value, cover_value;   /* GreedyAgent */
     double reserve_value;   /* GreedyAgent: value of keeping a card in the Reserve at Orders */
     double standoff_cm;                                           /* DoctrineAgent */
+    /* ISMCTSAgent (numbers, as the other fields, so every field takes a float): simulations per
+     * decision (>= 1), the UCT exploration constant (>= 0), the rollout agent's kind (AGENT_RANDOM ..
+     * AGENT_DOCTRINE) and its decisions at most (0: to the end of the game) */
+    double simulations, exploration, rollout, rollout_depth;
 } aa_agent_params;
 
 int aa_agent_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng);
+
+/* The ISMCTS agent's action (aa_agent_ismcts.c): its decision depends on what the player to move
+ * may know, on `rng` and on ap's search fields only. */
+int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa_bitgen *rng);
 
 /* Fill out (ODDS_ROWS entries, AA_ODDS_TABLE_BYTES) with every dice triple x action x posture's
  * score counts for Table 5 `table5` (N_ACTIONS x 2 x 3 values): aa_tables.odds. */

@@ -239,6 +239,10 @@ int aa_has_splittable(V *v, int side);
 void aa_clear_scratch(V *v, int u);
 void aa_free_slot(V *v, int u);
 void aa_discard(V *v, int p, int card);
+void aa_shuffle(V *v, int16_t *cards, int n);   /* RandomSource.shuffle in place */
+void aa_discard_hidden(V *v, int p, const int16_t *cards, int n);
+void aa_discard_unit_card(V *v, int u);
+void aa_note_reserve(V *v, int p);
 void aa_hand_remove(V *v, int p, int card);
 void aa_begin_turn(V *v);
 int aa_next_player_with(V *v, int stage);

@@ -382,7 +382,7 @@ static void merge(V *v, int u, int t) {
     v->turn_markers[t] += v->turn_markers[u];
     v->commander[t] = v->commander[t] || v->commander[u];
     if (v->card[u] != NO_CARD)
-        aa_discard(v, u / v->C, v->card[u]);
+        aa_discard_unit_card(v, u);
     aa_free_slot(v, u);
 }
 

@@ -81,26 +81,31 @@ enum {
     S_WINNER = 14,     /* -2 running, -1 draw, 0/1 winner */
     S_REASON = 15,     /* end reason: index into END_REASONS */
     S_LAST = 16,       /* player who took the last decision */
-    NS = 17,
+    S_HIDDEN0 = 17,    /* cards at the bottom of player 0's discard pile discarded face down (its Reserve at Clean-up) */
+    S_HIDDEN1 = 18,    /* cards at the bottom of player 1's discard pile discarded face down */
+    S_NOANY0 = 19,     /* player 0's Reserve is known to hold no card a suppressed unit may take */
+    S_NOANY1 = 20,     /* player 1's Reserve is known to hold no card a suppressed unit may take */
+    NS = 21,
 };
 
 /* Unit int8_t fields: rows of the (n, NI8, U) array. */
 enum {
-    F_ALIVE = 0,       /* False: an empty slot (never used, merged away or removed) */
-    F_KIND = 1,        /* UnitKind */
-    F_HWD = 2,         /* has a dispersed heavy weapon */
-    F_HWP = 3,         /* has a point heavy weapon */
-    F_SPOTTER = 4,     /* may Call for Fire */
-    F_COMMS = 5,       /* extends Rally range */
-    F_COMMANDER = 6,   /* commander unit */
-    F_REVEALED = 7,    /* its order card is face up */
-    F_ACTED = 8,       /* took its action this turn (activated or reacted) */
-    F_SPLIT_DONE = 9,  /* already split in this Clean-up */
-    F_MOVES = 10,      /* placed In-transit/Destination figures */
-    F_CONFUSED = 11,   /* confused this phase */
-    F_BORN = 12,       /* scratch: slot filled during this Clean-up's compulsory splits */
-    F_ATTACHED = 13,   /* needs orders but adds no card to the hand (RULES.md section 1) */
-    NI8 = 14,
+    F_ALIVE = 0,        /* False: an empty slot (never used, merged away or removed) */
+    F_KIND = 1,         /* UnitKind */
+    F_HWD = 2,          /* has a dispersed heavy weapon */
+    F_HWP = 3,          /* has a point heavy weapon */
+    F_SPOTTER = 4,      /* may Call for Fire */
+    F_COMMS = 5,        /* extends Rally range */
+    F_COMMANDER = 6,    /* commander unit */
+    F_REVEALED = 7,     /* its order card is face up */
+    F_ACTED = 8,        /* took its action this turn (activated or reacted) */
+    F_SPLIT_DONE = 9,   /* already split in this Clean-up */
+    F_MOVES = 10,       /* placed In-transit/Destination figures */
+    F_CONFUSED = 11,    /* confused this phase */
+    F_BORN = 12,        /* scratch: slot filled during this Clean-up's compulsory splits */
+    F_ATTACHED = 13,    /* needs orders but adds no card to the hand (RULES.md section 1) */
+    F_ORDERS_SUP = 14,  /* took its face-down order card while suppressed */
+    NI8 = 15,
 };
 
 /* Unit int32_t fields: rows of the (n, NI32, U) array. */
@@ -208,6 +213,7 @@ typedef struct aa_view {
     int8_t *confused;
     int8_t *born;
     int8_t *attached;
+    int8_t *orders_sup;
     int32_t *name_base;
     int32_t *name_depth;
     int32_t *figures;
@@ -247,6 +253,7 @@ AA_INLINE void aa_view_rows(aa_view *v, int8_t *i8, int32_t *i32, double *f64, i
     v->confused = i8 + F_CONFUSED * U;
     v->born = i8 + F_BORN * U;
     v->attached = i8 + F_ATTACHED * U;
+    v->orders_sup = i8 + F_ORDERS_SUP * U;
     v->name_base = i32 + F_NAME_BASE * U;
     v->name_depth = i32 + F_NAME_DEPTH * U;
     v->figures = i32 + F_FIGURES * U;

@@ -370,6 +370,7 @@ static const aa_spec_unit_row AA_SPEC_UNIT_ROWS[] = {
     {"confused", 0, 11, 0.0, 0},
     {"born", 0, 12, 0.0, 0},
     {"attached", 0, 13, 0.0, 0},
+    {"orders_suppressed", 0, 14, 0.0, 0},
     {"name_base", 1, 0, -1.0, 0},
     {"name_depth", 1, 1, 0.0, 0},
     {"figures", 1, 2, 0.0, 0},
@@ -395,7 +396,7 @@ static const aa_spec_unit_row AA_SPEC_UNIT_ROWS[] = {
     {"dest_x", 2, 4, 0.0, 0},
     {"dest_y", 2, 5, 0.0, 0},
 };
-enum { AA_SPEC_N_UNIT_ROWS = 38 };
+enum { AA_SPEC_N_UNIT_ROWS = 39 };
 
 /* Bounds of unit row k for live slot u at set-up (not for a ladder row): the field's, narrowed to
  * what a scenario may give where the schema says so. */
@@ -417,27 +418,28 @@ AA_INLINE void aa_spec_unit_bounds_(int k, const aa_params *P, const aa_spec_ter
     case 11: *lo = 0.0; *hi = 1.0; break;
     case 12: *lo = 0.0; *hi = 0.0; break;
     case 13: *lo = 0.0; *hi = 1.0; break;
-    case 14: *lo = 0.0; *hi = (double)(T->side_units[u / P->C] - 1); break;
-    case 15: *lo = 0.0; *hi = (double)(P->table.turns); break;
-    case 16: *lo = aa_pmax(1.0, 1.0); *hi = aa_pmin((double)(T->side_figures[u / P->C]), (double)(1000.0)); break;
-    case 17: *lo = 1.0; *hi = (double)(100.0); break;
-    case 18: *lo = (double)(- 100.0); *hi = 0.0; break;
+    case 14: *lo = 0.0; *hi = 1.0; break;
+    case 15: *lo = 0.0; *hi = (double)(T->side_units[u / P->C] - 1); break;
+    case 16: *lo = 0.0; *hi = (double)(P->table.turns); break;
+    case 17: *lo = aa_pmax(1.0, 1.0); *hi = aa_pmin((double)(T->side_figures[u / P->C]), (double)(1000.0)); break;
+    case 18: *lo = 1.0; *hi = (double)(100.0); break;
     case 19: *lo = (double)(- 100.0); *hi = 0.0; break;
-    case 20: *lo = aa_pmax(0.0, 0.0); *hi = aa_pmin((double)(1073741824.0), (double)(1000.0)); break;
+    case 20: *lo = (double)(- 100.0); *hi = 0.0; break;
     case 21: *lo = aa_pmax(0.0, 0.0); *hi = aa_pmin((double)(1073741824.0), (double)(1000.0)); break;
-    case 22: *lo = 0.0; *hi = (double)(1073741824.0); break;
-    case 23: *lo = -1.0; *hi = (double)(P->K - 1); break;
-    case 24: *lo = -1.0; *hi = 7.0; break;
-    case 25: *lo = -1.0; *hi = 1.0; break;
-    case 26: *lo = -1.0; *hi = (double)(P->U + P->terrain.n_feat - 1); break;
-    case 27: *lo = -1.0; *hi = (double)(P->U - 1); break;
-    case 28: *lo = -1.0; *hi = (double)(P->call_for_fire.n_assets[u / P->C] - 1); break;
-    case 32: *lo = 0.0; *hi = (double)(P->table.width_cm); break;
-    case 33: *lo = 0.0; *hi = (double)(P->table.height_cm); break;
-    case 34: *lo = 0.0; *hi = (double)(P->table.width_cm); break;
-    case 35: *lo = 0.0; *hi = (double)(P->table.height_cm); break;
-    case 36: *lo = 0.0; *hi = (double)(P->table.width_cm); break;
-    case 37: *lo = 0.0; *hi = (double)(P->table.height_cm); break;
+    case 22: *lo = aa_pmax(0.0, 0.0); *hi = aa_pmin((double)(1073741824.0), (double)(1000.0)); break;
+    case 23: *lo = 0.0; *hi = (double)(1073741824.0); break;
+    case 24: *lo = -1.0; *hi = (double)(P->K - 1); break;
+    case 25: *lo = -1.0; *hi = 7.0; break;
+    case 26: *lo = -1.0; *hi = 1.0; break;
+    case 27: *lo = -1.0; *hi = (double)(P->U + P->terrain.n_feat - 1); break;
+    case 28: *lo = -1.0; *hi = (double)(P->U - 1); break;
+    case 29: *lo = -1.0; *hi = (double)(P->call_for_fire.n_assets[u / P->C] - 1); break;
+    case 33: *lo = 0.0; *hi = (double)(P->table.width_cm); break;
+    case 34: *lo = 0.0; *hi = (double)(P->table.height_cm); break;
+    case 35: *lo = 0.0; *hi = (double)(P->table.width_cm); break;
+    case 36: *lo = 0.0; *hi = (double)(P->table.height_cm); break;
+    case 37: *lo = 0.0; *hi = (double)(P->table.width_cm); break;
+    case 38: *lo = 0.0; *hi = (double)(P->table.height_cm); break;
     default: *lo = 0.0; *hi = 0.0; break;
     }
 }

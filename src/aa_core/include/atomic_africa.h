@@ -78,6 +78,22 @@ aa_status aa_game_copy(const aa_game *game, aa_game **out);
 /* Free a game (NULL is allowed). */
 void aa_game_free(aa_game *game);
 
+/* ------------------------------------------------------------------------------------ planning
+ * A copy carries the whole truth: the dice to come, the opponent's hand and both decks' order. A
+ * planner that must not cheat reseeds or determinizes its copies first. */
+
+/* A new chance stream: future dice and shuffles come from PCG64(SeedSequence(seed)), as for a game
+ * made with aa_game_new(spec, seed) (Python: Game.reseed). */
+aa_status aa_game_reseed(aa_game *game, uint64_t seed);
+
+/* Resample everything hidden from `player` (0 or 1) consistently with what it has seen (Python:
+ * Game.determinize, draw for draw): the game is reseeded with `seed`, then `player`'s own deck gets
+ * a fresh order and the opponent's unseen cards (deck, Reserve, face-down order cards, the face-down
+ * bottom of its discard pile) are dealt again. The result depends only on what `player` may know and
+ * on `seed`; it is a state the engine plays, `player`'s observation is unchanged and, when `player`
+ * is to move, so are its legal actions. The event records stay as they were. */
+aa_status aa_game_determinize(aa_game *game, int player, uint64_t seed);
+
 /* 1 if the game is over, 0 while it runs. */
 int aa_game_is_over(const aa_game *game);
 
@@ -119,7 +135,8 @@ typedef enum aa_agent_kind {
     AA_AGENT_RANDOM = 0,      /* RandomAgent(seed) */
     AA_AGENT_HEURISTIC = 1,   /* HeuristicAgent */
     AA_AGENT_GREEDY = 2,      /* GreedyAgent(wound_value, marker_value, rally_value, cover_value, reserve_value) */
-    AA_AGENT_DOCTRINE = 3     /* DoctrineAgent(standoff_cm) */
+    AA_AGENT_DOCTRINE = 3,    /* DoctrineAgent(standoff_cm) */
+    AA_AGENT_ISMCTS = 4       /* ISMCTSAgent: information-set MCTS (aa_search_options) */
 } aa_agent_kind;
 
 /* The Python agents' constructor arguments (finite numbers). */
@@ -136,6 +153,27 @@ aa_status aa_agent_defaults(aa_agent_options *out);
 /* A new agent of `kind` (aa_agent_kind); `seed` seeds the random agent's stream (the others ignore
  * it); options NULL: the defaults. Free it with aa_agent_free. */
 aa_status aa_agent_new(int kind, uint64_t seed, const aa_agent_options *options, aa_agent **out);
+
+/* The ISMCTS agent's search (atomic_africa.agents.ISMCTSAgent's arguments). Each simulation
+ * determinizes a copy of the game for the player to move (aa_game_determinize), walks the tree by
+ * UCT among the actions legal there, adds one node and plays on with the rollout agent. */
+typedef struct aa_search_options {
+    int simulations;      /* per decision, 1..AA_MAX_SIMULATIONS */
+    double exploration;   /* the UCT constant, >= 0 */
+    int rollout;          /* the rollout agent: AA_AGENT_RANDOM .. AA_AGENT_DOCTRINE */
+    int rollout_depth;    /* rollout decisions at most, then the figures decide; 0: to the end */
+} aa_search_options;
+
+#define AA_MAX_SIMULATIONS 1000000
+
+/* The ISMCTSAgent class's defaults into *out. */
+aa_status aa_search_defaults(aa_search_options *out);
+
+/* aa_agent_new with search options (NULL: the defaults; read only by AA_AGENT_ISMCTS). The ISMCTS
+ * agent draws from its own stream, seeded with `seed`: its decision depends only on what the
+ * player to move may know, the stream and the options, never on the clock. */
+aa_status aa_agent_new_search(int kind, uint64_t seed, const aa_agent_options *options,
+                              const aa_search_options *search, aa_agent **out);
 
 /* Free an agent (NULL is allowed). */
 void aa_agent_free(aa_agent *agent);

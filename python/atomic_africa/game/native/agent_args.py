@@ -16,6 +16,7 @@ from aa_core import vbatch as _k
 from aa_core.vgame import AGENT_KINDS as _KINDS
 
 from ... import _validate as v
+from ..._limits import MAX_SIMULATIONS as _MAX_SIMULATIONS
 
 __all__ = ["AGENT_KINDS", "AGENT_PARAM_FIELDS", "agent_seed", "learner_side", "agent_kinds", "seed_array",
            "check_agent_params", "NEEDS_PARAMS"]
@@ -26,9 +27,11 @@ _NAME_OF = {code: name for name, code in AGENT_KINDS.items()}
 #: The fields of the kernel's ``AgentParams`` (the Python agents' constructor arguments).
 AGENT_PARAM_FIELDS = tuple(_k.AGENT_PARAM_FIELDS)
 #: Agent codes that read :data:`AGENT_PARAM_FIELDS` (greedy, doctrine).
-NEEDS_PARAMS = frozenset({AGENT_KINDS["greedy"], AGENT_KINDS["doctrine"]})
+NEEDS_PARAMS = frozenset({AGENT_KINDS["greedy"], AGENT_KINDS["doctrine"], AGENT_KINDS["ismcts"]})
 _ALLOWED = ", ".join(f"{name!r} ({code})" for name, code in sorted(AGENT_KINDS.items(), key=lambda x: x[1]))
 _SEED_MAX = 2**64 - 1
+# the rollout agents of a search: every native agent but the search itself
+_ROLLOUT_CODES = frozenset(float(c) for n, c in AGENT_KINDS.items() if n != "ismcts")
 
 
 def agent_seed(game_seed: int, side: int) -> int:
@@ -155,4 +158,20 @@ def check_agent_params(params, name: str = "agent_params") -> dict:
         if not math.isfinite(float(x)):
             raise ValueError(v.out_of_range(f"{name}[{k!r}]", x, "finite numbers"))
         out[k] = float(x)
+    _check_search(out, name)
     return out
+
+
+def _check_search(p: dict, name: str) -> None:
+    """The ISMCTS fields: whole simulations 1..MAX_SIMULATIONS, exploration >= 0, a rollout agent that
+    does not search, whole rollout decisions >= 0."""
+    def bad(k, allowed):
+        raise ValueError(v.out_of_range(f"{name}[{k!r}]", p[k], allowed))
+    if not (p["simulations"].is_integer() and 1 <= p["simulations"] <= _MAX_SIMULATIONS):
+        bad("simulations", f"whole numbers 1..{_MAX_SIMULATIONS}")
+    if p["exploration"] < 0:
+        bad("exploration", "numbers >= 0")
+    if p["rollout"] not in _ROLLOUT_CODES:
+        bad("rollout", ", ".join(f"{c} ({n!r})" for n, c in AGENT_KINDS.items() if c in _ROLLOUT_CODES))
+    if not (p["rollout_depth"].is_integer() and p["rollout_depth"] >= 0):
+        bad("rollout_depth", "whole numbers >= 0 (0: to the end of the game)")

@@ -327,6 +327,11 @@ def _scalars(c: _Checker) -> None:
     for name in ("act", "react", "decl", "pend0", "pend1"):
         c.scalar_fail(name, (s(name) < -1) | (s(name) >= U), _range(-1, U - 1))
     c.scalar_fail("npend", (s("npend") < 0) | (s("npend") > 2), "0..2")
+    for p in range(2):
+        discards = c.a["counts"][:, p, 2]
+        c.scalar_fail(f"hidden{p}", (s(f"hidden{p}") < 0) | (s(f"hidden{p}") > discards),
+                      f"0..player {p}'s discards (counts)")
+        c.scalar_fail(f"noany{p}", (s(f"noany{p}") < 0) | (s(f"noany{p}") > 1), "0, 1")
 
     act, react, decl, cur = s("act"), s("react"), s("decl"), s("cur")
     e = np.arange(n)

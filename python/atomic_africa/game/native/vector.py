@@ -616,6 +616,81 @@ class VectorGame:
         v.check_range(e, name, 0, self.num_envs - 1)
         return e
 
+    # ------------------------------------------------------------------ planning
+    def copy_envs(self, src, dst) -> None:
+        """Env ``dst[j]`` becomes an exact copy of env ``src[j]``: its game, its random streams (game
+        and agents), episode, game seed and events. A copy carries the whole truth (the dice to
+        come, the opponent's hand, both decks' order): :meth:`determinize` it before planning on it.
+
+        Parameters
+        ----------
+        src, dst : array_like of int, shape (m,)
+            Env indices; ``dst`` distinct and disjoint from ``src`` (one source may feed several
+            destinations: ``copy_envs([0, 0, 0], [1, 2, 3])``).
+
+        Raises
+        ------
+        TypeError, ValueError
+            On bad indices (nothing is copied).
+        """
+        a, b = self._env_index(src, "src"), self._env_index(dst, "dst")
+        if a.shape != b.shape:
+            raise ValueError(f"dst: expected {a.shape[0]} env indices (one per src), got shape {b.shape}")
+        if np.unique(b).size != b.size:
+            raise ValueError("dst: an env index appears twice; allowed distinct indices")
+        if np.intersect1d(a, b).size:
+            raise ValueError(f"dst: env {int(np.intersect1d(a, b)[0])} is also a source; allowed envs not in src")
+        with self._lock:
+            self._engine.copy_envs(a, b)
+
+    def _planning_args(self, envs, seeds):
+        e = self._env_index(envs)
+        if np.unique(e).size != e.size:
+            raise ValueError("envs: an env index appears twice; allowed distinct indices")
+        return e, seed_array(seeds, "seeds", e.shape)
+
+    def reseed(self, envs, seeds) -> None:
+        """Give env ``envs[j]`` a new chance stream: its future dice and shuffles come from
+        ``PCG64(SeedSequence(seeds[j]))`` (``Game.reseed``; the C API's ``aa_game_reseed``).
+
+        Parameters
+        ----------
+        envs : array_like of int, shape (m,)
+            Distinct env indices (None: every env).
+        seeds : array_like of int, shape (m,)
+            ``0 <= seed < 2**64``.
+        """
+        e, sd = self._planning_args(envs, seeds)
+        with self._lock:
+            self._engine.reseed(e, sd)
+
+    def determinize(self, envs, player, seeds) -> None:
+        """Resample, in env ``envs[j]``, everything hidden from ``player`` consistently with what it has
+        seen (``Game.determinize``, draw for draw; the C API's ``aa_game_determinize``): the env is
+        reseeded with ``seeds[j]``, the player's own deck gets a fresh order and the opponent's unseen
+        cards are dealt again. The player's observation is unchanged, and so is the action mask
+        when it is to move. Episode and game seed stay as they were.
+
+        Parameters
+        ----------
+        envs : array_like of int, shape (m,)
+            Distinct env indices (None: every env).
+        player : int or array_like of int, shape (m,)
+            0 or 1, per env or for all.
+        seeds : array_like of int, shape (m,)
+            ``0 <= seed < 2**64``.
+        """
+        e, sd = self._planning_args(envs, seeds)
+        pl = v.int_array(player, "player")
+        v.check_range(pl, "player", 0, 1)
+        try:
+            pl = np.ascontiguousarray(np.broadcast_to(pl, e.shape), dtype=np.int8)
+        except ValueError:
+            raise ValueError(f"player: expected 0 or 1, or one per env (shape {e.shape}), got shape {pl.shape}") \
+                from None
+        with self._lock:
+            self._engine.determinize(e, pl, sd, self._threads)
+
     def start_games(self, game_seeds, agent_seeds=None, envs=None):
         """Start given games: env ``envs[j]`` plays ``Game(spec, game_seeds[j])``.
 

@@ -1,0 +1,147 @@
+"""The search agent: information-set Monte Carlo tree search in the native engine.
+
+:class:`ISMCTSAgent` (``"ismcts"``) plans over determinizations (``Game.determinize``): each of its
+simulations copies the game, resamples what the player to move cannot see (fresh dice, the
+opponent's unseen cards dealt again), walks a tree of that player's information set by UCT, adds one
+node and plays on with a built-in rollout agent. The search runs in C (``aa_agent_ismcts.c``; the
+C API's ``AA_AGENT_ISMCTS``); this class drives it for a Python :class:`~atomic_africa.game.Game`
+through a one-game native mirror of it, kept in step with the game's history.
+"""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from .. import _validate as v
+from .._limits import MAX_SIMULATIONS
+from ..game.native.agent_args import AGENT_KINDS, AGENT_PARAM_FIELDS
+from ..game.rng import RandomSource, seed_sequence
+from .doctrine import DoctrineAgent
+from .greedy import GreedyAgent
+
+__all__ = ["ISMCTSAgent", "ROLLOUT_AGENTS", "constructor_defaults"]
+
+#: The agents a search may roll out with (the built-in agents that do not search themselves).
+ROLLOUT_AGENTS = ("random", "heuristic", "greedy", "doctrine")
+
+
+class ISMCTSAgent:
+    """Information-set MCTS over determinizations, native (single-observer ISMCTS, as OpenSpiel's
+    ``ISMCTSBot``), with UCT and rollouts by a built-in agent.
+
+    Its decision depends only on what the player to move may know (its copies are determinized for
+    that player before anything is read), on its own random stream and on its parameters, never
+    on the wall clock: the same seed in the same information set gives the same action.
+
+    Parameters
+    ----------
+    seed : int
+        The agent's stream is ``PCG64(SeedSequence(seed))`` (``seed >= 0``); each decision draws from
+        it (a VectorGame's native ``"ismcts"`` agent on the same stream plays the same actions).
+    simulations : int
+        Simulations per decision, ``1..MAX_SIMULATIONS``.
+    exploration : float
+        The UCT constant (``>= 0``); rewards are in ``[0, 1]``.
+    rollout : str
+        The agent that plays on after the tree: one of :data:`ROLLOUT_AGENTS`.
+    rollout_depth : int
+        Rollout decisions at most, after which each side's share of the figures on the table is the
+        reward (the turn limit's victory rule); 0 plays every rollout to the end of the game.
+
+    Raises
+    ------
+    TypeError, ValueError
+        On an argument outside those values.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, simulations: int = 200, exploration: float = 0.7, rollout: str = "random",
+                 rollout_depth: int = 0):
+        self.simulations = v.as_int(simulations, "simulations", lo=1, hi=MAX_SIMULATIONS)
+        self.exploration = v.as_float(exploration, "exploration", lo=0.0)
+        if not isinstance(rollout, str) or rollout.strip().lower() not in ROLLOUT_AGENTS:
+            raise ValueError(f"rollout: {rollout!r} is not a rollout agent; allowed {', '.join(ROLLOUT_AGENTS)}")
+        self.rollout = rollout.strip().lower()
+        self.rollout_depth = v.as_int(rollout_depth, "rollout_depth", lo=0)
+        # the native stream's words (PCG64 state), carried from decision to decision
+        self._words = _pcg_words(np.random.PCG64(seed_sequence(seed)))
+        self._mirror = None   # (game seed, actions mirrored, VectorGame)
+
+    def params(self) -> dict:
+        """This agent's fields of the native agent parameters (``agent_params(...)`` overrides)."""
+        return {"simulations": float(self.simulations), "exploration": float(self.exploration),
+                "rollout": float(AGENT_KINDS[self.rollout]), "rollout_depth": float(self.rollout_depth)}
+
+    def act(self, game) -> int:
+        """The searched action for the player to move.
+
+        Parameters
+        ----------
+        game : Game
+            A running game played from its seed (``Game(spec, seed)`` and :meth:`~Game.apply` only:
+            the native mirror replays its history).
+
+        Returns
+        -------
+        int
+            An action id of ``game.legal_actions()``.
+
+        Raises
+        ------
+        ValueError
+            If the game is over, or was not played from its seed (reseeded, determinized or scripted).
+        """
+        if game.is_over:
+            raise ValueError("game: over; an agent acts only in a running game")
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        vg = self._sync(game)
+        side = game.current_player
+        arrays = vg._engine.arrays["agent_rng"]
+        arrays[0, side] = self._words
+        a = int(vg.agent_actions(np.array([AGENT_KINDS["ismcts"]], dtype=np.int8))[0])
+        self._words = arrays[0, side].copy()
+        if a not in legal:   # the mirror and the game differ: never play an illegal action
+            raise ValueError("game: its native mirror chose an illegal action; was it played from its seed?")
+        return a
+
+    def _sync(self, game):
+        from ..game.native.vector import VectorGame
+
+        if not isinstance(game.src, RandomSource) or game.src.seed != game.seed:
+            raise ValueError("game: the search agent needs a game played from its seed (Game(spec, seed)); "
+                             "this one's random source was replaced (reseed, determinize or a script)")
+        hist = list(game.history)
+        m = self._mirror
+        if m is None or m[0] is not game.spec or m[1] != game.seed or hist[:len(m[2])] != m[2]:
+            vg = VectorGame.from_games(game.spec, [game.seed])
+            vg.agent_params = {**constructor_defaults(GreedyAgent, DoctrineAgent), **self.params()}
+            m = self._mirror = [game.spec, game.seed, [], vg]
+        vg = m[3]
+        for a in hist[len(m[2]):]:
+            vg.step(np.array([a], dtype=np.int64), observe=False)
+        m[2] = hist
+        return vg
+
+
+def constructor_defaults(*classes) -> dict:
+    """The native agent parameters (``AGENT_PARAM_FIELDS``) that the constructors of ``classes`` take,
+    at their defaults, as floats (a rollout agent's name as its native code)."""
+    out = {}
+    for cls in classes:
+        for name, p in inspect.signature(cls.__init__).parameters.items():
+            if name in AGENT_PARAM_FIELDS:
+                out[name] = float(AGENT_KINDS[p.default] if name == "rollout" else p.default)
+    return out
+
+
+def _pcg_words(bg) -> np.ndarray:
+    """The native engine's six PCG64 words of numpy bit generator ``bg``: state hi, lo, increment
+    hi, lo, has_uint32, the buffered uint32 (``atomic_africa.game.native.snapshot.PCG_WORDS``)."""
+    st = bg.state
+    s, inc = int(st["state"]["state"]), int(st["state"]["inc"])
+    m = (1 << 64) - 1
+    return np.array([s >> 64, s & m, inc >> 64, inc & m, st["has_uint32"], st["uinteger"]], dtype=np.uint64)
