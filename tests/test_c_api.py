@@ -213,6 +213,11 @@ ERRORS = {
     "observe_null": (1, "out: NULL"),
     "events_null": (1, "records: NULL"),
     "record_events_bad": (1, "on: 5; allowed 0 (off) or 1 (on)"),
+    "player_events_player": (1, "player: 2; allowed 0 or 1"),
+    "player_events_null_n": (1, "n: NULL; expected a pointer"),
+    "player_events_buf_null": (1, "buf: NULL with cap 4; expected room for cap values (or cap 0 to count them)"),
+    "player_events_null_game": (1, "game: NULL"),
+    "player_events_cap": (1, "cap: 1 is too small for the "),
     "agent_kind": (1, "kind: 9; allowed AA_AGENT_RANDOM (0), AA_AGENT_HEURISTIC (1), AA_AGENT_GREEDY (2), AA_AGENT_DOCTRINE (3) or AA_AGENT_ISMCTS (4)"),
     "agent_null_out": (1, "out: NULL"),
     "agent_action_null": (1, "agent: NULL"),
@@ -240,6 +245,12 @@ def test_bad_arguments_get_a_status_and_a_message(c_driver):
     # NULL, 0 counts the legal actions: those of Game(default battle, seed 7) at its start
     from atomic_africa.game import Game, default_scenario
     assert got.pop("legal_count") == (len(Game(default_scenario(), 7).legal_actions()), "")
+    # aa_game_player_events(NULL, 0) counts the values (those of aa_game_events); a refused call left
+    # buf (42) untouched, and its message names the size needed
+    status, rest = got.pop("player_events_count")
+    n_view, n_full, untouched = rest.split()
+    assert status == 0 and n_view == n_full and untouched == "42"
+    assert got["player_events_cap"][1].endswith(f"{n_full} event values; allowed >= {n_full}")
     for name, (status, start) in ERRORS.items():
         assert got[name][0] == status and got[name][1].startswith(start), (name, got[name])
     assert set(got) == set(ERRORS)

@@ -84,6 +84,7 @@ CHECKS = {
     "guide/league.md": lambda ns: ns["ratings"].rating[0] == 0,
     "guide/artillery.md": lambda ns: 0 < ns["odds"].hit < 1,
     "guide/play.md": lambda ns: ns["session"].game.is_over and Path("game.json").is_file(),
+    "guide/information.md": lambda ns: ns["everything"] == list(ns["game"].events) and ns["theirs"],
 }
 
 

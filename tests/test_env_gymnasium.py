@@ -142,7 +142,7 @@ def test_custom_opponent_object():
 
 def test_gymnasium_make_vec_python_vector_env():
     # Gymnasium's own (Python) vector env over the registered id; each sub-env is one game.
-    v = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync")
+    v = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync", info_game_seed=True)
     obs, info = v.reset(seed=5)
     assert obs.shape == (2, v.single_observation_space.shape[0])
     assert list(info["game_seed"]) == [5, 6]
@@ -158,7 +158,7 @@ def test_gymnasium_make_vec_python_vector_env():
 
 def test_a_game_over_before_the_learners_first_decision_is_returned_by_reset_as_over():
     from test_vector_no_decision import never_decided
-    e = AtomicAfricaEnv(scenario=never_decided())
+    e = AtomicAfricaEnv(scenario=never_decided(), info_game_seed=True)
     obs, info = e.reset(seed=5)
     assert e.game.is_over and info["game_seed"] == 5
     assert info["winner"] == 1 and info["reason"] == e.game.result.reason

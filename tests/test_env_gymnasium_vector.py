@@ -32,7 +32,7 @@ SMALL = _small()
 
 def test_spaces_dtypes_and_metadata():
     n = 5
-    env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player=1)
+    env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player=1, info_game_seed=True)
     single = AtomicAfricaEnv(scenario=SMALL, player=1)
     assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
     assert env.single_observation_space == single.observation_space
@@ -97,7 +97,8 @@ def test_native_opponent_trajectories_equal_the_single_agent_env(player, threads
     env with the same opponent name: the same games, decision for decision (the random opponent's
     stream comes from each game's seed in both)."""
     n, seed = 4, 11
-    env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player=player, threads=threads, opponent=opponent)
+    env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player=player, threads=threads, opponent=opponent,
+                                info_game_seed=True)
     traj = run_trajectory(env, seed, steps=40)
     assert sum(t.sum() for t in traj["term"]) >= n   # games ended (and were replaced) on the way
     _assert_equals_single_env(traj, seed, n, player, lambda: opponent)
@@ -125,7 +126,8 @@ def test_batched_callable_opponent_gets_only_its_rows_and_equals_the_single_agen
 
     n, seed = 4, 5
     # absolute view: the callable's choices are compared with an agent acting on the engine's ids
-    env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player=player, opponent=highest, view="absolute")
+    env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player=player, opponent=highest, view="absolute",
+                                info_game_seed=True)
     traj = run_trajectory(env, seed, steps=40, rng_seed=2)
     assert calls and min(calls) < n          # some rounds had the opponent to move in some games only
     assert sum(t.sum() for t in traj["term"]) >= 1
@@ -133,10 +135,11 @@ def test_batched_callable_opponent_gets_only_its_rows_and_equals_the_single_agen
 
 
 def test_seeded_reset_is_reproducible():
-    env = AtomicAfricaVectorEnv(num_envs=4, scenario=SMALL)
+    kw = dict(num_envs=4, scenario=SMALL, info_game_seed=True)
+    env = AtomicAfricaVectorEnv(**kw)
     t1 = run_trajectory(env, 21, steps=50)
     t2 = run_trajectory(env, 21, steps=50)                         # same instance, re-seeded
-    t3 = run_trajectory(AtomicAfricaVectorEnv(num_envs=4, scenario=SMALL), 21, steps=50)   # another instance
+    t3 = run_trajectory(AtomicAfricaVectorEnv(**kw), 21, steps=50)   # another instance
     assert_same_trajectory(t1, t2)
     assert_same_trajectory(t1, t3)
     t4 = run_trajectory(env, 22, steps=50)
@@ -144,11 +147,11 @@ def test_seeded_reset_is_reproducible():
     np.testing.assert_array_equal(t1["info0"]["game_seed"],
                                   [VectorGame.episode_seed(21, i, 0) for i in range(4)])
     # the same seed in 1 thread and 2 threads: the same trajectories
-    assert_same_trajectory(t1, run_trajectory(AtomicAfricaVectorEnv(num_envs=4, scenario=SMALL, threads=2), 21, 50))
+    assert_same_trajectory(t1, run_trajectory(AtomicAfricaVectorEnv(**kw, threads=2), 21, 50))
 
 
 def test_unseeded_reset_starts_every_envs_next_game():
-    env = AtomicAfricaVectorEnv(num_envs=3, scenario=SMALL)
+    env = AtomicAfricaVectorEnv(num_envs=3, scenario=SMALL, info_game_seed=True)
     _, info = env.reset(seed=8)
     rng = np.random.default_rng(1)
     for _ in range(30):
@@ -162,7 +165,7 @@ def test_unseeded_reset_starts_every_envs_next_game():
 
 def test_same_step_autoreset_and_reward_sign():
     n, player = 8, 1
-    env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player=player)
+    env = AtomicAfricaVectorEnv(num_envs=n, scenario=SMALL, player=player, info_game_seed=True)
     obs, info = env.reset(seed=2)
     rng = np.random.default_rng(4)
     episodes = info["game_index"].copy()
@@ -244,9 +247,9 @@ def test_make_vec_returns_the_native_vector_env():
 def test_final_info_follows_gymnasium_sync_vector_env_layout():
     """Gymnasium's own SyncVectorEnv over the single-agent env in same-step mode lays out
     ``final_obs``/``final_info`` the same way (object array; masks; keys of the single env)."""
-    sync = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync", scenario=SMALL,
+    sync = gym.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync", scenario=SMALL, info_game_seed=True,
                         vector_kwargs={"autoreset_mode": AutoresetMode.SAME_STEP})
-    native = AtomicAfricaVectorEnv(num_envs=2, scenario=SMALL)
+    native = AtomicAfricaVectorEnv(num_envs=2, scenario=SMALL, info_game_seed=True)
     infos = []
     for e in (sync, native):
         _, info = e.reset(seed=3)

@@ -116,7 +116,7 @@ OPTION_KEYS = ("game_seed", "player", "skipped")
 
 
 def test_options_are_deterministic_and_off_by_default():
-    kw = dict(num_envs=3, scenario=SMALL, player="random", shaping=SHAPING, skip_forced=True)
+    kw = dict(num_envs=3, scenario=SMALL, player="random", shaping=SHAPING, skip_forced=True, info_game_seed=True)
     assert_same_trajectory(run_trajectory(AtomicAfricaVectorEnv(**kw), 5, 25),
                            run_trajectory(AtomicAfricaVectorEnv(**kw, threads=2), 5, 25), OPTION_KEYS)
     # off by default: the defaults give exactly the explicit "off" run, with the game's rewards only

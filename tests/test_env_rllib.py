@@ -39,7 +39,7 @@ def test_masked_self_play_equals_the_reference_env(view):
     # Three games of masked random actions; each step compared with the PettingZoo env replaying the
     # same game (Game, the Python reference) in the same view: who moves, what it sees and may do,
     # and the end.
-    env = AtomicAfricaMultiAgentEnv({"scenario": SMALL, "seed": 4, "view": view})
+    env = AtomicAfricaMultiAgentEnv({"scenario": SMALL, "seed": 4, "view": view, "info_game_seed": True})
     rng = np.random.default_rng(1)
     obs, infos = env.reset(seed=9)
     for game in range(3):
@@ -103,7 +103,7 @@ def test_seeds_and_copies():
         _, infos = e.reset()
         return next(iter(infos.values()))["game_seed"]
 
-    base = {"scenario": SMALL, "seed": 3}
+    base = {"scenario": SMALL, "seed": 3, "info_game_seed": True}
     assert first_game(base) == VectorGame.episode_seed(3, 0, 0)
     copies = {first_game(EnvContext(base, worker_index=w, vector_index=v)) for w in (1, 2) for v in (0, 1)}
     assert len(copies) == 4  # RLlib's copies of one env_config play different games

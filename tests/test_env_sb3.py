@@ -33,7 +33,7 @@ def test_rollout_matches_the_reference_env_game_by_game():
     # that ends is replayed in the single-agent env (Python reference engine, same side and opponent
     # stream from the game seed): each observation and mask along the way, then the terminal
     # observation, reward, winner and side.
-    env = AtomicAfricaSB3VecEnv(num_envs=3, scenario=SMALL, player="random", seed=11)
+    env = AtomicAfricaSB3VecEnv(num_envs=3, scenario=SMALL, player="random", seed=11, info_game_seed=True)
     rng = np.random.default_rng(0)
     obs = env.reset()
     games = [{"seed": info["game_seed"], "obs": [o], "masks": [m], "actions": []}

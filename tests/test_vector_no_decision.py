@@ -100,7 +100,7 @@ def test_a_scenario_whose_games_all_end_before_a_decision_raises_a_clear_error()
 def test_the_gymnasium_vector_env_inherits_the_skip_and_names_the_games_really_played():
     from atomic_africa.env import AtomicAfricaVectorEnv
     sc = load_scenario(random_scenario(SEED))
-    env = AtomicAfricaVectorEnv(num_envs=4, scenario=sc, player=1)  # Blue (player 0) has no cards
+    env = AtomicAfricaVectorEnv(num_envs=4, scenario=sc, player=1, info_game_seed=True)  # Blue has no cards
     _, info = env.reset(seed=SEED)
     rng = np.random.default_rng(3)
     jumps, last = 0, info["game_index"]

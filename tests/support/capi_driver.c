@@ -6,6 +6,7 @@
  *                               "S player n_legal legal_digest action", per game "G seed" first and
  *                               "W winner n_events events_digest obs0_digest obs1_digest" last
  *   capi_driver events SEED     the same game's event records, one value per line (%.17g)
+ *   capi_driver pevents SEED P  the same game's records as player P may know them (aa_game_player_events)
  *   capi_driver fire            the worked example: "F markers wounds"
  *   capi_driver sim SEED N      aa_simulate_fire of a fixed engagement: "M digest" of markers, "X" of wounds
  *   capi_driver spec FILE       aa_spec_load of a file: "status message"
@@ -37,6 +38,7 @@ static void die(const char *what, aa_status st) {
     exit(1);
 }
 
+/* print_events: 0 the game's lines, 1 its event records, 2 + p player p's view of them */
 static int play(const aa_spec *spec, uint64_t seed, int print_events) {
     aa_game *g;
     aa_agent *agents[2];
@@ -76,7 +78,18 @@ static int play(const aa_spec *spec, uint64_t seed, int print_events) {
         die("aa_game_winner", st);
     if ((st = aa_game_events(g, &ev, &n_ev)) != AA_OK)
         die("aa_game_events", st);
-    if (print_events) {
+    if (print_events >= 2) {
+        double *view;
+        size_t n_view;
+        if ((st = aa_game_player_events(g, print_events - 2, NULL, 0, &n_view)) != AA_OK)
+            die("aa_game_player_events count", st);
+        view = (double *)malloc(sizeof(double) * (n_view + 1));
+        if ((st = aa_game_player_events(g, print_events - 2, view, n_view, &k)) != AA_OK || k != n_view)
+            die("aa_game_player_events", st);
+        for (k = 0; k < n_view; k++)
+            printf("%.17g\n", view[k]);
+        free(view);
+    } else if (print_events) {
         for (k = 0; k < n_ev; k++)
             printf("%.17g\n", ev[k]);
     } else {
@@ -137,6 +150,18 @@ static void errors(const aa_spec *spec) {
     report("observe_null", aa_game_observe(g, 0, NULL, 4));
     report("events_null", aa_game_events(g, NULL, &n));
     (void)ev;
+    {
+        double one[1] = {42.0};
+        size_t need = 0;
+        report("player_events_player", aa_game_player_events(g, 2, NULL, 0, &n));
+        report("player_events_null_n", aa_game_player_events(g, 0, NULL, 0, NULL));
+        report("player_events_buf_null", aa_game_player_events(g, 0, NULL, 4, &n));
+        report("player_events_null_game", aa_game_player_events(NULL, 0, NULL, 0, &n));
+        report("player_events_cap", aa_game_player_events(g, 0, one, 1, &n));
+        aa_game_events(g, &ev, &need);
+        printf("player_events_count %d %lu %lu %g\n", (int)aa_game_player_events(g, 1, NULL, 0, &n),
+               (unsigned long)n, (unsigned long)need, one[0]);
+    }
     report("record_events_bad", aa_game_record_events(g, 5));
     report("agent_kind", aa_agent_new(9, 0, NULL, &ag));
     report("agent_null_out", aa_agent_new(0, 0, NULL, NULL));
@@ -190,6 +215,8 @@ int main(int argc, char **argv) {
             play(spec, s, 0);
     } else if (strcmp(argv[1], "events") == 0) {
         play(spec, strtoull(argv[2], NULL, 10), 1);
+    } else if (strcmp(argv[1], "pevents") == 0) {
+        play(spec, strtoull(argv[2], NULL, 10), 2 + atoi(argv[3]));
     } else if (strcmp(argv[1], "fire") == 0) {
         int markers, wounds;
         if ((st = aa_resolve_fire(spec, 13, 3, 2, 2, 1, &markers, &wounds)) != AA_OK)

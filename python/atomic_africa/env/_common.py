@@ -12,7 +12,7 @@ from ..game.observation_spec import check_observation, compact_indices, observat
 from ..game.scenarios import sampler_of
 
 __all__ = ["ENV_ID", "EpisodeSeeds", "observation_box", "observation_columns", "text_render", "AGENT_NAMES",
-           "check_player", "sampler_of", "Battles"]
+           "check_player", "check_flag", "sampler_of", "Battles"]
 
 AGENT_NAMES = ("player_0", "player_1")
 
@@ -115,3 +115,10 @@ def check_player(player):
     if isinstance(player, numbers.Integral) and not isinstance(player, (bool, np.bool_)) and player in (0, 1):
         return int(player)
     raise ValueError(f"player: {player!r} is not a player; allowed 0, 1, 'random'")
+
+
+def check_flag(value, name: str) -> bool:
+    """An env's on/off option (``skip_forced``, ``info_game_seed``): a bool (or numpy bool) as a bool."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}: expected a bool, got {type(value).__name__} {value!r}")
+    return bool(value)

@@ -16,7 +16,12 @@ An illegal action does not raise by default (``illegal_action="lose"``): the epi
 
 Options (all off by default; module :mod:`.shaping` and the class notes): ``player="random"`` (the
 learner's side drawn per game from its seed), ``shaping=`` (potential-based reward shaping),
-``skip_forced=True`` (decisions with a single legal action played by the env).
+``skip_forced=True`` (decisions with a single legal action played by the env),
+``info_game_seed=True`` (``info["game_seed"]``: the game's seed).
+
+The game's seed is hidden information: with the scenario it replays every draw, so it tells the
+opponent's hand and the order of both decks (``docs/guide/information.md``). The info holds it only
+when asked for (``info_game_seed=True``: to replay a game, or key logs by it), never by default.
 
 Seeds: ``reset(seed=s)`` plays ``Game(scenario, s)`` against the named opponent built with the seed
 ``VectorGame.agent_seed(s, opponent_side)`` (as the vector env's native opponent, so both play the
@@ -36,7 +41,7 @@ from gymnasium import spaces
 from ..game import Game, IllegalActionError
 from ..game.native.agent_args import agent_seed, learner_side
 from ..game.side_view import SideView
-from ._common import ENV_ID, Battles, check_player, observation_box, observation_columns, text_render
+from ._common import ENV_ID, Battles, check_flag, check_player, observation_box, observation_columns, text_render
 from ..agents import make_agent
 from .shaping import game_totals, potentials, shaping_config, start_figures
 
@@ -84,6 +89,9 @@ class AtomicAfricaEnv(gym.Env):
     observation : {"full", "compact"}
         ``"compact"``: only the features not constant for the scenario
         (:func:`~atomic_africa.game.observation_spec.compact_indices`); ``"full"``: all of them.
+    info_game_seed : bool
+        ``True``: every info holds ``game_seed``, the current game's seed. Off by default: the seed
+        replays the game's draws, the opponent's hidden cards included (see the module notes).
 
     Raises
     ------
@@ -91,18 +99,20 @@ class AtomicAfricaEnv(gym.Env):
         On an invalid ``player``, ``illegal_action``, ``render_mode``, ``view``, ``shaping``,
         ``observation`` value or opponent name.
     TypeError
-        If ``opponent`` is neither a name nor an object with ``act``, ``skip_forced`` is not a bool or
-        ``shaping`` not one of the accepted types.
+        If ``opponent`` is neither a name nor an object with ``act``, ``skip_forced`` or
+        ``info_game_seed`` is not a bool or ``shaping`` not one of the accepted types.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, scenario=None, opponent="random", player: int = 0, rules=None,
                  illegal_action: str = "lose", illegal_reward: float = -1.0, render_mode=None,
-                 view: str = "relative", shaping=None, skip_forced: bool = False, observation: str = "full"):
+                 view: str = "relative", shaping=None, skip_forced: bool = False, observation: str = "full",
+                 info_game_seed: bool = False):
         player = check_player(player)
         if not isinstance(skip_forced, (bool, np.bool_)):
             raise TypeError(f"skip_forced: expected a bool, got {type(skip_forced).__name__} {skip_forced!r}")
+        self.info_game_seed = check_flag(info_game_seed, "info_game_seed")
         shaping = shaping_config(shaping)
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action: {illegal_action!r}; allowed 'lose', 'raise'")
@@ -162,7 +172,9 @@ class AtomicAfricaEnv(gym.Env):
         self.game.apply(e)
 
     def _info(self, **extra) -> dict:
-        info = {"action_mask": self.action_masks(), "game_seed": self.game.seed, "player": self.player}
+        info = {"action_mask": self.action_masks(), "player": self.player}
+        if self.info_game_seed:
+            info["game_seed"] = self.game.seed
         if self.game.is_over:
             r = self.game.result
             info["winner"] = -1 if r.winner is None else r.winner
@@ -227,8 +239,9 @@ class AtomicAfricaEnv(gym.Env):
         Returns
         -------
         (ndarray of float32, dict)
-            The learner's observation and info (``action_mask``, ``game_seed``, and ``winner``,
-            ``reason`` if the game is already over).
+            The learner's observation and info (``action_mask``, ``player``, ``game_seed`` with
+            ``info_game_seed``, ``skipped`` with ``skip_forced``, and ``winner``, ``reason`` if the game
+            is already over).
         """
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, 2**63 - 1))
@@ -260,7 +273,8 @@ class AtomicAfricaEnv(gym.Env):
         (ndarray of float32, float, bool, bool, dict)
             Observation, reward (+1/-1/0 at the end, ``illegal_reward`` for an illegal action; plus
             the shaping terms with ``shaping``), terminated, truncated (always False) and info
-            (``action_mask``, ``game_seed``, ``player``, ``skipped`` with ``skip_forced``, and
+            (``action_mask``, ``player``, ``game_seed`` with ``info_game_seed``, ``skipped`` with
+            ``skip_forced``, and
             ``winner``, ``reason`` at the end).
 
         Raises

@@ -25,14 +25,16 @@ environment.
   observation is the new game's first learner observation, and, as for Gymnasium's own vector envs,
   ``info["final_obs"]`` (object array, the finished game's learner observation at the envs that
   ended, ``None`` elsewhere; mask ``info["_final_obs"]``) and ``info["final_info"]`` (``winner``:
-  0/1, -1 for a draw; ``game_seed`` of the finished game; each with its ``_`` mask) describe the end.
+  0/1, -1 for a draw; the learner's ``player``; ``game_seed`` of the finished game with
+  ``info_game_seed``; each with its ``_`` mask) describe the end.
 - Action masks: ``info["action_mask"]`` (num_envs, num_actions) bool and
   :meth:`~AtomicAfricaVectorEnv.action_masks` (the convention of sb3-contrib's ``MaskablePPO``).
   Every info key ``k`` comes with the bool mask ``info["_k"]``, as Gymnasium's
   :class:`~gymnasium.vector.SyncVectorEnv` builds them.
 - Seeds: env ``i``'s game ``k`` after ``reset(seed=s)`` is
-  ``Game(scenario, VectorGame.episode_seed(s, i, k))`` (``info["game_seed"]``, so any game can be
-  replayed alone; ``info["game_index"]`` is ``k``); ``reset()`` starts every env's next game. As in
+  ``Game(scenario, VectorGame.episode_seed(s, i, k))`` (``info["game_index"]`` is ``k``; with
+  ``info_game_seed=True``, ``info["game_seed"]`` is the game's seed, so any game can be replayed
+  alone); ``reset()`` starts every env's next game. As in
   :class:`VectorGame`, a game over before its first decision is skipped (its ``k`` is not played).
   ``threads=k`` steps the games on ``k`` threads with the same results for every ``k``.
 - Options (all off by default, as in the single-agent env): ``player="random"`` (env ``i``'s learner
@@ -44,7 +46,12 @@ environment.
   over all envs, ``info["skipped"]`` (int64, per env) counting them); ``observation="compact"``
   (only the features not constant for the scenario); and ``scenario=`` a list of scenarios or a
   :class:`~atomic_africa.game.scenarios.ScenarioSampler` (each game's battle drawn from its seed,
-  in the sampler's padded layout).
+  in the sampler's padded layout); ``info_game_seed=True`` (``info["game_seed"]`` and
+  ``info["final_info"]["game_seed"]``: the seeds of the current and finished games).
+- The game seed is hidden information: with the scenario it replays every draw, so it tells the
+  opponent's hand and both decks' order (``docs/guide/information.md``); the info holds it only with
+  ``info_game_seed=True``. ``game_index`` with the seed of the last seeded ``reset`` gives it too
+  (:meth:`VectorGame.episode_seed`): keep that seed from a learner that must not know it.
 - Cost: per decision about the raw engine's (``benchmarks/bench_adapters.py``): observations and
   masks are mapped in place (not at all for player 0 or the absolute view), and the engine checks
   the actions (every one before any game changes).
@@ -65,7 +72,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .._seeding import seed_sequence
-from ._common import check_player, observation_box, observation_columns, sampler_of
+from ._common import check_flag, check_player, observation_box, observation_columns, sampler_of
 from ..agents.native import agent_params
 from ..game import IllegalActionError
 from ..game.actions import legal_ids_text
@@ -148,7 +155,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
     threads : int
         Threads of the native engine (>= 1; results are the same for every value).
     render_mode : None
-        No rendering (the text picture is per game: replay ``info["game_seed"]`` with a ``Game``).
+        No rendering (the text picture is per game: replay the game's seed with a ``Game``).
     view : {"relative", "absolute"}
         The frame of observations, masks and actions of the learner and of a callable opponent.
     shaping : None, True, dict or RewardShaping
@@ -158,6 +165,10 @@ class AtomicAfricaVectorEnv(VectorEnv):
     observation : {"full", "compact"}
         ``"compact"``: only the features not constant for the scenario, for the learner and a
         callable opponent alike (as in the single-agent env).
+    info_game_seed : bool
+        ``True``: the info holds ``game_seed`` (uint64, per env: the current games' seeds) and
+        ``final_info["game_seed"]`` (the finished games'). Off by default: a seed replays its game's
+        draws, the opponent's hidden cards included.
 
     Attributes
     ----------
@@ -177,14 +188,14 @@ class AtomicAfricaVectorEnv(VectorEnv):
         or opponent name.
     TypeError
         On a non-integer ``num_envs``/``threads``, an opponent neither an agent name nor callable, a
-        non-bool ``skip_forced`` or a ``shaping`` of another type.
+        non-bool ``skip_forced`` or ``info_game_seed`` or a ``shaping`` of another type.
     """
 
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, num_envs: int = 1, scenario=None, player: int = 0, rules=None,
                  opponent="random", threads: int = 1, render_mode=None, view: str = "relative",
-                 shaping=None, skip_forced: bool = False, observation: str = "full"):
+                 shaping=None, skip_forced: bool = False, observation: str = "full", info_game_seed: bool = False):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, numbers.Integral):
             raise TypeError(f"num_envs: expected a positive int, got {type(num_envs).__name__} {num_envs!r}")
         if num_envs < 1:
@@ -192,6 +203,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         player = check_player(player)
         if not isinstance(skip_forced, (bool, np.bool_)):
             raise TypeError(f"skip_forced: expected a bool, got {type(skip_forced).__name__} {skip_forced!r}")
+        info_game_seed = check_flag(info_game_seed, "info_game_seed")
         shaping = shaping_config(shaping)
         allowed = ", ".join(repr(k) for k in AGENT_KINDS)
         if isinstance(opponent, str):
@@ -205,6 +217,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         if render_mode is not None:
             raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None")
         self.num_envs, self.opponent = int(num_envs), opponent
+        self.info_game_seed = info_game_seed
         self.player = player        # 0, 1 or "random"
         self.render_mode = None
         # The engine's game seed until the first seeded reset comes from fresh entropy, as the
@@ -413,22 +426,24 @@ class AtomicAfricaVectorEnv(VectorEnv):
         # the engine's fresh masks, mapped in place: shared with info, copied by action_masks()
         self._masks = masks if self._engine_frame else self.view.action_mask(masks, self.players, copy=False)
         self._seeds = vg.episode_seeds
-        info = {"action_mask": self._masks, "_action_mask": ones.copy(),
-                "game_seed": self._seeds.copy(), "_game_seed": ones.copy(),
-                "game_index": vg.episodes, "_game_index": ones.copy(),
-                "player": self.players.copy(), "_player": ones.copy()}
+        info = {"action_mask": self._masks, "_action_mask": ones.copy()}
+        if self.info_game_seed:
+            info["game_seed"], info["_game_seed"] = self._seeds.copy(), ones.copy()
+        info.update({"game_index": vg.episodes, "_game_index": ones.copy(),
+                     "player": self.players.copy(), "_player": ones.copy()})
         if self.skip_forced:
             info["skipped"], info["_skipped"] = out.skipped, ones.copy()
         ended = None if out is None else out.ended
         if ended is not None and ended.any():
-            zero_seeds = np.zeros(self.num_envs, dtype=np.uint64)
-            zero_seeds[ended] = finished_seeds[ended]
             info["final_obs"], info["_final_obs"] = out.final_obs, ended.copy()
-            info["final_info"] = {"winner": np.where(ended, out.winners, 0).astype(np.int8),
-                                  "_winner": ended.copy(),
-                                  "game_seed": zero_seeds, "_game_seed": ended.copy(),
-                                  "player": np.where(ended, out.final_players, 0).astype(np.int8),
-                                  "_player": ended.copy()}
+            final = {"winner": np.where(ended, out.winners, 0).astype(np.int8), "_winner": ended.copy()}
+            if self.info_game_seed:
+                zero_seeds = np.zeros(self.num_envs, dtype=np.uint64)
+                zero_seeds[ended] = finished_seeds[ended]
+                final["game_seed"], final["_game_seed"] = zero_seeds, ended.copy()
+            final["player"] = np.where(ended, out.final_players, 0).astype(np.int8)
+            final["_player"] = ended.copy()
+            info["final_info"] = final
             info["_final_info"] = ended.copy()
         return info
 
@@ -457,9 +472,10 @@ class AtomicAfricaVectorEnv(VectorEnv):
         Returns
         -------
         (ndarray of float32, dict)
-            Observations (num_envs, obs_size) and info (``action_mask``, ``game_seed``,
-            ``game_index`` (k: the env's game k since the last seeded reset; games over before any decision
-            are skipped), ``player``, ``skipped`` with ``skip_forced``, with their ``_`` masks).
+            Observations (num_envs, obs_size) and info (``action_mask``, ``game_seed`` with
+            ``info_game_seed``, ``game_index`` (k: the env's game k since the last seeded reset;
+            games over before any decision are skipped), ``player``, ``skipped`` with ``skip_forced``,
+            with their ``_`` masks).
 
         Raises
         ------

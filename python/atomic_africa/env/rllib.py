@@ -14,15 +14,18 @@ API stack) over the native engine (:class:`~atomic_africa.game.VectorGame` holdi
   can play both) or ``"absolute"`` (:class:`~atomic_africa.game.side_view.SideView`).
 - Rewards: 0 to the agent that acted until the game ends; at the end both agents receive a final
   observation (their own view, mask all zero) and their return (+1 / -1, or 0 / 0 for a draw: the sum
-  is 0), ``terminateds["__all__"]`` is True, and both infos carry ``winner`` (0, 1, -1 for a draw) and
-  ``game_seed``. Games end by the turn limit in the rules, so ``truncateds["__all__"]`` stays False.
+  is 0), ``terminateds["__all__"]`` is True, and both infos carry ``winner`` (0, 1, -1 for a draw)
+  (and ``game_seed`` with ``info_game_seed``). Games end by the turn limit in the rules, so
+  ``truncateds["__all__"]`` stays False.
 - An illegal action (not in the mask) ends the episode by default (``illegal_action="lose"``, as
   PettingZoo's ``TerminateIllegalWrapper``): the agent that played it receives ``illegal_reward``, the
   other 0, and its info ``illegal_action=True``; the game is left as it was. RLlib's own environment
   check steps an unmasked random action, so this is what makes it pass.
   ``illegal_action="raise"`` raises :class:`~atomic_africa.game.IllegalActionError` instead.
 - Seeds: ``reset(seed=s)`` plays ``Game(scenario, VectorGame.episode_seed(s, 0, 0))`` and the k-th
-  unseeded ``reset()`` after it episode k (``info["game_seed"]`` replays any game alone). The
+  unseeded ``reset()`` after it episode k (``info["game_index"]`` is k; with ``info_game_seed``,
+  ``info["game_seed"]`` replays any game alone). The game seed is hidden information (it replays the
+  opponent's hand and both decks' order): the infos hold it only with ``info_game_seed=True``. The
   config's ``seed`` starts that stream before any seeded reset (fresh entropy without it); built by
   RLlib from an ``EnvContext``, each copy's stream is ``seed`` spawned by its ``(worker_index,
   vector_index)``, so copies do not play the same games. RLlib's ``config.debugging(seed=...)`` seeds
@@ -59,7 +62,7 @@ __all__ = ["AtomicAfricaMultiAgentEnv", "CONFIG_KEYS"]
 #: The keys of an env_config (and the constructor's keywords), with their defaults.
 CONFIG_KEYS = {"scenario": None, "rules": None, "seed": None, "illegal_action": "lose",
                "illegal_reward": -1.0, "threads": 1, "view": "relative", "shaping": None,
-               "skip_forced": False, "observation": "full"}
+               "skip_forced": False, "observation": "full", "info_game_seed": False}
 
 
 class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
@@ -81,7 +84,9 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         decisions with a single legal action, of either agent, played by the env; ``infos[agent]
         ["skipped"]`` counts an agent's since its last observation) and ``observation`` (``"full"``
         or ``"compact"``: only the features not constant for the scenario), the options of the
-        Gymnasium and PettingZoo envs.
+        Gymnasium and PettingZoo envs; ``info_game_seed`` (bool: the infos of a reset and of an
+        episode's end hold ``game_seed``, the game's seed; off by default, since it replays the
+        opponent's hidden cards, as in the Gymnasium envs).
     **kwargs
         The same keys as keywords (they override ``config``).
 
@@ -110,6 +115,9 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         if not isinstance(opts["skip_forced"], (bool, np.bool_)):
             raise ValueError(f"skip_forced: expected a bool, got {opts['skip_forced']!r}")
         self.skip_forced = bool(opts["skip_forced"])
+        if not isinstance(opts["info_game_seed"], (bool, np.bool_)):
+            raise ValueError(f"info_game_seed: expected a bool, got {opts['info_game_seed']!r}")
+        self.info_game_seed = bool(opts["info_game_seed"])
         self.shaping = shaping_config(opts["shaping"])
         sampler = sampler_of(opts["scenario"], opts["rules"])
         stream = self._stream_seed(opts["seed"], config)
@@ -150,6 +158,12 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         if self._columns is not None:
             observation = observation[self._columns]
         return {"observations": observation, "action_mask": mask}
+
+    def _seed_info(self, info: dict) -> dict:
+        """``info`` with the game's seed when ``info_game_seed`` asks for it (hidden information)."""
+        if self.info_game_seed:
+            info["game_seed"] = self._game_seed
+        return info
 
     def _potential(self, p: int) -> float:
         vg = self.vector_game
@@ -211,7 +225,8 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         Returns
         -------
         (dict, dict)
-            The observation and info (``game_seed``, ``game_index``) of the agent to move.
+            The observation and info (``game_index``; ``game_seed`` with ``info_game_seed``) of the
+            agent to move.
         """
         vg = self.vector_game
         if seed is not None:
@@ -231,7 +246,7 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         if self.shaping is not None:
             self._phi = [self._potential(0), self._potential(1)]
         obs = self._turn(vg.observations()[0])
-        info = {"game_seed": self._game_seed, "game_index": int(vg.episodes[0])}
+        info = self._seed_info({"game_index": int(vg.episodes[0])})
         if self.skip_forced:
             info["skipped"] = self._skipped[int(vg.current_player[0])]
             self._skipped[int(vg.current_player[0])] = 0
@@ -276,7 +291,7 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
                 raise IllegalActionError(self._why(agent, a))
             views = [vg.observations(player=q)[0] for q in (0, 1)]
             returns = [self.illegal_reward if x == agent else 0.0 for x in self.agents]
-            infos = {x: {"game_seed": self._game_seed} for x in self.agents}
+            infos = {x: self._seed_info({}) for x in self.agents}
             infos[agent]["illegal_action"] = True
             return self._end(views, returns, infos)
         obs, rewards, term, _, info = vg.step(np.array([self.view.action_to_engine(a, p)], dtype=np.int64))
@@ -287,7 +302,7 @@ class AtomicAfricaMultiAgentEnv(MultiAgentEnv):
         if term[0]:
             self._fresh = True   # the engine has already started the next game
             winner = int(info["winner"][0])
-            infos = {x: {"winner": winner, "game_seed": self._game_seed} for x in self.agents}
+            infos = {x: self._seed_info({"winner": winner}) for x in self.agents}
             returns = [float(x) for x in rewards[0]]
             if self.shaping is not None:      # Phi(terminal) = 0
                 returns = [r - self._phi[q] for q, r in enumerate(returns)]

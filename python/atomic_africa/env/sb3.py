@@ -13,9 +13,11 @@ native engine) in stable-baselines3's conventions, so that ``PPO``, sb3-contrib'
   new game's, and the finished game's last observation is ``infos[i]["terminal_observation"]``, with
   ``infos[i]["TimeLimit.truncated"]`` (True where the game was truncated rather than terminated) and
   ``infos[i]["final_info"]`` (the vector env's ``final_info`` of that game: ``winner``, 0, 1 or -1 for
-  a draw; ``game_seed``; the learner's ``player``).
-  Every other entry of the vector env's info (``game_seed`` and ``game_index`` of the game now being
-  played, ...) is given per env where its ``_`` mask is set; the action masks are not copied there.
+  a draw; the learner's ``player``; ``game_seed`` with ``info_game_seed=True``).
+  Every other entry of the vector env's info (``game_index`` of the game now being played, its
+  ``game_seed`` with ``info_game_seed=True``, ...) is given per env where its ``_`` mask is set; the
+  action masks are not copied there. The game seed is hidden information (it replays the opponent's
+  hand and both decks' order): off by default, as in the vector env.
 - :meth:`~AtomicAfricaSB3VecEnv.action_masks` returns the learner's legal actions, shape
   (num_envs, num_actions), and ``env_method("action_masks")`` one row per game: the way sb3-contrib's
   ``get_action_masks`` and ``is_masking_supported`` find them on a ``VecEnv``.
@@ -80,7 +82,7 @@ def _spread(info: dict, infos, envs) -> None:
 
 class _PerEnvInfos:
     """SB3's list of per-env info dicts, built from the vector env's info at a cost that does not
-    grow with the number of envs: the entries every env has (``game_seed``, ``game_index``,
+    grow with the number of envs: the entries every env has (``game_index``, ``game_seed``,
     ``player``, ...) change only when a game ends, so each env's dict is kept and rebuilt only where
     one of its values changed; an env with more entries (a finished game's ``final_info`` ...) gets a
     fresh dict. A returned list is new at every step; the dict of a game still running may be the
@@ -153,6 +155,9 @@ class AtomicAfricaSB3VecEnv(VecEnv):
     ----------
     num_envs, scenario, opponent, player, rules
         As :class:`~atomic_africa.env.gymnasium_vector.AtomicAfricaVectorEnv` takes them.
+    info_game_seed : bool
+        ``True``: each env's info holds ``game_seed`` (and its ``final_info`` the finished game's), as
+        the vector env's option. Off by default: a seed replays the opponent's hidden cards.
     seed : int, optional
         Seed of the first ``reset()`` (as :meth:`seed` would set it); without it the first games come
         from fresh entropy.
@@ -177,9 +182,9 @@ class AtomicAfricaSB3VecEnv(VecEnv):
     PER_GAME_METHODS = ("action_masks",)
 
     def __init__(self, num_envs: int = 1, scenario=None, opponent="random", player=0, rules=None,
-                 seed=None, **env_kwargs):
+                 seed=None, info_game_seed: bool = False, **env_kwargs):
         venv = AtomicAfricaVectorEnv(num_envs=num_envs, scenario=scenario, opponent=opponent, player=player,
-                                     rules=rules, **env_kwargs)
+                                     rules=rules, info_game_seed=info_game_seed, **env_kwargs)
         self._wrap(venv, seed)
 
     @classmethod
@@ -399,6 +404,7 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         return [False] * len(self._indices(indices))
 
     def get_images(self):
-        """Not available: the games have no pictures (replay ``info["game_seed"]`` with a ``Game``)."""
-        raise NotImplementedError("get_images: the games are not rendered; replay info['game_seed'] "
-                                  "with atomic_africa.Game for a text picture")
+        """Not available: the games have no pictures (replay a game's seed with a ``Game``)."""
+        raise NotImplementedError("get_images: the games are not rendered; replay a game's seed "
+                                  "(info['game_seed'] with info_game_seed=True) with atomic_africa.Game "
+                                  "for a text picture")

@@ -95,8 +95,9 @@ class Game:
         Player (0 or 1) to decide next; -1 once the game is over.
     is_over : bool
     result : GameResult or None
-    events : list of dict
-        The event log.
+    events : EventLog
+        The event log (a list of dicts), both players' hidden cards included; ``events(player=p)``
+        is player ``p``'s view of it (what it may know: :func:`~atomic_africa.game.events.player_view`).
     history : list of int
         Actions applied so far (replay with :meth:`replay`).
     """

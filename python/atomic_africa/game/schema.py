@@ -41,7 +41,8 @@ field without bounds or a reader that skips one.
 
 One :data:`EVENTS` entry at the end, regenerate (``E_<TYPE>``), and log it in both
 engines (``self._ev(...)`` in ``Game``, ``aa_ev_record(v, E_<TYPE>, n, vals)`` in ``src/aa_core/csrc``, values in field
-order).
+order). If a field of the new event is hidden from a player (a card not shown at the table),
+add it to :data:`HIDDEN` too.
 """
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ from .cards import SUITS
 __all__ = ["UnitField", "Setup", "UNIT_FIELDS", "FLAG", "BOUND_TERMS", "SETUP_TERMS", "SETS", "allowed",
            "bound_terms", "setup_terms", "depends_on_game", "setup_fields", "UnitFeature", "UNIT_OBSERVATION",
            "NATIVE_STORAGES", "REQUIRED", "SCALARS", "SCALAR_COLUMN", "STAGES", "EventField", "EVENTS",
-           "EVENT_FIELDS", "FIELD_KINDS", "EndReason", "END_REASONS", "END_REASON", "NO_LEGAL_CARD",
+           "EVENT_FIELDS", "Hidden", "HIDDEN", "FIELD_KINDS", "EndReason", "END_REASONS", "END_REASON", "NO_LEGAL_CARD",
            "NO_CARD", "LIMITS", "LIMIT", "native_rows"]
 
 #: Marks a :class:`UnitField` without a default (the dataclass argument is required).
@@ -539,6 +540,36 @@ EVENTS = (
                       _e("cover", "ints", size=2))),
 )
 EVENT_FIELDS = dict(EVENTS)
+
+
+class Hidden(NamedTuple):
+    """One event field a player's view of the log hides (:data:`HIDDEN`).
+
+    ``field``: its name in :data:`EVENTS`; ``known_to``: ``"nobody"`` (hidden from both players) or
+    ``"player"`` (known only to the player named by the event's ``player`` field).
+    """
+
+    field: str
+    known_to: str
+
+
+#: What each player may not know of the event log (its information set): event type -> the fields
+#: its view hides. Every other field was seen at the table by both sides (cards played face up,
+#: dice, fire, counts of cards drawn, held or discarded). No one knows a deck's order, not even its
+#: owner (``shuffle``/``reshuffle``), nor the game's seed, which replays every draw (``setup``);
+#: a player knows the cards it drew and the cards it put face down on its units, not the
+#: opponent's (``draw``/``assign``). A hidden card is :data:`NO_CARD` in place (each card of a
+#: list: counts and record lengths stay), the hidden seed ``None``. The Python view is
+#: :func:`atomic_africa.game.events.player_view`; the C API's (``aa_game_player_events``) hides
+#: the record values of :data:`HIDDEN` through ``src/aa_core/csrc/aa_hidden.h``, generated from
+#: this table by :mod:`.native.schema_c`.
+HIDDEN = {
+    "setup": (Hidden("seed", "nobody"),),
+    "shuffle": (Hidden("deck", "nobody"),),
+    "reshuffle": (Hidden("deck", "nobody"),),
+    "draw": (Hidden("cards", "player"),),
+    "assign": (Hidden("card", "player"),),
+}
 
 
 #: Every number the native engine's fixed-size arrays need (C enums of the same names): the sizes

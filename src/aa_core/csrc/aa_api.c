@@ -10,6 +10,7 @@
 
 #include "aa_engine.h"
 #include "aa_error.h"
+#include "aa_hidden.h"
 #include "aa_odds.h"
 #include "aa_pcg.h"
 #include "aa_scores.h"
@@ -312,6 +313,51 @@ aa_status aa_game_events(const aa_game *game, const double **records, size_t *n)
     if (game->ev.failed)
         return aa_fail(AA_ERR_MEMORY, "events: some records could not be stored (out of memory); "
                        "the %lu values held are incomplete", (unsigned long)game->ev.size);
+    return AA_OK;
+}
+
+/* Hide, in the record values x (n of them) of event `code`, what `player` may not know. */
+static void hide_record(int code, double *x, int n, int player) {
+    int k, j, end;
+    for (k = 0; k < AA_N_HIDDEN_SPANS; k++) {
+        const aa_hidden_span *h = &AA_HIDDEN_SPANS[k];
+        if (h->code != code || (h->owner >= 0 && h->owner < n && (int)x[h->owner] == player))
+            continue;
+        end = h->count < 0 ? n : h->first + h->count;
+        for (j = h->first; j < end && j < n; j++)
+            x[j] = NO_CARD;
+    }
+}
+
+aa_status aa_game_player_events(const aa_game *game, int player, double *buf, size_t cap, size_t *n) {
+    aa_status st;
+    size_t size, pos, len;
+    if ((st = check_game(game)) != AA_OK || (st = check_out(n, "n")) != AA_OK)
+        return st;
+    if (player != 0 && player != 1)
+        return ARG("player: %d; allowed 0 or 1", player);
+    if (buf == NULL && cap > 0)
+        return ARG("buf: NULL with cap %lu; expected room for cap values (or cap 0 to count them)",
+                   (unsigned long)cap);
+    size = (size_t)game->ev.size;
+    *n = size;
+    if (buf == NULL)
+        return AA_OK;
+    if (cap < size)
+        return ARG("cap: %lu is too small for the %lu event values; allowed >= %lu", (unsigned long)cap,
+                   (unsigned long)size, (unsigned long)size);
+    if (size > 0)
+        memcpy(buf, game->ev.data, size * sizeof(double));
+    /* records: code, turn, n, then the n values (aa_game_events) */
+    for (pos = 0; pos + 3 <= size; pos += 3 + len) {
+        len = (size_t)buf[pos + 2];
+        if (len > size - pos - 3)   /* a record cut short by a failed store: hide nothing past the end */
+            len = size - pos - 3;
+        hide_record((int)buf[pos], buf + pos + 3, (int)len, player);
+    }
+    if (game->ev.failed)
+        return aa_fail(AA_ERR_MEMORY, "events: some records could not be stored (out of memory); "
+                       "the %lu values held are incomplete", (unsigned long)size);
     return AA_OK;
 }
 

@@ -124,6 +124,16 @@ aa_status aa_game_observe(const aa_game *game, int player, float *out, int cap);
  * default; aa_game_record_events(game, 0) turns it off (for speed) and drops the records. */
 aa_status aa_game_events(const aa_game *game, const double **records, size_t *n);
 
+/* The event records as `player` (0 or 1) may know them (its information set), copied into buf (room
+ * for cap doubles): the records of aa_game_events, same format and lengths, with the values that
+ * player cannot see set to -1 (NO_CARD): the cards of every shuffle and reshuffle (no one knows a
+ * deck's order), and the cards of the other player's draws and face-down assignments (their count,
+ * player and unit stay). Cards played face up, dice and fire stay (atomic_africa.game.schema.HIDDEN;
+ * the Python Game.events(player=p)). *n receives the number of values. buf NULL with cap 0 only
+ * counts them; cap too small: AA_ERR_ARGUMENT naming the size needed, buf untouched. AA_ERR_MEMORY as
+ * aa_game_events (the values held are copied). */
+aa_status aa_game_player_events(const aa_game *game, int player, double *buf, size_t cap, size_t *n);
+
 /* Turn event recording on (1) or off (0); off drops the records held. */
 aa_status aa_game_record_events(aa_game *game, int on);
 

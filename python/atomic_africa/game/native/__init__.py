@@ -7,7 +7,8 @@
 - :mod:`.snapshot`: a pickled VectorGame's arrays, checked before the kernel sees them.
 - :mod:`.spec_file`: spec files for the C API (``atomic-africa compile``, ``aa_spec_load``), and the
   generator of the loader's field tables and the embedded default battle.
-- :mod:`.schema_c`: the generator of ``src/aa_core/csrc/aa_schema.h`` and ``src/aa_core/vgame_schema.pxi``.
+- :mod:`.schema_c`: the generator of ``src/aa_core/csrc/aa_schema.h``, ``src/aa_core/vgame_schema.pxi``
+  and ``src/aa_core/csrc/aa_hidden.h``.
 """
 from .vector import DECISION_TRIES, VectorGame
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...enums import Action, Posture
-from ..schema import END_REASONS, EVENTS, FIELD_KINDS, UNIT_FIELDS, native_rows
+from ..schema import END_REASONS, EVENTS, FIELD_KINDS, NO_CARD, UNIT_FIELDS, native_rows
 
 __all__ = ["unit_templates", "decode_records"]
 
@@ -64,8 +64,8 @@ def decode_records(records, scenario, deck, C: int, game_seed: int) -> list:
     deck : Deck
     C : int
         Slots per side.
-    game_seed : int
-        The game's seed (the setup event's ``seed``).
+    game_seed : int or None
+        The game's seed (the setup event's ``seed``; None in a player's view, which hides it).
 
     Returns
     -------
@@ -132,8 +132,8 @@ def _value(f, r, e, assets, scenario, deck, C, game_seed):
         return bool(r[0])
     if k == "float":
         return r[0]
-    if k == "card":
-        return deck.name(int(r[0]))
+    if k == "card":   # NO_CARD: a card hidden from a player (aa_game_player_events)
+        return NO_CARD if int(r[0]) == NO_CARD else deck.name(int(r[0]))
     if k == "action":
         return Action(int(r[0])).name
     if k == "posture":

@@ -7,8 +7,10 @@
 - ``src/aa_core/vgame_schema.pxi`` (:func:`render_pxi`): the same names for Cython, as ``cdef extern
   from "csrc/aa_schema.h"`` declarations without values (the values come from the header); included
   by ``vgame.pxd``.
+- ``src/aa_core/csrc/aa_hidden.h`` (:func:`render_hidden`): the record values a player's view of the
+  event log hides (:data:`..schema.HIDDEN`), for the C API's ``aa_game_player_events``.
 
-Regenerate both after changing the schema (``tests/test_schema.py`` fails until the committed files
+Regenerate them after changing the schema (``tests/test_schema.py`` fails until the committed files
 agree)::
 
     PYTHONPATH=python python -m atomic_africa.game.native.schema_c
@@ -19,14 +21,16 @@ import sys
 from pathlib import Path
 
 from ...enums import Action, Posture, UnitKind
-from ..schema import (END_REASONS, EVENTS, FIELD_KINDS, LIMITS, NATIVE_STORAGES, NO_CARD, SCALARS, STAGES,
-                     native_rows)
+from ..schema import (END_REASONS, EVENT_FIELDS, EVENTS, FIELD_KINDS, HIDDEN, LIMITS, NATIVE_STORAGES, NO_CARD,
+                     SCALARS, STAGES, native_rows)
 
-__all__ = ["render", "render_pxi", "HEADER_PATH", "PXI_PATH", "write"]
+__all__ = ["render", "render_pxi", "render_hidden", "hidden_spans", "HEADER_PATH", "PXI_PATH", "HIDDEN_PATH",
+           "write"]
 
 #: Where the rendered files live, relative to the repository root.
 HEADER_PATH = "src/aa_core/csrc/aa_schema.h"
 PXI_PATH = "src/aa_core/vgame_schema.pxi"
+HIDDEN_PATH = "src/aa_core/csrc/aa_hidden.h"
 
 _REGENERATE = "PYTHONPATH=python python -m atomic_africa.game.native.schema_c"
 
@@ -134,10 +138,59 @@ def render_pxi() -> str:
     return "\n".join(out) + "\n"
 
 
+def _record_offsets(fields) -> dict:
+    """Field name -> (its first record value, its number of values; None: the rest of the record)."""
+    out, at = {}, 0
+    for f in fields:
+        w = FIELD_KINDS[f.kind][0]
+        w = {"size": f.size, "1 + size": 1 + f.size, "rest": None}.get(w, w)
+        out[f.name] = (at, w)
+        at += w or 0
+    return out
+
+
+def hidden_spans() -> list:
+    """The record values of :data:`..schema.HIDDEN`: (event type, field, first value, number of values
+    (-1: the rest of the record), the value naming the player who may know them (-1: nobody)).
+    A hidden field with no record values (the seed, which the records never hold) has no span."""
+    spans = []
+    for t, hidden in HIDDEN.items():
+        offsets = _record_offsets(EVENT_FIELDS[t])
+        for h in hidden:
+            first, count = offsets[h.field]
+            if count == 0:
+                continue
+            owner = -1 if h.known_to == "nobody" else offsets["player"][0]
+            spans.append((t, h.field, first, -1 if count is None else count, owner))
+    return spans
+
+
+def render_hidden() -> str:
+    """The text of ``aa_hidden.h``: the table of :func:`hidden_spans` for the C API."""
+    rows = [(f"{{E_{t.upper()}, {first}, {count}, {owner}}},", f"{t}.{field}: "
+             + ("nobody knows it" if owner < 0 else "known to the event's player only"))
+            for t, field, first, count, owner in hidden_spans()]
+    width = max(len(r) for r, _ in rows)
+    out = ["/* Generated from atomic_africa.game.schema by atomic_africa.game.native.schema_c: do not edit by hand.",
+           f" * Regenerate: {_REGENERATE}",
+           " * (tests/test_information_sets.py fails when this file and the schema differ). Included by aa_api.c. */",
+           "#ifndef AA_HIDDEN_H", "#define AA_HIDDEN_H", "", '#include "aa_schema.h"', "",
+           "/* The event record values a player's view hides (atomic_africa.game.schema.HIDDEN): per span the",
+           " * event code, its first hidden value (0: the record's first value after code, turn, n), the number",
+           " * of values (-1: the rest of the record) and the value naming the player who may know them (-1:",
+           " * nobody). A hidden value becomes NO_CARD. */",
+           "typedef struct aa_hidden_span {", "    int code, first, count, owner;", "} aa_hidden_span;", "",
+           "static const aa_hidden_span AA_HIDDEN_SPANS[] = {"]
+    out += [f"    {r.ljust(width)}  /* {_comment(doc)} */" for r, doc in rows]
+    out += ["};", "", f"enum {{ AA_N_HIDDEN_SPANS = {len(rows)} }};", "", "#endif"]
+    return "\n".join(out) + "\n"
+
+
 def write(root: Path) -> None:
-    """Write both rendered files under the repository root ``root``."""
+    """Write the rendered files under the repository root ``root``."""
     (root / HEADER_PATH).write_text(render())
     (root / PXI_PATH).write_text(render_pxi())
+    (root / HIDDEN_PATH).write_text(render_hidden())
 
 
 if __name__ == "__main__":

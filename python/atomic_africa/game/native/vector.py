@@ -23,6 +23,7 @@ from ... import _validate as v
 from ..._limits import MAX_ENVS
 from ..actions import legal_ids_text
 from ..engine import IllegalActionError
+from ..events import check_player, hide_event
 from .agent_args import (AGENT_KINDS, NEEDS_PARAMS, agent_kinds, agent_seed, check_agent_params,
                             learner_side, seed_array)
 from .layout import decode_records, unit_templates
@@ -866,13 +867,18 @@ class VectorGame:
         v.check_range(a, "learner", 0, 1)
         return a.astype(np.int8)
 
-    def events(self, i: int) -> list:
-        """The events env ``i`` logged in the last :meth:`step` or :meth:`reset`.
+    def events(self, i: int, player=None) -> list:
+        """The events env ``i`` logged in the last :meth:`step` or :meth:`reset`, in full or as
+        ``player`` may know them.
 
         Parameters
         ----------
         i : int
             Env index.
+        player : {None, 0, 1}
+            ``None``: every event as logged; 0 or 1: that player's view (``Game.events(player=p)``
+            of the same slice: the fields of :data:`~atomic_africa.game.schema.HIDDEN` it may not
+            know hidden, a card as ``NO_CARD``, the seed as ``None``).
 
         Returns
         -------
@@ -883,14 +889,19 @@ class VectorGame:
         Raises
         ------
         ValueError
-            If the VectorGame was built without ``record_events=True`` or ``i`` is out of range.
+            If the VectorGame was built without ``record_events=True``, ``i`` is out of range or
+            ``player`` is not None, 0 or 1.
+        TypeError
+            If ``player`` is neither None nor an integer.
         """
         i = v.as_int(i, "i", lo=0, hi=self.num_envs - 1)
+        player = check_player(player, allow_none=True)
         if not self.record_events:
             raise ValueError("record_events: events() needs VectorGame(..., record_events=True)")
         with self._lock:
             records, game_seed = self._engine.events(i), int(self._engine.arrays["game_seed"][i])
-        return decode_records(records, self.scenario, self.spec.deck, self.spec.C, game_seed)
+        events = decode_records(records, self.scenario, self.spec.deck, self.spec.C, game_seed)
+        return events if player is None else [hide_event(e, player) for e in events]
 
     # ------------------------------------------------------------------ C-level access
     def c_params(self):
