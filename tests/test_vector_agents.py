@@ -84,7 +84,7 @@ def test_agent_params_defaults_are_the_python_agents():
     assert p == {"wound_value": g.wound_value, "marker_value": g.marker_value, "rally_value": g.rally_value,
                  "cover_value": g.cover_value, "reserve_value": g.reserve_value, "standoff_cm": d.standoff_cm,
                  "simulations": s.simulations, "exploration": s.exploration, "rollout": AGENT_KINDS[s.rollout],
-                 "rollout_depth": s.rollout_depth}
+                 "rollout_depth": s.rollout_depth, "width": s.width}
     assert agent_params({"standoff_cm": 12})["standoff_cm"] == 12.0
     with pytest.raises(ValueError, match="agent_params: unknown \\['speed'\\]; allowed"):
         agent_params({"speed": 1.0})

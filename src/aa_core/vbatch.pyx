@@ -31,7 +31,7 @@ DECISION_TRIES = _DECISION_TRIES
 
 #: The AgentParams fields (vgame.pxd), in declaration order.
 AGENT_PARAM_FIELDS = ("wound_value", "marker_value", "rally_value", "cover_value", "reserve_value",
-                      "standoff_cm", "simulations", "exploration", "rollout", "rollout_depth")
+                      "standoff_cm", "simulations", "exploration", "rollout", "rollout_depth", "width")
 
 # Why opponent_turns stopped an env (its second return value).
 cdef enum:

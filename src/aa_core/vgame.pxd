@@ -181,6 +181,7 @@ cdef extern from "csrc/aa_engine.h":
         double reserve_value                                         # GreedyAgent
         double standoff_cm                                           # DoctrineAgent
         double simulations, exploration, rollout, rollout_depth      # ISMCTSAgent (rollout: an agent code)
+        double width                                                 # ISMCTSAgent: greedy's best actions (0: all)
 
     # The C library's entry points (see csrc/aa_engine.h for each contract).
     void make_view "aa_make_view"(const Params* P, Game* g, V* v) noexcept nogil

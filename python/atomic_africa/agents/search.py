@@ -14,7 +14,7 @@ import inspect
 import numpy as np
 
 from .. import _validate as v
-from .._limits import MAX_SIMULATIONS
+from .._limits import MAX_LEGAL, MAX_SIMULATIONS
 from ..game.native.agent_args import AGENT_KINDS, AGENT_PARAM_FIELDS
 from ..game.rng import RandomSource, seed_sequence
 from .doctrine import DoctrineAgent
@@ -48,6 +48,10 @@ class ISMCTSAgent:
     rollout_depth : int
         Rollout decisions at most, after which each side's share of the figures on the table is the
         reward (the turn limit's victory rule); 0 plays every rollout to the end of the game.
+    width : int
+        At each node the tree considers only the greedy agent's ``width`` best actions, expanded
+        best first (its exact-odds values as a prior); 0 considers every legal action, the rollout
+        agent's choice expanded first.
 
     Raises
     ------
@@ -58,13 +62,14 @@ class ISMCTSAgent:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, simulations: int = 200, exploration: float = 0.7, rollout: str = "random",
-                 rollout_depth: int = 0):
+                 rollout_depth: int = 0, width: int = 0):
         self.simulations = v.as_int(simulations, "simulations", lo=1, hi=MAX_SIMULATIONS)
         self.exploration = v.as_float(exploration, "exploration", lo=0.0)
         if not isinstance(rollout, str) or rollout.strip().lower() not in ROLLOUT_AGENTS:
             raise ValueError(f"rollout: {rollout!r} is not a rollout agent; allowed {', '.join(ROLLOUT_AGENTS)}")
         self.rollout = rollout.strip().lower()
         self.rollout_depth = v.as_int(rollout_depth, "rollout_depth", lo=0)
+        self.width = v.as_int(width, "width", lo=0, hi=MAX_LEGAL)
         # the native stream's words (PCG64 state), carried from decision to decision
         self._words = _pcg_words(np.random.PCG64(seed_sequence(seed)))
         self._mirror = None   # (game seed, actions mirrored, VectorGame)
@@ -72,7 +77,8 @@ class ISMCTSAgent:
     def params(self) -> dict:
         """This agent's fields of the native agent parameters (``agent_params(...)`` overrides)."""
         return {"simulations": float(self.simulations), "exploration": float(self.exploration),
-                "rollout": float(AGENT_KINDS[self.rollout]), "rollout_depth": float(self.rollout_depth)}
+                "rollout": float(AGENT_KINDS[self.rollout]), "rollout_depth": float(self.rollout_depth),
+                "width": float(self.width)}
 
     def act(self, game) -> int:
         """The searched action for the player to move.

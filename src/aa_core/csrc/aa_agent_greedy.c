@@ -480,19 +480,32 @@ static double move_value(gview *c, int u, int a, int target, double *band_val, i
 /* GreedyAgent.act: the legal action of the highest value, ties to the lowest id; -1 if none is
  * legal (or the odds tables are missing). */
 int aa_greedy_act(V *v, const aa_agent_params *ap) {
-    const aa_params *P = v->P;
     int buf[MAX_LEGAL];
-    int m = aa_legal_v(v, buf);
-    int st = v->s[S_STAGE], me = v->s[S_CUR], C = v->C, U = v->U, i, a, u = -1, best_a = -1;
+    double val[MAX_LEGAL];
+    int m = aa_legal_v(v, buf), i, best_a = -1;
+    double best = 0.0;
+    if (m <= 1)
+        return m == 1 ? buf[0] : -1;
+    if (v->P->tables.odds == NULL)
+        return -1;
+    aa_greedy_values(v, ap, buf, m, val);
+    for (i = 0; i < m; i++) {
+        if (best_a < 0 || val[i] > best || (val[i] == best && buf[i] < best_a)) {
+            best = val[i];
+            best_a = buf[i];
+        }
+    }
+    return best_a;
+}
+
+void aa_greedy_values(V *v, const aa_agent_params *ap, const int *buf, int m, double *out) {
+    const aa_params *P = v->P;
+    int st = v->s[S_STAGE], me = v->s[S_CUR], C = v->C, U = v->U, i, a, u = -1;
     int target = -1, k, t;
-    double x, y, best = 0.0;
+    double x, y;
     double band_val[MAX_EDGES + 2];
     int8_t band_done[MAX_EDGES + 2];
     gview c;
-    if (m <= 1)
-        return m == 1 ? buf[0] : -1;
-    if (P->tables.odds == NULL)
-        return -1;
     c.v = v;
     c.ap = ap;
     for (i = 0; i < U; i++) {
@@ -545,10 +558,6 @@ int aa_greedy_act(V *v, const aa_agent_params *ap) {
         } else {
             x = 0.0;
         }
-        if (best_a < 0 || x > best || (x == best && a < best_a)) {
-            best = x;
-            best_a = a;
-        }
+        out[i] = x;
     }
-    return best_a;
 }

@@ -34,6 +34,8 @@ typedef struct ts_search {
     int *child_of;     /* n_actions: node index of each action among the current node's children, -1 */
     int *path;         /* nodes of this simulation's walk, root first */
     int *cand;         /* n_actions: the expanded children legal at the current node */
+    double *val;       /* MAX_LEGAL: the greedy values of the actions considered (width > 0) */
+    int width;         /* the greedy agent's best actions considered at a node (0: every legal one) */
     aa_state copy;
     void *block;
     uint64_t words[AA_PCG_WORDS];
@@ -50,6 +52,40 @@ static void sort_ids(int *a, int m) {
             a[j + 1] = a[j];
         a[j + 1] = x;
     }
+}
+
+/* Keep the greedy agent's best `width` of the m legal actions (ties to the lowest id), in
+ * ascending id order, their values in val; returns how many are kept. */
+static int widest(const aa_params *P, aa_state *g, const aa_agent_params *ap, int *legal, int m, double *val,
+                  int width) {
+    V v;
+    int i, j, k, a;
+    double x;
+    aa_make_view(P, g, &v);
+    aa_greedy_values(&v, ap, legal, m, val);
+    /* insertion sort by value, descending, ids ascending among equals (legal is ascending) */
+    for (i = 1; i < m; i++) {
+        a = legal[i];
+        x = val[i];
+        for (j = i - 1; j >= 0 && val[j] < x; j--) {
+            legal[j + 1] = legal[j];
+            val[j + 1] = val[j];
+        }
+        legal[j + 1] = a;
+        val[j + 1] = x;
+    }
+    k = width < m ? width : m;
+    for (i = 1; i < k; i++) {   /* the kept ones back in id order, values along */
+        a = legal[i];
+        x = val[i];
+        for (j = i - 1; j >= 0 && legal[j] > a; j--) {
+            legal[j + 1] = legal[j];
+            val[j + 1] = val[j];
+        }
+        legal[j + 1] = a;
+        val[j + 1] = x;
+    }
+    return k;
 }
 
 /* One uniform index below m from the agent's stream (m >= 1). */
@@ -86,7 +122,7 @@ static void simulate(ts_search *t, aa_state *root, int me, aa_bitgen *rng) {
     const aa_params *P = t->P;
     aa_state *g = &t->copy;
     int legal[MAX_LEGAL];
-    int m, i, k, node = 0, depth = 1, child, best, a, pick, n_new, n_cand, player, steps;
+    int m, i, k, node = 0, depth = 1, child, best, a, pick, n_new, n_cand, player, steps, ranked;
     double score, best_score, r;
     ts_node *c;
 
@@ -100,6 +136,9 @@ static void simulate(ts_search *t, aa_state *root, int me, aa_bitgen *rng) {
         if (m == 0)
             break;
         sort_ids(legal, m);
+        ranked = t->width > 0 && m > 1;
+        if (ranked)
+            m = widest(P, g, t->ap, legal, m, t->val, t->width);
         player = g->s[S_CUR];
         for (child = t->nodes[node].first_child; child >= 0; child = t->nodes[child].next_sibling)
             t->child_of[t->nodes[child].action] = child;
@@ -110,20 +149,26 @@ static void simulate(ts_search *t, aa_state *root, int me, aa_bitgen *rng) {
                 t->nodes[child].avail += 1;
                 t->cand[n_cand++] = child;
             } else {
+                t->val[n_new] = ranked ? t->val[i] : 0.0;
                 legal[n_new++] = legal[i];   /* the unexpanded ones, packed in front (ascending) */
             }
         }
         for (child = t->nodes[node].first_child; child >= 0; child = t->nodes[child].next_sibling)
             t->child_of[t->nodes[child].action] = -1;
         if (n_new > 0 && t->n_nodes < t->cap) {
-            /* expand: the rollout agent's choice first, else a uniform unexpanded action */
-            a = aa_agent_choose(P, g, (int)t->ap->rollout, t->ap, g->rng);
             pick = -1;
-            for (i = 0; i < n_new && pick < 0; i++)
-                if (legal[i] == a)
-                    pick = i;
-            if (pick < 0)
-                pick = uniform(rng, n_new);
+            if (ranked) {   /* expand the best-valued unexpanded action first */
+                for (i = 0; i < n_new; i++)
+                    if (pick < 0 || t->val[i] > t->val[pick])
+                        pick = i;
+            } else {   /* the rollout agent's choice first, else a uniform unexpanded action */
+                a = aa_agent_choose(P, g, (int)t->ap->rollout, t->ap, g->rng);
+                for (i = 0; i < n_new && pick < 0; i++)
+                    if (legal[i] == a)
+                        pick = i;
+                if (pick < 0)
+                    pick = uniform(rng, n_new);
+            }
             child = new_node(t, node, legal[pick], player);
             t->nodes[child].avail = 1;
             aa_apply_action(P, g, legal[pick]);
@@ -184,13 +229,16 @@ int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa
     t.child_of = (int *)malloc((size_t)P->n_actions * sizeof(int));
     t.path = (int *)malloc((size_t)depth_max * sizeof(int));
     t.cand = (int *)malloc((size_t)P->n_actions * sizeof(int));
+    t.val = (double *)malloc((size_t)MAX_LEGAL * sizeof(double));
+    t.width = P->tables.odds != NULL ? (int)ap->width : 0;   /* no odds tables: no greedy values */
     t.block = malloc(bytes);
-    if (t.nodes == NULL || t.child_of == NULL || t.path == NULL || t.cand == NULL || t.block == NULL) {
+    if (t.nodes == NULL || t.child_of == NULL || t.path == NULL || t.cand == NULL || t.val == NULL || t.block == NULL) {
         /* out of memory: the rollout agent's own choice (the search is an improvement, not a need) */
         free(t.nodes);
         free(t.child_of);
         free(t.path);
         free(t.cand);
+        free(t.val);
         free(t.block);
         return aa_agent_choose(P, g, (int)ap->rollout, ap, rng);
     }
@@ -218,6 +266,7 @@ int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa
     free(t.child_of);
     free(t.path);
     free(t.cand);
+    free(t.val);
     free(t.block);
     return s;
 }

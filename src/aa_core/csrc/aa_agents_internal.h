@@ -107,4 +107,8 @@ int aa_doctrine_act(V *v, const aa_agent_params *ap);
 /* GreedyAgent.act (agents/greedy.py), on exact odds. */
 int aa_greedy_act(V *v, const aa_agent_params *ap);
 
+/* GreedyAgent's value of each of the m legal actions acts[i] into out[i] (what aa_greedy_act
+ * maximises; the odds tables must be there). */
+void aa_greedy_values(V *v, const aa_agent_params *ap, const int *acts, int m, double *out);
+
 #endif

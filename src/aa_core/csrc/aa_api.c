@@ -45,7 +45,7 @@ struct aa_agent {
  * the C host cannot read from Python; tests/test_c_api.py checks them against the classes. */
 static const aa_agent_options default_options = {3.0, 1.0, 1.5, 0.4, 3.0, 30.0};
 /* atomic_africa.agents.ISMCTSAgent's defaults (tests/test_c_api.py checks them against the class). */
-static const aa_search_options default_search = {200, 0.7, AA_AGENT_RANDOM, 0};
+static const aa_search_options default_search = {200, 0.7, AA_AGENT_RANDOM, 0, 0};
 
 /* ------------------------------------------------------------------------------------- checks */
 static aa_status check_spec(const aa_spec *spec) {
@@ -410,6 +410,8 @@ static aa_status check_search(const aa_search_options *s) {
     if (s->rollout_depth < 0)
         return ARG("search->rollout_depth: %d; allowed 0 (to the end of the game) or more decisions",
                    s->rollout_depth);
+    if (s->width < 0 || s->width > MAX_LEGAL)
+        return ARG("search->width: %d; allowed 0 (every legal action) .. %d", s->width, MAX_LEGAL);
     return AA_OK;
 }
 
@@ -457,6 +459,7 @@ aa_status aa_agent_new_search(int kind, uint64_t seed, const aa_agent_options *o
     agent->ap.exploration = sr->exploration;
     agent->ap.rollout = sr->rollout;
     agent->ap.rollout_depth = sr->rollout_depth;
+    agent->ap.width = sr->width;
     aa_pcg_from_seed(seed, agent->rng);   /* RandomAgent(seed): PCG64(SeedSequence(seed)) */
     aa_pcg_bitgen(agent->rng, &agent->bg);
     *out = agent;

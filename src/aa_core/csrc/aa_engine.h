@@ -264,6 +264,7 @@ typedef struct aa_agent_params {   /* the Python agents' constructor values (ato
      * decision (>= 1), the UCT exploration constant (>= 0), the rollout agent's kind (AGENT_RANDOM ..
      * AGENT_DOCTRINE) and its decisions at most (0: to the end of the game) */
     double simulations, exploration, rollout, rollout_depth;
+    double width;   /* ISMCTSAgent: the tree considers the greedy agent's best `width` actions (0: all) */
 } aa_agent_params;
 
 int aa_agent_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng);

@@ -172,6 +172,7 @@ typedef struct aa_search_options {
     double exploration;   /* the UCT constant, >= 0 */
     int rollout;          /* the rollout agent: AA_AGENT_RANDOM .. AA_AGENT_DOCTRINE */
     int rollout_depth;    /* rollout decisions at most, then the figures decide; 0: to the end */
+    int width;            /* the greedy agent's best `width` actions at each node, best first; 0: all */
 } aa_search_options;
 
 #define AA_MAX_SIMULATIONS 1000000

@@ -16,6 +16,7 @@ from aa_core import vbatch as _k
 from aa_core.vgame import AGENT_KINDS as _KINDS
 
 from ... import _validate as v
+from ..._limits import MAX_LEGAL as _MAX_LEGAL
 from ..._limits import MAX_SIMULATIONS as _MAX_SIMULATIONS
 
 __all__ = ["AGENT_KINDS", "AGENT_PARAM_FIELDS", "agent_seed", "learner_side", "agent_kinds", "seed_array",
@@ -164,7 +165,7 @@ def check_agent_params(params, name: str = "agent_params") -> dict:
 
 def _check_search(p: dict, name: str) -> None:
     """The ISMCTS fields: whole simulations 1..MAX_SIMULATIONS, exploration >= 0, a rollout agent that
-    does not search, whole rollout decisions >= 0."""
+    does not search, whole rollout decisions >= 0, a whole width 0..MAX_LEGAL."""
     def bad(k, allowed):
         raise ValueError(v.out_of_range(f"{name}[{k!r}]", p[k], allowed))
     if not (p["simulations"].is_integer() and 1 <= p["simulations"] <= _MAX_SIMULATIONS):
@@ -175,3 +176,5 @@ def _check_search(p: dict, name: str) -> None:
         bad("rollout", ", ".join(f"{c} ({n!r})" for n, c in AGENT_KINDS.items() if c in _ROLLOUT_CODES))
     if not (p["rollout_depth"].is_integer() and p["rollout_depth"] >= 0):
         bad("rollout_depth", "whole numbers >= 0 (0: to the end of the game)")
+    if not (p["width"].is_integer() and 0 <= p["width"] <= _MAX_LEGAL):
+        bad("width", f"whole numbers 0..{_MAX_LEGAL} (0: every legal action)")
