@@ -1,11 +1,6 @@
-"""Shared fixtures, the hypothesis profile and the OpenMP wait policy of the test process."""
+"""Shared fixtures and the hypothesis profile (the OpenMP wait policy is the package's own:
+aa_core/__init__.py)."""
 import os
-
-# Before the kernels load OpenMP: threads that finish a parallel region sleep instead of spinning.
-# Results do not depend on it (they are identical for every thread count); it only matters on a busy
-# machine, where a spinning thread takes the core its partner needs and the thread-count tests then
-# run 3-4 times slower. A value set by the caller wins.
-os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 import pytest
 from hypothesis import settings

@@ -25,7 +25,7 @@ def _run(code: str, timeout: float) -> str:
     """Run `code` in a fresh interpreter (tests/ on the path); its stdout, or a failure naming how it
     ended (a signal is a crash of the kernel) and the last lines it wrote."""
     p = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                       timeout=timeout, cwd=HERE, env={**os.environ, "OMP_WAIT_POLICY": "passive"})
+                       timeout=timeout, cwd=HERE)
     if p.returncode != 0:
         how = f"signal {-p.returncode}" if p.returncode < 0 else f"exit status {p.returncode}"
         pytest.fail(f"the subprocess ended with {how}\nstdout: {p.stdout[-3000:]}\nstderr: {p.stderr[-3000:]}")

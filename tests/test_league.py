@@ -23,7 +23,7 @@ from atomic_africa.league import (bradley_terry, match_seed, outcome_matrices, p
 from atomic_africa.league.entrants import Entrant, check_actions
 from atomic_africa.league.external import CHUNK, play_external
 from atomic_africa.league.ratings import ELO_PER_NAT, Z95
-from support.terminal import as_from_a_terminal
+from support.terminal import as_a_background_job
 from atomic_africa.selfplay import COLUMNS, read_results, wilson_interval
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -349,7 +349,7 @@ def test_ctrl_c_stops_the_command_in_one_line(tmp_path):
                              "random,marking_policy:act", "--games", "100000", "--quiet"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
-                            preexec_fn=as_from_a_terminal)
+                            preexec_fn=as_a_background_job)
     try:
         deadline = time.monotonic() + 120
         while not (tmp_path / "playing").exists() and time.monotonic() < deadline and proc.poll() is None:

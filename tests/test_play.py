@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.terminal import as_a_background_job
 
 from atomic_africa import odds
 from atomic_africa.cli import main
@@ -357,11 +358,11 @@ def test_bad_options_are_one_line_errors(argv, message, tmp_path, monkeypatch, c
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def _start_server(tmp_path, *extra):
+def _start_server(tmp_path, *extra, preexec_fn=None):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "atomic_africa", "play", "--no-browser", "--scenario", SMALL,
                              *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-                            env=env, start_new_session=True)
+                            env=env, start_new_session=True, preexec_fn=preexec_fn)
     lines = []
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -374,9 +375,12 @@ def _start_server(tmp_path, *extra):
     raise AssertionError("no URL printed: " + "".join(lines) + proc.stderr.read())
 
 
-def test_ctrl_c_stops_the_server_cleanly_and_the_game_is_saved(tmp_path):
+# Started as pytest was, and as a background job (SIGINT ignored and blocked), which the server must
+# undo: the test passes whether or not pytest itself was started in the background.
+@pytest.mark.parametrize("launcher", [None, as_a_background_job], ids=["inherited", "background_job"])
+def test_ctrl_c_stops_the_server_cleanly_and_the_game_is_saved(tmp_path, launcher):
     import urllib.request
-    proc, url, _ = _start_server(tmp_path, "--players", "human,greedy", "--seed", "4")
+    proc, url, _ = _start_server(tmp_path, "--players", "human,greedy", "--seed", "4", preexec_fn=launcher)
     try:
         with urllib.request.urlopen(url.replace("/?", "/api/state?"), timeout=30) as r:
             state = json.load(r)

@@ -17,7 +17,7 @@ from atomic_africa.game.testing import mini_scenario, unit
 from atomic_africa.selfplay import play_games, read_results, stream_games
 from atomic_africa.selfplay.games import game_seeds
 from atomic_africa.selfplay import workers as workers_module
-from support.terminal import as_from_a_terminal
+from support.terminal import as_a_background_job
 
 
 def _small(turns=2):
@@ -215,7 +215,7 @@ def test_a_signal_stops_every_worker_and_keeps_the_written_games(tmp_path, sig, 
     p = subprocess.Popen(_cli("--games", 400, "--agents", agents, "--engine", engine, "--workers", 2,
                               "--batch-size", 1, "--no-progress", "--out", out, "--replays", rep),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=as_from_a_terminal if sig == signal.SIGINT else None)
+                         preexec_fn=as_a_background_job if sig == signal.SIGINT else None)
     _wait_for_rows(p, f"{out}.partial", 1)
     workers = _children(p.pid)
     assert len(workers) == 2

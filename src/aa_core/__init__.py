@@ -15,6 +15,17 @@ The kernels assume valid input: validation lives in the ``atomic_africa`` API
 """
 import os
 
+# Threads that finish a parallel loop sleep at once instead of spinning. libgomp reads
+# OMP_WAIT_POLICY (and GOMP_SPINCOUNT) once, when it is loaded, i.e. when the first extension of this
+# package that links it is imported; so this comes before any extension import (this module imports
+# none, and every ``aa_core.X`` import runs it first). Its default spins for a while after each loop:
+# on a machine with another busy process a spinning thread takes the core its partner needs, and
+# VectorGame(threads=2) ran 39x slower than 1 thread there (6,272 vs 246,521 decisions/s); passive,
+# it runs at 0.84x-1.3x (benchmarks/bench_threads.py, docs/performance.md). Results do not depend on
+# it (they are identical for every thread count). A value the user set wins; an OpenMP runtime already loaded by another library keeps
+# the policy it started with.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 

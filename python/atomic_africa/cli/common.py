@@ -4,7 +4,10 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import signal
+import threading
 import tomllib
+from contextlib import contextmanager
 from importlib import resources
 
 from .._atomic_write import check_writable
@@ -16,6 +19,33 @@ from ..rules import Rules
 
 #: The agents of ``battle``, ``render`` and ``selfplay`` when ``--agents`` is not given.
 DEFAULT_AGENTS = "random,greedy"
+
+@contextmanager
+def ctrl_c_stops():
+    """Ctrl-C raises KeyboardInterrupt inside the block, however the process was started.
+
+    A shell without job control (a script's ``cmd &``, ``nohup`` under some shells) starts its
+    background commands with SIGINT ignored, and an ignored signal is inherited across ``exec``;
+    Python then installs no KeyboardInterrupt handler, and a command whose only way to stop cleanly
+    (save the game, keep the written games) is Ctrl-C could not be stopped that way at all. So the
+    commands that promise a clean stop on Ctrl-C install Python's handler themselves, and unblock the
+    signal in case the launcher blocked it. The previous handler comes back afterwards, for a caller
+    that ran the command in-process (``main([...])``). Outside the main thread (where no handler can
+    be installed) nothing changes.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
+    try:
+        yield
+    finally:
+        if old is not None:      # None: a handler installed outside Python, which cannot be put back
+            signal.signal(signal.SIGINT, old)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
 
 _POSTURE_ALIASES = {"off": "OFFENSIVE", "def": "DEFENSIVE", "o": "OFFENSIVE", "d": "DEFENSIVE"}
 

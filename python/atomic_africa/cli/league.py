@@ -8,7 +8,7 @@ import sys
 from .._limits import MAX_THREADS
 from .._text import printable
 from .._validate import as_int
-from .common import output_file, positive_count_arg, scenario_arg, seed_arg
+from .common import ctrl_c_stops, output_file, positive_count_arg, scenario_arg, seed_arg
 
 DEFAULT_LEAGUE = "random,heuristic,greedy,doctrine"
 
@@ -79,6 +79,11 @@ def run(args) -> int:
     """Play the league; exit status 0, or 2 with one line on stderr for bad options and for an
     outside policy that raised (any exception), called ``sys.exit``, returned a bad answer or gave none
     within ``--policy-timeout``; 130 on Ctrl-C (or a policy raising KeyboardInterrupt)."""
+    with ctrl_c_stops():     # stops on Ctrl-C even when started with SIGINT ignored (common.ctrl_c_stops)
+        return _run(args)
+
+
+def _run(args) -> int:
     from ..league import parse_entrants, play_league, plot_league, write_tables
     from ..league.external import PolicyError, PolicyTimeout
     from ..league.output import check_outputs

@@ -8,7 +8,7 @@ import os
 
 from .._atomic_write import check_writable, replaced_atomically
 from .._text import printable
-from .common import add_rules_option, count_arg, existing_file, output_file, scenario_arg, seed_arg
+from .common import add_rules_option, count_arg, ctrl_c_stops, existing_file, output_file, scenario_arg, seed_arg
 
 #: The save file when neither --save nor --load names one.
 DEFAULT_SAVE = "atomic-africa-game.json"
@@ -68,6 +68,11 @@ def register(sub):
 
 
 def run(args) -> int:
+    with ctrl_c_stops():     # stops on Ctrl-C even when started with SIGINT ignored (common.ctrl_c_stops)
+        return _run(args)
+
+
+def _run(args) -> int:
     from ..play.server import serve
     from ..play.session import PlaySession, parse_players
     from ..play.text import play_text

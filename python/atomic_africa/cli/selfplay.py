@@ -7,7 +7,7 @@ import sys
 from .._limits import MAX_THREADS
 from .._text import printable
 from .._validate import as_int, check_memory
-from .common import DEFAULT_AGENTS, output_file, positive_count_arg, scenario_arg, seed_arg
+from .common import DEFAULT_AGENTS, ctrl_c_stops, output_file, positive_count_arg, scenario_arg, seed_arg
 
 
 def register(sub):
@@ -61,6 +61,11 @@ def register(sub):
 
 
 def run(args) -> int:
+    with ctrl_c_stops():     # stops on Ctrl-C even when started with SIGINT ignored (common.ctrl_c_stops)
+        return _run(args)
+
+
+def _run(args) -> int:
     from ..selfplay import Stopped, WorkerLost, results_format, results_memory, stream_games
     from ..game.scenario import load_scenario
     names = [n.strip() for n in args.agents.split(",")]
