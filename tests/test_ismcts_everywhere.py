@@ -80,6 +80,27 @@ def test_cli_selfplay_with_ismcts_and_search_options(tmp_path, capsys):
                                  search={"simulations": 8, "rollout": "heuristic"}).records
 
 
+def test_a_streamed_ismcts_run_resumes_only_with_the_same_search(tmp_path):
+    from atomic_africa.selfplay import stream_games
+
+    def stop_after(games):
+        def hook(written):
+            if written >= games:
+                raise KeyboardInterrupt
+        return hook
+
+    kw = dict(agents=("ismcts", "random"), seed=2, scenario=SMALL, batch_size=2)
+    whole = tmp_path / "whole.csv"
+    stream_games(6, results=whole, search=FEW, **kw)
+    out = tmp_path / "cut.csv"
+    with pytest.raises(KeyboardInterrupt):
+        stream_games(6, results=out, search=FEW, on_batch=stop_after(2), **kw)
+    with pytest.raises(ValueError, match=r"is another run \(search .*'simulations': 8.* there, .*'simulations': 9"):
+        stream_games(6, results=out, resume=True, search={"simulations": 9}, **kw)
+    assert stream_games(6, results=out, resume=True, search=FEW, **kw).resumed == 2
+    assert out.read_bytes() == whole.read_bytes()
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--search-simulations", "0"], "argument --search-simulations: 0 is out of range"),
     (["--search-simulations", "many"], "argument --search-simulations: expected a whole number of simulations"),
@@ -176,6 +197,51 @@ def test_play_text_against_ismcts_plays_a_whole_game_the_same_twice(tmp_path):
     g = Game(SMALL, 6)
     agent = make_agent("ismcts", 6 + 1, search=FEW)
     for action in a.history:
+        if g.current_player == 1:
+            assert agent.act(g) == action
+        g.apply(action)
+
+
+def test_the_play_server_plays_a_whole_game_against_ismcts(tmp_path):
+    # The browser page's routes, as the page calls them: every decision posted, the agent answering.
+    import http.client
+    import json
+    import threading
+    import urllib.parse
+
+    from atomic_africa.play import PlaySession
+    from atomic_africa.play.server import HOST, PlayServer
+    session = PlaySession.new(SMALL, 6, "human,ismcts", save=tmp_path / "s.json", search=FEW)
+    server = PlayServer(session, 0)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+
+    def call(method, path, body=None):
+        conn = http.client.HTTPConnection(HOST, server.port, timeout=60)
+        try:
+            data = None if body is None else json.dumps(body).encode()
+            conn.request(method, f"{path}?{urllib.parse.urlencode({'token': server.token})}", body=data,
+                         headers={"Host": f"{HOST}:{server.port}", "Content-Type": "application/json"})
+            r = conn.getresponse()
+            return r.status, json.loads(r.read())
+        finally:
+            conn.close()
+
+    try:
+        for _ in range(500):
+            status, st = call("GET", "/api/state")
+            assert status == 200
+            if st["over"]:
+                break
+            assert call("POST", "/api/act", {"action": st["choices"][0]["id"], "step": st["step"]})[0] == 200
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+    saved = Game.from_json((tmp_path / "s.json").read_text())
+    assert saved.is_over
+    g, agent = Game(SMALL, 6), make_agent("ismcts", 6 + 1, search=FEW)
+    for action in saved.history:
         if g.current_player == 1:
             assert agent.act(g) == action
         g.apply(action)
