@@ -15,7 +15,7 @@ from __future__ import annotations
 from .basic import HeuristicAgent, RandomAgent, play
 from .doctrine import DoctrineAgent
 from .greedy import GreedyAgent
-from .search import ISMCTSAgent
+from .search import SEARCH_AGENTS, ISMCTSAgent, check_search
 
 __all__ = ["RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "ISMCTSAgent", "AGENTS", "make_agent",
            "play"]
@@ -24,7 +24,7 @@ AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "doctrine": DoctrineAgen
           "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent}
 
 
-def make_agent(name: str, seed: int = 0):
+def make_agent(name: str, seed: int = 0, search=None):
     """A built-in agent by name.
 
     Parameters
@@ -34,6 +34,10 @@ def make_agent(name: str, seed: int = 0):
         surrounding spaces ignored).
     seed : int
         Passed to the agent's constructor (``random`` and ``ismcts`` draw from it).
+    search : dict, optional
+        Search parameters of an ``"ismcts"`` agent (some of ``simulations``, ``exploration``,
+        ``rollout``, ``rollout_depth``: :class:`ISMCTSAgent`'s keyword arguments); checked whatever
+        the agent, used by the search agents only (the others take no parameters).
 
     Returns
     -------
@@ -43,8 +47,14 @@ def make_agent(name: str, seed: int = 0):
     Raises
     ------
     ValueError
-        If ``name`` is not a built-in agent (or not a string).
+        If ``name`` is not a built-in agent (or not a string), or on a bad search parameter (named).
+    TypeError
+        If ``search`` is not a dict or a parameter has the wrong type.
     """
     if not isinstance(name, str) or name.strip().lower() not in AGENTS:
         raise ValueError(f"agent: unknown agent {name!r}; allowed: {', '.join(sorted(AGENTS))}")
-    return AGENTS[name.strip().lower()](seed)
+    key = name.strip().lower()
+    params = check_search(search) if search is not None else {}
+    if key in SEARCH_AGENTS:
+        return AGENTS[key](seed, **params)
+    return AGENTS[key](seed)

@@ -1,9 +1,9 @@
 """The built-in agents played inside the native engine: whole games in batches, no Python per decision.
 
 :func:`play_agent_games` plays many games between native agents (``"random"``, ``"heuristic"``,
-``"greedy"``, ``"doctrine"``), each equal to the Python loop with :func:`~atomic_africa.agents.make_agent`
-game for game; :func:`agent_params` gives the native agents' parameters, whose defaults are the
-Python agent classes' constructor defaults.
+``"greedy"``, ``"doctrine"``, ``"ismcts"``), each equal to the Python loop with
+:func:`~atomic_africa.agents.make_agent` game for game; :func:`agent_params` gives the native agents'
+parameters, whose defaults are the Python agent classes' constructor defaults.
 """
 from __future__ import annotations
 
@@ -90,12 +90,12 @@ def play_agent_games(spec, game_seeds, kinds, agent_seeds, *, agent_params=None,
         Game seeds, ``0 <= seed < 2**64``.
     kinds : array_like, shape (m, 2) or (2,)
         Agent of side 0 and of side 1 in each game (or one pair for all): names (``"random"``,
-        ``"heuristic"``, ``"greedy"``, ``"doctrine"``) or codes (``game.native_agents.AGENT_KINDS``).
+        ``"heuristic"``, ``"greedy"``, ``"doctrine"``, ``"ismcts"``) or codes (``game.native_agents.AGENT_KINDS``).
     agent_seeds : array_like of int, shape (m, 2)
-        Seeds of side 0's and side 1's agent in each game (only ``"random"`` draws).
+        Seeds of side 0's and side 1's agent in each game (only ``"random"`` and ``"ismcts"`` draw).
     agent_params : dict, optional
-        Some of the greedy and doctrine agents' parameters (:func:`agent_params`); the rest keep the
-        Python classes' defaults.
+        Some of the greedy, doctrine and ismcts agents' parameters (:func:`agent_params`); the rest
+        keep the Python classes' defaults.
     record_actions : bool
         Also return each game's actions.
     threads : int

@@ -20,10 +20,15 @@ from ..game.rng import RandomSource, seed_sequence
 from .doctrine import DoctrineAgent
 from .greedy import GreedyAgent
 
-__all__ = ["ISMCTSAgent", "ROLLOUT_AGENTS", "constructor_defaults"]
+__all__ = ["ISMCTSAgent", "ROLLOUT_AGENTS", "SEARCH_PARAMS", "SEARCH_AGENTS", "constructor_defaults",
+           "check_search", "search_overrides"]
 
 #: The agents a search may roll out with (the built-in agents that do not search themselves).
 ROLLOUT_AGENTS = ("random", "heuristic", "greedy", "doctrine")
+#: The search parameters, by :class:`ISMCTSAgent`'s keyword names (its constructor's defaults apply).
+SEARCH_PARAMS = ("simulations", "exploration", "rollout", "rollout_depth")
+#: The built-in agents that take the search parameters.
+SEARCH_AGENTS = ("ismcts",)
 
 
 class ISMCTSAgent:
@@ -131,6 +136,47 @@ class ISMCTSAgent:
             vg.step(np.array([a], dtype=np.int64), observe=False)
         m[2] = hist
         return vg
+
+
+def check_search(search, name: str = "search") -> dict:
+    """The search parameters ``search``, checked and completed with :class:`ISMCTSAgent`'s defaults.
+
+    Parameters
+    ----------
+    search : dict or None
+        Some of :data:`SEARCH_PARAMS` (``simulations``, ``exploration``, ``rollout`` as a name of
+        :data:`ROLLOUT_AGENTS`, ``rollout_depth``), as :class:`ISMCTSAgent` takes them; None: none.
+    name : str
+        The argument's name for error messages.
+
+    Returns
+    -------
+    dict
+        Every one of :data:`SEARCH_PARAMS`: ``simulations`` and ``rollout_depth`` int, ``exploration``
+        float, ``rollout`` the lower-case name.
+
+    Raises
+    ------
+    TypeError, ValueError
+        On a ``search`` that is not a dict, an unknown key or a value :class:`ISMCTSAgent` refuses (the
+        message names the parameter and what is allowed).
+    """
+    if search is None:
+        search = {}
+    if not isinstance(search, dict):
+        raise TypeError(v.wrong_type(name, f"a dict with some of {', '.join(SEARCH_PARAMS)}", search))
+    unknown = sorted((k for k in search if k not in SEARCH_PARAMS), key=str)
+    if unknown:
+        raise ValueError(f"{name}: unknown parameter {unknown[0]!r}; allowed {', '.join(SEARCH_PARAMS)}")
+    agent = ISMCTSAgent(0, **search)   # its constructor is the one place the values are checked
+    return {k: getattr(agent, k) for k in SEARCH_PARAMS}
+
+
+def search_overrides(search) -> dict:
+    """The native agent parameters (``agent_params(overrides)``) of the search parameters ``search``
+    (:func:`check_search`), so that the native ``"ismcts"`` agent searches as ``ISMCTSAgent(seed,
+    **search)`` does."""
+    return ISMCTSAgent(0, **check_search(search)).params()
 
 
 def constructor_defaults(*classes) -> dict:

@@ -9,13 +9,13 @@ from ..agents import AGENTS, make_agent
 from ..replay.narrate import Narrator, result_line, side_tables
 from .._atomic_write import replaced_atomically
 from .._text import printable
-from .common import DEFAULT_AGENTS, output_file, scenario_arg, seed_arg
+from .common import DEFAULT_AGENTS, add_search_options, output_file, scenario_arg, seed_arg, search_from_args
 
 
 def register(sub):
     p = sub.add_parser(
         "battle",
-        help="play the default scenario between two built-in agents (random, greedy, doctrine, heuristic)",
+        help="play the default scenario between two built-in agents (random, greedy, doctrine, heuristic, ismcts)",
         description=(
             "Play a full game of Atomic Africa (sections 1-7 of 'atomic-africa rules') between two built-in agents and "
             "print a turn-by-turn summary and the result. The game is a deterministic function of the "
@@ -35,15 +35,19 @@ def register(sub):
     p.add_argument("--verbose", "-v", action="store_true",
                    help="also show the dice rolled and why each attack had its result (Attack against "
                         "range and Defense, range band, distance, cover, effective armor)")
+    add_search_options(p)
     p.set_defaults(run=run)
     return p
 
 
-def parse_agents(text: str, seed: int):
+def parse_agents(text: str, seed: int, args=None):
+    """The agents of ``--agents A,B`` (side ``i`` seeded ``seed + i``) and their names; ``args``: the
+    parsed options, whose search options (``add_search_options``) an ``ismcts`` agent takes."""
     names = [n.strip() for n in text.split(",")]
     if len(names) != 2:
         raise ValueError(f"--agents: expected two comma-separated agents, got {text!r}")
-    return [make_agent(n, seed + i) for i, n in enumerate(names)], names
+    search = None if args is None else search_from_args(args, names)
+    return [make_agent(n, seed + i, search=search) for i, n in enumerate(names)], names
 
 
 def write_log(game: Game, path, agents) -> None:
@@ -64,7 +68,7 @@ def write_log(game: Game, path, agents) -> None:
 
 def run(args) -> int:
     scenario = load_scenario(args.scenario)
-    agents, names = parse_agents(args.agents, args.seed)
+    agents, names = parse_agents(args.agents, args.seed, args)
     game = Game(scenario, args.seed)
     t0 = time.perf_counter()
     log = Narrator(game, verbose=args.verbose)

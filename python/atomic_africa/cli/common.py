@@ -170,6 +170,66 @@ def add_rules_option(parser) -> None:
                              "'atomic-africa rules --dump-toml > my_rules.toml' and edit it)")
 
 
+#: The search options (``add_search_options``) by the search parameter each sets.
+SEARCH_OPTIONS = {"simulations": "--search-simulations", "exploration": "--search-exploration",
+                  "rollout": "--search-rollout", "rollout_depth": "--search-rollout-depth"}
+
+
+def _search_arg(key: str, parse):
+    """An argparse type for search parameter ``key``: ``parse(text)``, then checked by the
+    ISMCTSAgent constructor, so the command refuses exactly what the API refuses."""
+    from ..agents.search import check_search
+
+    def convert(text: str):
+        try:
+            value = parse(text)
+        except (ValueError, argparse.ArgumentTypeError):
+            raise argparse.ArgumentTypeError(f"expected {_SEARCH_WHAT[key]}, got {text[:40]!r}") from None
+        try:
+            return check_search({key: value})[key]
+        except (TypeError, ValueError) as exc:
+            raise argparse.ArgumentTypeError(_without_name(str(exc), key)) from None
+    convert.__name__ = key
+    return convert
+
+
+_SEARCH_WHAT = {"simulations": "a whole number of simulations >= 1", "exploration": "a number >= 0",
+                "rollout": "an agent name", "rollout_depth": "a whole number of decisions >= 0 (0: to the end)"}
+
+
+def add_search_options(parser) -> None:
+    """The options that set the ``ismcts`` agent's search parameters (its defaults otherwise)."""
+    from .._limits import MAX_SIMULATIONS
+    from ..agents.search import ROLLOUT_AGENTS, ISMCTSAgent
+    d = ISMCTSAgent(0)
+    g = parser.add_argument_group("search (the ismcts agent)")
+    g.add_argument(SEARCH_OPTIONS["simulations"], type=_search_arg("simulations", count_arg), default=None,
+                   metavar="N", help=f"simulations per decision, 1..{MAX_SIMULATIONS:,} (default {d.simulations}; "
+                                     "time per decision grows with it)")
+    g.add_argument(SEARCH_OPTIONS["exploration"], type=_search_arg("exploration", float), default=None,
+                   metavar="C", help=f"the UCT exploration constant, >= 0 (default {d.exploration:g})")
+    g.add_argument(SEARCH_OPTIONS["rollout"], type=_search_arg("rollout", str.strip), default=None,
+                   metavar="AGENT", help=f"the agent that plays each simulation on after the tree: "
+                                         f"{', '.join(ROLLOUT_AGENTS)} (default {d.rollout})")
+    g.add_argument(SEARCH_OPTIONS["rollout_depth"], type=_search_arg("rollout_depth", count_arg), default=None,
+                   metavar="D", help="rollout decisions at most, then the figures left decide the reward; "
+                                     f"0: play rollouts to the end (default {d.rollout_depth})")
+
+
+def search_from_args(args, agents, option: str = "--agents") -> dict | None:
+    """The search parameters the options of :func:`add_search_options` set (None: none set),
+    refused when none of ``agents`` (the names given with ``option``) searches."""
+    from ..agents.search import SEARCH_AGENTS
+    given = {k: getattr(args, opt[2:].replace("-", "_")) for k, opt in SEARCH_OPTIONS.items()}
+    given = {k: value for k, value in given.items() if value is not None}
+    if not given:
+        return None
+    if not any(str(a).strip().lower() in SEARCH_AGENTS for a in agents):
+        first = SEARCH_OPTIONS[next(iter(given))]
+        raise ValueError(f"{first}: only with a search agent ({', '.join(SEARCH_AGENTS)}) in {option}")
+    return given
+
+
 def names(enum_cls) -> str:
     return ", ".join(m.name.lower() for m in enum_cls)
 

@@ -8,7 +8,8 @@ import sys
 from .._limits import MAX_THREADS
 from .._text import printable
 from .._validate import as_int
-from .common import ctrl_c_stops, output_file, positive_count_arg, scenario_arg, seed_arg
+from .common import (add_search_options, ctrl_c_stops, output_file, positive_count_arg, scenario_arg,
+                     search_from_args, seed_arg)
 
 DEFAULT_LEAGUE = "random,heuristic,greedy,doctrine"
 
@@ -61,6 +62,7 @@ def register(sub):
                    help="seconds one call of an outside policy may take before the league stops with an "
                         "error naming it; 0: no timeout (default %(default)g)")
     p.add_argument("--quiet", action="store_true", help="no line per finished match on stderr")
+    add_search_options(p)
     p.set_defaults(run=run)
     return p
 
@@ -93,11 +95,13 @@ def _run(args) -> int:
                          "out --address")
     as_int(args.workers, "--workers", lo=1, hi=MAX_THREADS)
     entrants = parse_entrants(args.agents, "--agents")   # policies imported now, before any game
+    search = search_from_args(args, [e.name for e in entrants if e.builtin])
     check_outputs(args.out, args.png)
     try:
         result = play_league(entrants, args.games, seed=args.seed, workers=args.workers, use_ray=args.ray,
                              address=args.address, scenario=args.scenario, engine=args.engine,
-                             log=None if args.quiet else sys.stderr, policy_timeout=args.policy_timeout)
+                             log=None if args.quiet else sys.stderr, policy_timeout=args.policy_timeout,
+                             search=search)
     except PolicyTimeout as exc:
         raise PolicyError(f"policy {exc.policy!r} gave no answer within {exc.timeout:g} s (--policy-timeout); "
                           f"the league stopped") from None

@@ -8,7 +8,8 @@ import os
 
 from .._atomic_write import check_writable, replaced_atomically
 from .._text import printable
-from .common import add_rules_option, count_arg, ctrl_c_stops, existing_file, output_file, scenario_arg, seed_arg
+from .common import (add_rules_option, add_search_options, count_arg, ctrl_c_stops, existing_file, output_file,
+                     scenario_arg, search_from_args, seed_arg)
 
 #: The save file when neither --save nor --load names one.
 DEFAULT_SAVE = "atomic-africa-game.json"
@@ -63,6 +64,7 @@ def register(sub):
     p.add_argument("--no-browser", action="store_true", help="print the page's URL without opening a browser")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="the battle log also shows the dice and why each attack had its result")
+    add_search_options(p)
     p.set_defaults(run=run)
     return p
 
@@ -77,6 +79,7 @@ def _run(args) -> int:
     from ..play.session import PlaySession, parse_players
     from ..play.text import play_text
     players = parse_players(args.players)
+    search = search_from_args(args, players, "--players")
     if args.text:
         for option, value in (("--port", args.port), ("--no-browser", args.no_browser or None)):
             if value is not None:
@@ -85,7 +88,7 @@ def _run(args) -> int:
         for option, value in (("--scenario", args.scenario), ("--seed", args.seed), ("--rules", args.rules)):
             if value is not None:
                 raise ValueError(f"{option}: a saved game keeps its own; not with --load")
-        session = PlaySession.load(args.load, players, save=args.save, verbose=args.verbose)
+        session = PlaySession.load(args.load, players, save=args.save, verbose=args.verbose, search=search)
     else:
         save = args.save
         if save is None:
@@ -94,7 +97,7 @@ def _run(args) -> int:
                                  f"--load {DEFAULT_SAVE}, or choose another file with --save FILE")
             save = check_writable(DEFAULT_SAVE)
         session = PlaySession.new(args.scenario, 0 if args.seed is None else args.seed, players, rules=args.rules,
-                                  save=save, verbose=args.verbose)
+                                  save=save, verbose=args.verbose, search=search)
     if args.text:
         return play_text(session, replay=args.replay)
     status = serve(session, port=args.port or 0, open_browser=not args.no_browser)

@@ -7,7 +7,7 @@ from .._atomic_write import check_writable
 from .._optional import require
 from .._text import printable
 from ..game import Game, load_scenario
-from .common import DEFAULT_AGENTS, count_arg, existing_file, output_file, scenario_arg, seed_arg
+from .common import DEFAULT_AGENTS, add_search_options, count_arg, existing_file, output_file, scenario_arg, seed_arg
 
 
 # A 16 x 11 inch figure: 160 x 110 pixels at the least, 9,600 x 6,600 (63 megapixels) at the most.
@@ -59,6 +59,7 @@ def register(sub):
                         "(default, meeting_engagement, template)")
     p.add_argument("--agents", default=DEFAULT_AGENTS, metavar="A,B",
                    help="agents when no REPLAY is given (default %(default)s)")
+    add_search_options(p)
     p.set_defaults(run=run)
     return p
 
@@ -77,7 +78,7 @@ def run(args) -> int:
         scenario, rules, seed, actions = load_replay(args.replay, args.game)
     else:
         from .battle import parse_agents
-        agents, _ = parse_agents(args.agents, args.seed)
+        agents, _ = parse_agents(args.agents, args.seed, args)
         g = Game(load_scenario(args.scenario), args.seed)
         while not g.is_over:
             g.apply(agents[g.current_player].act(g))

@@ -7,7 +7,8 @@ import sys
 from .._limits import MAX_THREADS
 from .._text import printable
 from .._validate import as_int, check_memory
-from .common import DEFAULT_AGENTS, ctrl_c_stops, output_file, positive_count_arg, scenario_arg, seed_arg
+from .common import (DEFAULT_AGENTS, add_search_options, ctrl_c_stops, output_file, positive_count_arg,
+                     scenario_arg, search_from_args, seed_arg)
 
 
 def register(sub):
@@ -55,6 +56,7 @@ def register(sub):
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="with --ray: join the Ray cluster at ADDR (default: start a local Ray)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_search_options(p)
     p.renamed_options = {"--threads": "--workers"}   # earlier versions called the workers --threads
     p.set_defaults(run=run)
     return p
@@ -71,6 +73,7 @@ def _run(args) -> int:
     names = [n.strip() for n in args.agents.split(",")]
     if len(names) != 2:
         raise ValueError(f"--agents: expected two comma-separated agents, got {args.agents!r}")
+    search = search_from_args(args, names)
     if args.address is not None and not args.ray:
         raise ValueError("--address: only with --ray (the address of a Ray cluster to join); add --ray, or leave "
                          "out --address")
@@ -86,7 +89,8 @@ def _run(args) -> int:
                               resume=args.resume, seed=args.seed, workers=args.workers,
                               scenario=load_scenario(args.scenario), alternate=not args.fixed_sides,
                               use_ray=args.ray, address=args.address, batch_size=args.batch_size,
-                              progress=not args.no_progress, engine=args.engine, handle_signals=True)
+                              progress=not args.no_progress, engine=args.engine, handle_signals=True,
+                              search=search)
     except (Stopped, WorkerLost) as exc:
         if isinstance(exc, Stopped):
             what, status = f"stopped by {signal.Signals(exc.signum).name}", 128 + exc.signum

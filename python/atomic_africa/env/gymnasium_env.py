@@ -43,6 +43,7 @@ from ..game.native.agent_args import agent_seed, learner_side
 from ..game.side_view import SideView
 from ._common import ENV_ID, Battles, check_flag, check_player, observation_box, observation_columns, text_render
 from ..agents import make_agent
+from ..agents.search import check_search
 from .shaping import game_totals, potentials, shaping_config, start_figures
 
 __all__ = ["AtomicAfricaEnv", "ENV_ID"]
@@ -60,8 +61,9 @@ class AtomicAfricaEnv(gym.Env):
         game seed (``sampler.pick(game_seed)``), observations and action ids in the sampler's padded
         layout (fixed slot counts for every battle; ``game_spec`` is the current battle's).
     opponent : str or agent
-        A built-in agent name (``random``, ``greedy``, ``doctrine``, ``heuristic``) or an object with
-        ``act(game) -> int``; a name is rebuilt each episode with a seed from the episode seed.
+        A built-in agent name (``random``, ``greedy``, ``doctrine``, ``heuristic``, ``ismcts``) or an
+        object with ``act(game) -> int``; a name is rebuilt each episode with a seed from the episode
+        seed.
     player : {0, 1, "random"}
         The learner's side; ``"random"``: drawn for each game from its seed,
         ``VectorGame.learner_side(game_seed)`` (as the vector env, so one policy learns both sides);
@@ -92,12 +94,16 @@ class AtomicAfricaEnv(gym.Env):
     info_game_seed : bool
         ``True``: every info holds ``game_seed``, the current game's seed. Off by default: the seed
         replays the game's draws, the opponent's hidden cards included (see the module notes).
+    search : dict, optional
+        Search parameters of an ``"ismcts"`` opponent (some of ``simulations``, ``exploration``,
+        ``rollout``, ``rollout_depth``: :class:`~atomic_africa.agents.ISMCTSAgent`'s keyword arguments);
+        its defaults otherwise. The search sees only the opponent's information set.
 
     Raises
     ------
     ValueError
         On an invalid ``player``, ``illegal_action``, ``render_mode``, ``view``, ``shaping``,
-        ``observation`` value or opponent name.
+        ``observation`` value, opponent name or search parameter.
     TypeError
         If ``opponent`` is neither a name nor an object with ``act``, ``skip_forced`` or
         ``info_game_seed`` is not a bool or ``shaping`` not one of the accepted types.
@@ -108,7 +114,7 @@ class AtomicAfricaEnv(gym.Env):
     def __init__(self, scenario=None, opponent="random", player: int = 0, rules=None,
                  illegal_action: str = "lose", illegal_reward: float = -1.0, render_mode=None,
                  view: str = "relative", shaping=None, skip_forced: bool = False, observation: str = "full",
-                 info_game_seed: bool = False):
+                 info_game_seed: bool = False, search=None):
         player = check_player(player)
         if not isinstance(skip_forced, (bool, np.bool_)):
             raise TypeError(f"skip_forced: expected a bool, got {type(skip_forced).__name__} {skip_forced!r}")
@@ -118,8 +124,9 @@ class AtomicAfricaEnv(gym.Env):
             raise ValueError(f"illegal_action: {illegal_action!r}; allowed 'lose', 'raise'")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode: {render_mode!r} is not supported; allowed None, 'ansi'")
+        self.search = check_search(search)
         if isinstance(opponent, str):
-            make_agent(opponent)  # validates the name now
+            make_agent(opponent, search=self.search)  # validates the name now
         elif not callable(getattr(opponent, "act", None)):
             raise TypeError(f"opponent: expected an agent name or an object with act(game), "
                             f"got {type(opponent).__name__}")
@@ -252,7 +259,7 @@ class AtomicAfricaEnv(gym.Env):
         if self.random_player:
             self.player = learner_side(game_seed)
         if isinstance(self.opponent_spec, str):
-            self.opponent = make_agent(self.opponent_spec, agent_seed(game_seed, 1 - self.player))
+            self.opponent = make_agent(self.opponent_spec, agent_seed(game_seed, 1 - self.player), search=self.search)
         else:
             self.opponent = self.opponent_spec
         self._opponent_moves()

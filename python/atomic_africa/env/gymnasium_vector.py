@@ -9,17 +9,18 @@ in the same view, :class:`~atomic_africa.game.side_view.SideView`) and the rewar
 ends, then +1 / -1 / 0 for a win / loss / draw of the learner) are those of the single-agent
 environment.
 
-- Opponent: a built-in agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``)
-  is played natively: one engine call (:meth:`VectorGame.opponent_turns`) plays all its decisions in
-  every game until the learner is to move (its choices equal the Python agent's; the random agent's
-  stream restarts each game as ``RandomAgent(VectorGame.agent_seed(game_seed, opponent_side))``, as
-  in the single-agent env). A callable ``opponent(observations, action_masks, envs) -> actions`` is
-  a batched policy (e.g. a frozen network), called once per round of opponent decisions with the
-  rows of the games where the opponent is to move only: ``envs`` (int64, (k,)) are those games'
-  indices, ``observations`` (float32, (k, obs_size)) and ``action_masks`` (bool,
-  (k, num_actions)) their rows (seen by the opponent, in the opponent's own ``view`` of its side:
-  with ``"relative"`` it sees the table from its own deployment edge and answers in that frame, so one
-  network can play either side), and it returns k legal actions, one per row.
+- Opponent: a built-in agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``,
+  ``"ismcts"``, the last with the ``search`` parameters) is played natively: one engine call
+  (:meth:`VectorGame.opponent_turns`) plays all its decisions in every game until the learner is to
+  move (its choices equal the Python agent's; the random and search agents' streams restart each game
+  as ``RandomAgent(VectorGame.agent_seed(game_seed, opponent_side))``'s, as in the single-agent env).
+  A callable ``opponent(observations, action_masks, envs) -> actions`` is a batched policy (e.g. a
+  frozen network), called once per round of opponent decisions with the rows of the games where the
+  opponent is to move only: ``envs`` (int64, (k,)) are those games' indices, ``observations``
+  (float32, (k, obs_size)) and ``action_masks`` (bool, (k, num_actions)) their rows (seen by the
+  opponent, in the opponent's own ``view`` of its side: with ``"relative"`` it sees the table from
+  its own deployment edge and answers in that frame, so one network can play either side), and it
+  returns k legal actions, one per row.
 - Autoreset: :attr:`gymnasium.vector.AutoresetMode.SAME_STEP` (``metadata["autoreset_mode"]``). A
   game that ends during a step is replaced by the env's next game in that same step: the returned
   observation is the new game's first learner observation, and, as for Gymnasium's own vector envs,
@@ -74,6 +75,7 @@ from gymnasium.vector.utils import batch_space
 from .._seeding import seed_sequence
 from ._common import check_flag, check_player, observation_box, observation_columns, sampler_of
 from ..agents.native import agent_params
+from ..agents.search import search_overrides
 from ..game import IllegalActionError
 from ..game.actions import legal_ids_text
 from ..game.native.agent_args import AGENT_KINDS
@@ -147,8 +149,9 @@ class AtomicAfricaVectorEnv(VectorEnv):
     rules : Rules, optional
         Rules data; the packaged defaults if omitted.
     opponent : str or callable
-        A built-in agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``, played
-        natively with the Python agents' default parameters), or a callable
+        A built-in agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``, ``"ismcts"``,
+        played natively with the Python agents' default parameters, ``search`` for ``"ismcts"``), or a
+        callable
         ``opponent(observations, action_masks, envs) -> actions`` given only the games where the
         opponent is to move: arrays of shapes (k, obs_size), (k, num_actions), (k,), returning (k,)
         integer actions.
@@ -169,6 +172,10 @@ class AtomicAfricaVectorEnv(VectorEnv):
         ``True``: the info holds ``game_seed`` (uint64, per env: the current games' seeds) and
         ``final_info["game_seed"]`` (the finished games'). Off by default: a seed replays its game's
         draws, the opponent's hidden cards included.
+    search : dict, optional
+        Search parameters of an ``"ismcts"`` opponent (some of ``simulations``, ``exploration``,
+        ``rollout``, ``rollout_depth``, as :class:`~atomic_africa.agents.ISMCTSAgent` takes them; it
+        plays as the single-agent env's ``ISMCTSAgent`` with these parameters); its defaults otherwise.
 
     Attributes
     ----------
@@ -184,8 +191,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
     Raises
     ------
     ValueError
-        On an invalid ``num_envs``, ``player``, ``threads``, ``render_mode``, ``view``, ``shaping``
-        or opponent name.
+        On an invalid ``num_envs``, ``player``, ``threads``, ``render_mode``, ``view``, ``shaping``,
+        opponent name or search parameter.
     TypeError
         On a non-integer ``num_envs``/``threads``, an opponent neither an agent name nor callable, a
         non-bool ``skip_forced`` or ``info_game_seed`` or a ``shaping`` of another type.
@@ -195,7 +202,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
 
     def __init__(self, num_envs: int = 1, scenario=None, player: int = 0, rules=None,
                  opponent="random", threads: int = 1, render_mode=None, view: str = "relative",
-                 shaping=None, skip_forced: bool = False, observation: str = "full", info_game_seed: bool = False):
+                 shaping=None, skip_forced: bool = False, observation: str = "full", info_game_seed: bool = False,
+                 search=None):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, numbers.Integral):
             raise TypeError(f"num_envs: expected a positive int, got {type(num_envs).__name__} {num_envs!r}")
         if num_envs < 1:
@@ -205,6 +213,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
             raise TypeError(f"skip_forced: expected a bool, got {type(skip_forced).__name__} {skip_forced!r}")
         info_game_seed = check_flag(info_game_seed, "info_game_seed")
         shaping = shaping_config(shaping)
+        overrides = search_overrides(search)
         allowed = ", ".join(repr(k) for k in AGENT_KINDS)
         if isinstance(opponent, str):
             if opponent.strip().lower() not in AGENT_KINDS:
@@ -228,7 +237,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
                             if sampler is None else MixedVectorGame(sampler, self.num_envs, entropy, threads=threads))
         self._mixed = sampler is not None
         vg = self.vector_game
-        vg.agent_params = agent_params()
+        vg.agent_params = agent_params(overrides)
         # the native opponent's code in every game, converted once
         self._opponent_kinds = (np.full(self.num_envs, AGENT_KINDS[opponent], dtype=np.int8)
                                 if isinstance(opponent, str) else None)

@@ -65,7 +65,7 @@ class OpponentPool:
     rng : numpy.random.Generator
         The pool's stream (its draws; snapshots may share it for their own sampling).
     builtins : sequence of str
-        Native agent names (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``), entries
+        Native agent names (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``, ``"ismcts"``), entries
         ``0 .. len(builtins) - 1``; at least one.
     self_share : float
         Share of the draws that go to the snapshots once there is one, in [0, 1].

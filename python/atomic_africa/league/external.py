@@ -22,6 +22,7 @@ import numpy as np
 
 from .._text import printable
 from ..agents.native import agent_params
+from ..agents.search import search_overrides
 from ..game import VectorGame
 from ..game.side_view import SideView
 from ..selfplay.games import game_record, sides_of
@@ -180,7 +181,7 @@ def _policy_actions(entrant: Entrant, view: SideView, obs, masks, cur, rows, tim
 
 
 def play_external(entrants, n_games: int, seed: int, *, scenario=None, rules=None,
-                  alternate: bool = True, policy_timeout=DEFAULT_POLICY_TIMEOUT) -> list:
+                  alternate: bool = True, policy_timeout=DEFAULT_POLICY_TIMEOUT, search=None) -> list:
     """Play ``n_games`` between entrants A and B where at least one is an outside policy.
 
     Parameters
@@ -199,6 +200,8 @@ def play_external(entrants, n_games: int, seed: int, *, scenario=None, rules=Non
         timeout. With a timeout each policy is called on a thread of its own (the same one for every
         call, a daemon: a call that never returns is left behind when the league stops); without,
         on the calling thread.
+    search : dict, optional
+        Search parameters of an ``"ismcts"`` entrant (:func:`atomic_africa.agents.search.check_search`).
 
     Returns
     -------
@@ -217,18 +220,19 @@ def play_external(entrants, n_games: int, seed: int, *, scenario=None, rules=Non
         Ctrl-C, or a policy that raised KeyboardInterrupt.
     """
     timeout = check_policy_timeout(policy_timeout)
+    overrides = search_overrides(search)
     records = []
     for c, lo in enumerate(range(0, n_games, CHUNK)):
         m = min(CHUNK, n_games - lo)
         records += _play_chunk(entrants, range(lo, lo + m), _chunk_seed(seed, c), scenario, rules, alternate,
-                               timeout)
+                               timeout, overrides)
     return records
 
 
-def _play_chunk(entrants, games, vg_seed, scenario, rules, alternate, timeout) -> list:
+def _play_chunk(entrants, games, vg_seed, scenario, rules, alternate, timeout, overrides=None) -> list:
     m = len(games)
     vg = VectorGame(scenario, m, vg_seed, rules=rules, record_events=True)
-    vg.agent_params = agent_params()            # the Python agents' defaults
+    vg.agent_params = agent_params(overrides)   # the Python agents' defaults, the search's as given
     view = SideView(vg.spec)                    # what an outside policy sees: the relative view
     a_side = np.array([g % 2 if alternate else 0 for g in games], dtype=np.int8)
     side_of = (a_side, 1 - a_side)              # side of A, side of B in each env

@@ -20,6 +20,7 @@ import numpy as np
 
 from .._optional import require
 from .._validate import check_memory
+from ..agents.search import check_search
 from ..selfplay import ENGINES, play_games, results_memory
 from ..selfplay.run import check_workers
 from .entrants import Entrant, parse_entrants
@@ -66,7 +67,7 @@ class LeagueResult:
 
 def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ray: bool = False,
                 address: str | None = None, scenario=None, engine: str = "native", log=None,
-                policy_timeout=DEFAULT_POLICY_TIMEOUT) -> LeagueResult:
+                policy_timeout=DEFAULT_POLICY_TIMEOUT, search=None) -> LeagueResult:
     """Play every pair of ``agents`` ``n_games`` times.
 
     Parameters
@@ -95,6 +96,10 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
         Seconds one call of an outside policy may take (default
         :data:`.external.DEFAULT_POLICY_TIMEOUT`, 60 s); None or 0: no timeout
         (:func:`.external.play_external`).
+    search : dict, optional
+        Search parameters of an ``"ismcts"`` entrant (some of ``simulations``, ``exploration``,
+        ``rollout``, ``rollout_depth``: :func:`atomic_africa.agents.search.check_search`); its
+        defaults otherwise. A match's games depend on them as on ``seed``.
 
     Returns
     -------
@@ -116,6 +121,7 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
         raise ValueError(f"seed: expected a non-negative integer, got {seed!r}")
     workers = check_workers(workers)
     timeout = check_policy_timeout(policy_timeout)
+    search = check_search(search)
     if engine not in ENGINES:
         raise ValueError(f"engine: unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
     total = int(n_games) * len(entrants) * (len(entrants) - 1) // 2
@@ -137,10 +143,12 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
             t = time.perf_counter()
             if a.builtin and b.builtin:
                 res = play_games(int(n_games), (a.name, b.name), seed=s, workers=workers, scenario=scenario,
-                                 alternate=True, use_ray=use_ray, progress=False, engine=engine)
+                                 alternate=True, use_ray=use_ray, progress=False, engine=engine,
+                                 search=search)
                 records += res.records
             else:
-                records += play_external((a, b), int(n_games), s, scenario=scenario, policy_timeout=timeout)
+                records += play_external((a, b), int(n_games), s, scenario=scenario, policy_timeout=timeout,
+                                         search=search)
             match_seconds[(a.name, b.name)] = time.perf_counter() - t
             if log is not None:
                 print(f"{a.name} vs {b.name}: {n_games} games, {match_seconds[(a.name, b.name)]:.2f} s",

@@ -122,6 +122,10 @@ class PlaySession:
         Where the game is saved after every decision (nowhere if None).
     verbose : bool
         The battle log shows the dice and the reason of every result.
+    search : dict, optional
+        Search parameters of an ``"ismcts"`` player (some of ``simulations``, ``exploration``,
+        ``rollout``, ``rollout_depth``, as :class:`~atomic_africa.agents.ISMCTSAgent` takes them);
+        its defaults otherwise.
 
     Attributes
     ----------
@@ -140,12 +144,13 @@ class PlaySession:
     differ from those it would have made without the pause.
     """
 
-    def __init__(self, game: Game, players=("human", "greedy"), save=None, verbose: bool = False):
+    def __init__(self, game: Game, players=("human", "greedy"), save=None, verbose: bool = False, search=None):
         self.players = parse_players(players)
         self.save_path = None if save is None else os.fspath(save)
         self.verbose = bool(verbose)
         self.lock = threading.RLock()
-        self.agents = [None if p == "human" else make_agent(p, game.seed + k) for k, p in enumerate(self.players)]
+        self.agents = [None if p == "human" else make_agent(p, game.seed + k, search=search)
+                       for k, p in enumerate(self.players)]
         self._replay_page = None
         self._torn = False
         self.scenario = game.scenario
@@ -155,7 +160,7 @@ class PlaySession:
     # ------------------------------------------------------------------ construction
     @classmethod
     def new(cls, scenario=None, seed: int = 0, players=("human", "greedy"), rules=None, save=None,
-            verbose: bool = False) -> PlaySession:
+            verbose: bool = False, search=None) -> PlaySession:
         """A new game (see :class:`~atomic_africa.game.Game` for ``scenario``, ``seed``, ``rules``),
         saved at once if ``save`` is given.
 
@@ -163,12 +168,12 @@ class PlaySession:
         -------
         PlaySession
         """
-        session = cls(Game(scenario, seed, rules), players, save, verbose)
+        session = cls(Game(scenario, seed, rules), players, save, verbose, search)
         session.save()
         return session
 
     @classmethod
-    def load(cls, path, players=("human", "greedy"), save=None, verbose: bool = False) -> PlaySession:
+    def load(cls, path, players=("human", "greedy"), save=None, verbose: bool = False, search=None) -> PlaySession:
         """Resume the game saved in ``path`` (saving to ``save``, by default ``path`` itself).
 
         Returns
@@ -182,7 +187,7 @@ class PlaySession:
         OSError
             If it cannot be read.
         """
-        return cls(read_game(path), players, path if save is None else save, verbose)
+        return cls(read_game(path), players, path if save is None else save, verbose, search)
 
     def _rebuild(self, game: Game) -> None:
         """Take ``game``, with the battle log of its history (replayed from the start)."""

@@ -133,6 +133,7 @@ class Job(NamedTuple):
     alternate: bool
     replays: bool
     engine: str
+    search: dict | None = None   # the "ismcts" agents' parameters (check_search), None: their defaults
 
     def sides(self, index: int) -> tuple[int, tuple]:
         """(A's side, (side-0 agent, side-1 agent)) of game ``index``."""
@@ -156,7 +157,7 @@ def game_record(index, seed, a_side, sides, winner, reason, turns, decisions, fi
 
 def _python_game(spec, job: Job, index: int, game_seed: int, agent_seeds: list):
     a_side, sides = job.sides(index)
-    agents = [make_agent(sides[p], agent_seeds[p]) for p in range(2)]
+    agents = [make_agent(sides[p], agent_seeds[p], search=job.search) for p in range(2)]
     g = Game(spec, game_seed)
     while not g.is_over:
         g.apply(agents[g.current_player].act(g))
@@ -177,9 +178,11 @@ def _native_games(spec, job: Job, start: int, stop: int) -> list:
 def _native_rows(spec, job: Job, indices, seeds, agent_seeds) -> list:
     """The games of index ``indices`` (game seeds ``seeds``, agent seeds ``agent_seeds``) natively."""
     from ..agents.native import play_agent_games
+    from ..agents.search import search_overrides
     indices = [int(i) for i in indices]
     a_sides, kinds = zip(*(job.sides(i) for i in indices))
-    out = play_agent_games(spec, seeds, kinds, agent_seeds, record_actions=job.replays, batch=NATIVE_CHUNK)
+    out = play_agent_games(spec, seeds, kinds, agent_seeds, agent_params=search_overrides(job.search),
+                           record_actions=job.replays, batch=NATIVE_CHUNK)
     seeds = seeds.tolist()
     played = []
     for j, index in enumerate(indices):

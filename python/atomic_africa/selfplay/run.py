@@ -22,6 +22,7 @@ from .._seeding import seed_sequence
 from .. import _validate
 from .._validate import _size, as_int, check_memory, cores_available
 from ..agents import AGENTS
+from ..agents.search import SEARCH_AGENTS, check_search
 from ..game.scenario import load_scenario
 from ..game.scenarios import sampler_of
 from ..rules import resolve_rules
@@ -76,9 +77,10 @@ def _names(agents) -> tuple:
     return names
 
 
-def _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray) -> tuple[Job, dict]:
+def _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray, search=None) -> tuple[Job, dict]:
     """The run's shared job and its identity (what a resumed run must match; not the engine)."""
     names = _names(agents)
+    search = check_search(search)
     if engine not in ENGINES:
         raise ValueError(f"engine: unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
     if use_ray:
@@ -102,7 +104,10 @@ def _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray) -> 
                                        sort_keys=True).encode()).hexdigest()
     identity = {"seed": None if seed is None else int(seed), "agents": list(names),
                 "alternate": bool(alternate), "spec": digest}
-    return Job(scenario, rules_dict, root.entropy, names, bool(alternate), bool(replays), engine), identity
+    if any(a in SEARCH_AGENTS for a in names):
+        # the games depend on them; only then in the identity, so earlier runs still resume
+        identity["search"] = search
+    return Job(scenario, rules_dict, root.entropy, names, bool(alternate), bool(replays), engine, search), identity
 
 
 def _ranges(first: int, n: int, workers: int, batch_size, engine: str):
@@ -143,7 +148,7 @@ def _common(n_games, workers, batch_size):
 def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, workers: int = 1,
                scenario=None, rules=None, alternate: bool = True, replays: bool = False,
                use_ray: bool = False, address: str | None = None, batch_size: int | None = None,
-               progress: bool = False, engine: str = DEFAULT_ENGINE) -> SelfPlayResult:
+               progress: bool = False, engine: str = DEFAULT_ENGINE, search=None) -> SelfPlayResult:
     """Play ``n_games`` between agents A and B, keeping every result in memory.
 
     Parameters
@@ -175,6 +180,10 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
     engine : {"native", "python"}
         ``native``: the batch engine and native agents; ``python``: :class:`~atomic_africa.game.Game`
         with the Python agents (the reference). The records are the same on both.
+    search : dict, optional
+        Search parameters of an ``"ismcts"`` agent (some of ``simulations``, ``exploration``,
+        ``rollout``, ``rollout_depth``, as :class:`~atomic_africa.agents.ISMCTSAgent` takes them;
+        :func:`atomic_africa.agents.search.check_search`); its defaults otherwise.
 
     Returns
     -------
@@ -192,7 +201,7 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
     n_games, workers, batch_size = _common(n_games, workers, batch_size)
     check_memory(results_memory(n_games, bool(replays)), "n_games", f"{n_games:,} games' results",
                  "play fewer games per call, or stream them to files (stream_games)")
-    job, _ = _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray)
+    job, _ = _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray, search)
     played, how, seconds = [], None, 0.0
     bar = Progress(n_games, progress, unit="game")
     try:
@@ -253,12 +262,12 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
                  resume: bool = False, seed: int = 0, workers: int = 1, scenario=None, rules=None,
                  alternate: bool = True, use_ray: bool = False, address: str | None = None,
                  batch_size: int | None = None, progress: bool = False, engine: str = DEFAULT_ENGINE,
-                 handle_signals: bool = False, on_batch=None) -> SelfPlayResult:
+                 handle_signals: bool = False, on_batch=None, search=None) -> SelfPlayResult:
     """Play ``n_games`` between agents A and B, writing results and replays as batches finish.
 
     Parameters
     ----------
-    n_games, agents, seed, workers, scenario, rules, alternate, use_ray, address, batch_size, progress, engine
+    n_games, agents, seed, workers, scenario, rules, alternate, use_ray, address, batch_size, progress, engine, search
         As for :func:`play_games`.
     results : str or PathLike, optional
         The per-game results table: Parquet (the ``parquet`` extra), or CSV if it ends in ``.csv``
@@ -267,8 +276,8 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
         Every game's ``Game.to_json()``, one per line, by game index (``atomic-africa render --game K``).
     resume : bool
         Complete the interrupted run whose partial files are at these paths: the games they hold
-        are kept (checked to be of this run: seed, agents, sides, scenario and rules; the engine
-        may differ) and only the others are played.
+        are kept (checked to be of this run: seed, agents, sides, scenario, rules and, with an
+        ``"ismcts"`` agent, search; the engine may differ) and only the others are played.
     handle_signals : bool
         SIGINT and SIGTERM raise :class:`Stopped` (a KeyboardInterrupt) between written batches
         (call from the main thread; the previous handlers are restored at the end).
@@ -303,7 +312,7 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
     n_games, workers, batch_size = _common(n_games, workers, batch_size)
     check_memory(results_memory(n_games, False), "n_games", f"{n_games:,} games' results",
                  "play fewer games per run")
-    job, identity = _job(agents, seed, scenario, rules, alternate, replays is not None, engine, use_ray)
+    job, identity = _job(agents, seed, scenario, rules, alternate, replays is not None, engine, use_ray, search)
     files = RunFiles(dict(identity, games=n_games), results, replays)
     signals = _Signals()
     bar, started = None, False

@@ -585,7 +585,7 @@ class VectorGame:
         Parameters
         ----------
         agents : str, int or array_like, shape (num_envs,)
-            Agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``) or code
+            Agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``, ``"ismcts"``) or code
             (:data:`AGENT_KINDS`), one for all envs or one per env.
         active : array_like of bool, shape (num_envs,), optional
             Envs to decide for (default: all); the others get -1 (and draw nothing).
@@ -794,7 +794,7 @@ class VectorGame:
         Parameters
         ----------
         opponent : str, int or array_like, shape (num_envs,)
-            Agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``) or code
+            Agent name (``"random"``, ``"heuristic"``, ``"greedy"``, ``"doctrine"``, ``"ismcts"``) or code
             (:data:`AGENT_KINDS`), one for all envs or one per env. It plays whichever side is not
             the learner, drawing from that side's agent stream.
         learner : {0, 1, "random"} or array_like of int, shape (num_envs,)
