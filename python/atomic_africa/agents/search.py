@@ -26,7 +26,7 @@ __all__ = ["ISMCTSAgent", "ROLLOUT_AGENTS", "SEARCH_PARAMS", "SEARCH_AGENTS", "c
 #: The agents a search may roll out with (the built-in agents that do not search themselves).
 ROLLOUT_AGENTS = ("random", "heuristic", "greedy", "doctrine")
 #: The search parameters, by :class:`ISMCTSAgent`'s keyword names (its constructor's defaults apply).
-SEARCH_PARAMS = ("simulations", "exploration", "rollout", "rollout_depth")
+SEARCH_PARAMS = ("simulations", "exploration", "rollout", "rollout_depth", "width")
 #: The built-in agents that take the search parameters.
 SEARCH_AGENTS = ("ismcts",)
 
@@ -145,15 +145,15 @@ def check_search(search, name: str = "search") -> dict:
     ----------
     search : dict or None
         Some of :data:`SEARCH_PARAMS` (``simulations``, ``exploration``, ``rollout`` as a name of
-        :data:`ROLLOUT_AGENTS`, ``rollout_depth``), as :class:`ISMCTSAgent` takes them; None: none.
+        :data:`ROLLOUT_AGENTS`, ``rollout_depth``, ``width``), as :class:`ISMCTSAgent` takes them; None: none.
     name : str
         The argument's name for error messages.
 
     Returns
     -------
     dict
-        Every one of :data:`SEARCH_PARAMS`: ``simulations`` and ``rollout_depth`` int, ``exploration``
-        float, ``rollout`` the lower-case name.
+        Every one of :data:`SEARCH_PARAMS`: ``simulations``, ``rollout_depth`` and ``width`` int,
+        ``exploration`` float, ``rollout`` the lower-case name.
 
     Raises
     ------

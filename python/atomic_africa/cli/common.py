@@ -172,7 +172,8 @@ def add_rules_option(parser) -> None:
 
 #: The search options (``add_search_options``) by the search parameter each sets.
 SEARCH_OPTIONS = {"simulations": "--search-simulations", "exploration": "--search-exploration",
-                  "rollout": "--search-rollout", "rollout_depth": "--search-rollout-depth"}
+                  "rollout": "--search-rollout", "rollout_depth": "--search-rollout-depth",
+                  "width": "--search-width"}
 
 
 def _search_arg(key: str, parse):
@@ -194,7 +195,16 @@ def _search_arg(key: str, parse):
 
 
 _SEARCH_WHAT = {"simulations": "a whole number of simulations >= 1", "exploration": "a number >= 0",
-                "rollout": "an agent name", "rollout_depth": "a whole number of decisions >= 0 (0: to the end)"}
+                "rollout": "an agent name", "rollout_depth": "a whole number of decisions >= 0 (0: to the end)",
+                "width": "a whole number of actions >= 0 (0: every legal action)"}
+
+
+def _whole(text: str) -> int:
+    """A whole number >= 0 as typed (0 allowed, unlike count_arg)."""
+    value = int(text.strip().replace("_", ""))
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is below 0")
+    return value
 
 
 def add_search_options(parser) -> None:
@@ -214,6 +224,9 @@ def add_search_options(parser) -> None:
     g.add_argument(SEARCH_OPTIONS["rollout_depth"], type=_search_arg("rollout_depth", count_arg), default=None,
                    metavar="D", help="rollout decisions at most, then the figures left decide the reward; "
                                      f"0: play rollouts to the end (default {d.rollout_depth})")
+    g.add_argument(SEARCH_OPTIONS["width"], type=_search_arg("width", _whole), default=None, metavar="K",
+                   help="consider only the greedy agent's K best actions at each node, best first; "
+                        f"0: every legal action (default {d.width})")
 
 
 def search_from_args(args, agents, option: str = "--agents") -> dict | None:
