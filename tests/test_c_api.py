@@ -484,3 +484,29 @@ def test_built_in_agents_choose_as_the_python_classes(c_driver, kinds):
         g.apply(a)
         want.append(a)
     assert got == want
+
+
+def test_the_planning_page_example_compiles_and_prints_what_it_says(library, tmp_path):
+    """docs/guide/planning.md's C example, compiled as it stands: its rollout is Game(None, 7) cloned,
+    determinized for side 0 with seed 99 and played out by RandomAgent(2); its game is
+    ISMCTSAgent(1, simulations=64) against HeuristicAgent(), decision for decision."""
+    from atomic_africa.agents import HeuristicAgent, ISMCTSAgent
+
+    page = (ROOT / "docs" / "guide" / "planning.md").read_text()
+    blocks = re.findall(r"```c\n(.*?)```", page, flags=re.S)
+    assert len(blocks) == 1
+    src = tmp_path / "planning.c"
+    src.write_text(blocks[0])
+    exe = _compile(C_COMPILERS[0], src, library, tmp_path / "planning", cxx=False)
+    out = _run([exe]).stdout.splitlines()
+    d, roller, n = Game(None, 7), RandomAgent(2), 0
+    d.determinize(0, 99)
+    while not d.is_over:
+        d.apply(roller.act(d))
+        n += 1
+    assert out[0] == f"rollout: {n} decisions, winner {-1 if d.result.winner is None else d.result.winner}"
+    g, agents, n = Game(None, 7), [ISMCTSAgent(1, simulations=64), HeuristicAgent()], 0
+    while not g.is_over:
+        g.apply(agents[g.current_player].act(g))
+        n += 1
+    assert out[1] == f"game: {n} decisions, winner {-1 if g.result.winner is None else g.result.winner}"
