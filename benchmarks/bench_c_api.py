@@ -5,7 +5,6 @@ decisions, so the summary's ns/item is the time per decision (target: at most 50
 from __future__ import annotations
 
 import ctypes
-import os
 import subprocess
 from pathlib import Path
 
@@ -17,17 +16,13 @@ from atomic_africa.game import Game
 ROOT = Path(__file__).resolve().parents[1]
 GAMES_C = scaled(200, minimum=2)
 GAMES_PY = scaled(4, minimum=1)
-CC = "/usr/bin/gcc" if os.access("/usr/bin/gcc", os.X_OK) else "/usr/bin/cc"
 
 
 @pytest.fixture(scope="module")
-def loop(tmp_path_factory):
-    build = tmp_path_factory.mktemp("aa_bench")
-    subprocess.run(["/usr/bin/make", "-s", "-j2", "-C", str(ROOT / "src" / "aa_core"), f"BUILD={build}",
-                    f"CC={CC}", "CFLAGS=-O3"], check=True, capture_output=True, timeout=900)
-    so = build / "c_api_loop.so"
-    subprocess.run([CC, "-O3", "-shared", "-fPIC", "-I", str(ROOT / "src" / "aa_core" / "include"),
-                    str(Path(__file__).with_name("c_api_loop.c")), str(build / "libatomic_africa.a"), "-lm",
+def loop(c_compiler, c_library, tmp_path_factory):
+    so = tmp_path_factory.mktemp("aa_bench") / "c_api_loop.so"
+    subprocess.run([c_compiler, "-O3", "-shared", "-fPIC", "-I", str(ROOT / "src" / "aa_core" / "include"),
+                    str(Path(__file__).with_name("c_api_loop.c")), str(c_library), "-lm",
                     "-o", str(so)], check=True, capture_output=True, timeout=300)
     lib = ctypes.CDLL(str(so))
     lib.aa_bench_play.argtypes = [ctypes.c_ulonglong, ctypes.c_int, ctypes.POINTER(ctypes.c_double)]

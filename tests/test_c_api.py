@@ -3,7 +3,9 @@ process: the suite builds libatomic_africa.a with the C core's Makefile (and CMa
 tests/support/capi_driver.c and .cpp with the system compilers (/usr/bin: gcc, g++; clang and clang++
 when present), checks with ldd that no libpython is linked, and compares what the drivers print with
 the Python engine: the same legal ids, agent choices, events, observations and winners as ``Game``,
-the worked fire example, a corrupted spec refused with a message, and bad arguments named."""
+the planning calls (aa_game_determinize, aa_game_reseed, a copy's independence, the ISMCTS agent)
+equal to ``Game.determinize``, ``Game.reseed`` and ``ISMCTSAgent``, the worked fire example, a
+corrupted spec refused with a message, and bad arguments named."""
 from __future__ import annotations
 
 import os
@@ -81,12 +83,29 @@ def _fnv(data: bytes) -> int:
     return h
 
 
-def _python_play(seed: int) -> tuple:
-    """The lines capi_driver's `play` prints for one game, from the Python engine, and the game."""
+def _view_line(tag: str, g: Game) -> str:
+    """capi_driver's print_view of a Python game: both observations' digests and the legal ids'."""
+    obs = " ".join(f"{_fnv(g.observation(p).astype('<f4').tobytes()):016x}" for p in range(2))
+    legal = g.legal_actions()
+    return f"{tag} {obs} {len(legal)} {_fnv(np.array(legal, dtype='<i4').tobytes()):016x}"
+
+
+def _python_play(seed: int, ops=()) -> tuple:
+    """The lines capi_driver's `play` prints for one game, from the Python engine, and the game; with
+    `plan`'s ops ((k, "d", player, seed) or (k, "r", seed): before decision k) and their D lines."""
     g = Game(None, seed)
     agents = [RandomAgent(AGENT_SEED + 2 * seed + p) for p in range(2)]
     lines = [f"G {seed}"]
+    pending, k = list(ops), 0
     while not g.is_over:
+        while pending and pending[0][0] == k:
+            op = pending.pop(0)
+            if op[1] == "d":
+                g.determinize(op[2], op[3])
+            else:
+                g.reseed(op[2])
+            lines.append(_view_line("D", g))
+        k += 1
         p = g.current_player
         legal = g.legal_actions()
         a = agents[p].act(g)
@@ -167,6 +186,113 @@ def test_simulate_fire_equals_batch_simulate_fire(c_driver):
         assert int(out["X"], 16) == _fnv(r.wounds.astype("<i2").tobytes())
 
 
+def _plan_ops(rng: np.random.Generator, every: float, last: int = 300) -> list:
+    """Planning calls at random decisions: determinize for a random player (seeds over the whole
+    uint64 range, its ends included) or reseed."""
+    ops, seeds = [], iter([0, 2**64 - 1])
+    for k in range(last):
+        if rng.random() < every:
+            s = next(seeds, None)
+            s = int(rng.integers(2**64, dtype=np.uint64)) if s is None else s
+            ops.append((k, "d", int(rng.integers(2)), s) if rng.random() < 0.7 else (k, "r", s))
+    return ops
+
+
+def _op_arg(op) -> str:
+    return ":".join(str(x) for x in op)
+
+
+@pytest.mark.parametrize("seed", [0, 3, 12])
+def test_determinize_and_reseed_equal_the_python_game(c_driver, seed):
+    """aa_game_determinize(g, p, s) is Game.determinize(p, s) and aa_game_reseed(g, s) is
+    Game.reseed(s): after each call both players' observations and the legal ids equal the Python
+    game's, and the game played on by the same agents stays equal step for step to its end (the
+    winner and both final observations too)."""
+    ops = _plan_ops(np.random.default_rng(seed), every=0.08)
+    assert any(op[1] == "d" for op in ops) and any(op[1] == "r" for op in ops)
+    out = _run([c_driver, "plan", seed, *map(_op_arg, ops)]).stdout.splitlines()
+    lines, winner, g = _python_play(seed, ops)
+    assert sum(line.startswith("D ") for line in lines) >= 5, "the game ended before the planning calls"
+    assert out[:-1] == lines, f"seed {seed}: the C game differs from Game after a planning call"
+    last = out[-1].split()
+    assert last[0] == "W" and int(last[1]) == winner
+    for p in range(2):
+        assert int(last[4 + p], 16) == _fnv(g.observation(p).astype("<f4").tobytes()), p
+
+
+def test_a_determinized_copy_leaves_the_original_alone(c_driver):
+    """aa_game_copy, then aa_game_determinize of the copy and play on it: the original's observations
+    (both players), legal ids and event records are what they were; the copy is Python's
+    Game.clone().determinize(p, s), and the determinizing player sees what it saw."""
+    for seed, steps, p, s in ((1, 25, 0, 9), (4, 60, 1, 2**64 - 1), (6, 0, 1, 3), (2, 41, 0, 17)):
+        v1, w, v2, e = (line.split() for line in _run([c_driver, "copydet", seed, steps, p, s]).stdout.splitlines())
+        assert v1[0] == "V" and v1[1:] == v2[1:], (seed, "the original changed")
+        assert e[0] == "E" and e[1] == e[2], (seed, "the original's events changed")
+        g = Game(None, seed)
+        agents = [RandomAgent(AGENT_SEED + 2 * seed + q) for q in range(2)]
+        for _ in range(steps):
+            g.apply(agents[g.current_player].act(g))
+        assert " ".join(v1) == _view_line("V", g)
+        d = g.clone()
+        d.determinize(p, s)
+        assert " ".join(w) == _view_line("W", d)
+        assert w[1 + p] == v1[1 + p], "the determinizing player's observation changed"
+        if g.current_player == p:
+            assert w[3:] == v1[3:], "the determinizing player's legal ids changed"
+
+
+@pytest.mark.parametrize("sims,exploration,rollout,depth,decisions", [
+    (16, 0.7, "random", 0, 40),
+    (12, 1.3, "heuristic", 25, 30),
+], ids=["random-rollouts", "heuristic-depth-25"])
+def test_the_ismcts_agent_chooses_as_the_python_agent(c_driver, sims, exploration, rollout, depth, decisions):
+    """aa_agent_new_search(AA_AGENT_ISMCTS, seed, NULL, options) for each side chooses what
+    ISMCTSAgent(seed, simulations, exploration, rollout, rollout_depth) chooses in the same game (one
+    agent, one stream, per side), decision for decision."""
+    from atomic_africa.agents import ISMCTSAgent
+    from atomic_africa.game.native.agent_args import AGENT_KINDS
+
+    seeds = (4, 9)
+    got = [int(x) for x in _run([c_driver, "search", 8, decisions, sims, repr(exploration), AGENT_KINDS[rollout],
+                                 depth, *seeds]).stdout.split()]
+    agents = [ISMCTSAgent(s, simulations=sims, exploration=exploration, rollout=rollout, rollout_depth=depth)
+              for s in seeds]
+    g, want = Game(None, 8), []
+    while not g.is_over and len(want) < decisions:
+        a = agents[g.current_player].act(g)
+        g.apply(a)
+        want.append(a)
+    assert got == want
+    assert len(set(want)) > 5   # a search that plays, not one stuck action
+
+
+def test_search_defaults_are_the_python_class():
+    """aa_search_defaults (aa_api.c's default_search) are ISMCTSAgent's constructor defaults."""
+    import inspect
+
+    from atomic_africa.agents import ISMCTSAgent
+    from atomic_africa.game.native.agent_args import AGENT_KINDS
+
+    text = (PKG / "csrc" / "aa_api.c").read_text()
+    m = re.search(r"default_search = \{([^}]*)\};", text)
+    sims, expl, rollout, depth = (x.strip() for x in m.group(1).split(","))
+    d = {k: p.default for k, p in inspect.signature(ISMCTSAgent.__init__).parameters.items()}
+    assert int(sims) == d["simulations"] and float(expl) == d["exploration"] and int(depth) == d["rollout_depth"]
+    assert rollout == "AA_AGENT_RANDOM" and AGENT_KINDS[d["rollout"]] == 0
+
+
+def test_search_defaults_through_the_api(c_driver):
+    from atomic_africa._limits import MAX_SIMULATIONS
+    from atomic_africa.agents import ISMCTSAgent
+
+    a = ISMCTSAgent()
+    tag, sims, expl, rollout, depth = _run([c_driver, "searchdefaults"]).stdout.split()
+    assert (tag, int(sims), float(expl), int(rollout), int(depth)) == (
+        "SD", a.simulations, a.exploration, 0, a.rollout_depth)
+    header = (INCLUDE / "atomic_africa.h").read_text()
+    assert f"#define AA_MAX_SIMULATIONS {MAX_SIMULATIONS}\n" in header
+
+
 def test_a_copy_goes_on_as_the_original(c_driver):
     assert _run([c_driver, "copy"]).stdout.split()[0] == "C"
     _, w1, w2, over = _run([c_driver, "copy"]).stdout.split()
@@ -234,6 +360,22 @@ ERRORS = {
     "sim_ap": (1, "engagement->ap: 1; allowed -1073741824..0"),
     "sim_null_out": (1, "markers: NULL"),
     "sim_null_engagement": (1, "engagement: NULL; expected the address of an aa_engagement"),
+    "reseed_null": (1, "game: NULL; expected a game from aa_game_new or aa_game_copy"),
+    "determinize_null": (1, "game: NULL; expected a game from aa_game_new or aa_game_copy"),
+    "determinize_player": (1, "player: 2; allowed 0 or 1"),
+    "determinize_player_negative": (1, "player: -1; allowed 0 or 1"),
+    "search_defaults_null": (1, "out: NULL; expected a pointer"),
+    "search_null_out": (1, "out: NULL; expected a pointer"),
+    "search_kind": (1, "kind: 9; allowed AA_AGENT_RANDOM (0)"),
+    "search_simulations_zero": (1, "search->simulations: 0; allowed 1..1000000"),
+    "search_simulations_high": (1, "search->simulations: 1000001; allowed 1..1000000"),
+    "search_exploration_nan": (1, "search->exploration: nan; allowed finite numbers >= 0"),
+    "search_exploration_negative": (1, "search->exploration: -0.5; allowed finite numbers >= 0"),
+    "search_exploration_inf": (1, "search->exploration: inf; allowed finite numbers >= 0"),
+    "search_rollout_ismcts": (1, "search->rollout: 4; allowed AA_AGENT_RANDOM (0), AA_AGENT_HEURISTIC (1), "
+                                 "AA_AGENT_GREEDY (2) or AA_AGENT_DOCTRINE (3)"),
+    "search_rollout_negative": (1, "search->rollout: -1; allowed AA_AGENT_RANDOM (0)"),
+    "search_rollout_depth": (1, "search->rollout_depth: -1; allowed 0 (to the end of the game) or more"),
 }
 
 
@@ -251,6 +393,8 @@ def test_bad_arguments_get_a_status_and_a_message(c_driver):
     n_view, n_full, untouched = rest.split()
     assert status == 0 and n_view == n_full and untouched == "42"
     assert got["player_events_cap"][1].endswith(f"{n_full} event values; allowed >= {n_full}")
+    # every refused aa_agent_new_search left the host's agent pointer NULL
+    assert got.pop("search_out_cleared") == (1, "")
     for name, (status, start) in ERRORS.items():
         assert got[name][0] == status and got[name][1].startswith(start), (name, got[name])
     assert set(got) == set(ERRORS)
@@ -340,3 +484,29 @@ def test_built_in_agents_choose_as_the_python_classes(c_driver, kinds):
         g.apply(a)
         want.append(a)
     assert got == want
+
+
+def test_the_planning_page_example_compiles_and_prints_what_it_says(library, tmp_path):
+    """docs/guide/planning.md's C example, compiled as it stands: its rollout is Game(None, 7) cloned,
+    determinized for side 0 with seed 99 and played out by RandomAgent(2); its game is
+    ISMCTSAgent(1, simulations=64) against HeuristicAgent(), decision for decision."""
+    from atomic_africa.agents import HeuristicAgent, ISMCTSAgent
+
+    page = (ROOT / "docs" / "guide" / "planning.md").read_text()
+    blocks = re.findall(r"```c\n(.*?)```", page, flags=re.S)
+    assert len(blocks) == 1
+    src = tmp_path / "planning.c"
+    src.write_text(blocks[0])
+    exe = _compile(C_COMPILERS[0], src, library, tmp_path / "planning", cxx=False)
+    out = _run([exe]).stdout.splitlines()
+    d, roller, n = Game(None, 7), RandomAgent(2), 0
+    d.determinize(0, 99)
+    while not d.is_over:
+        d.apply(roller.act(d))
+        n += 1
+    assert out[0] == f"rollout: {n} decisions, winner {-1 if d.result.winner is None else d.result.winner}"
+    g, agents, n = Game(None, 7), [ISMCTSAgent(1, simulations=64), HeuristicAgent()], 0
+    while not g.is_over:
+        g.apply(agents[g.current_player].act(g))
+        n += 1
+    assert out[1] == f"game: {n} decisions, winner {-1 if g.result.winner is None else g.result.winner}"

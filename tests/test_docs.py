@@ -85,6 +85,8 @@ CHECKS = {
     "guide/artillery.md": lambda ns: 0 < ns["odds"].hit < 1,
     "guide/play.md": lambda ns: ns["session"].game.is_over and Path("game.json").is_file(),
     "guide/information.md": lambda ns: ns["everything"] == list(ns["game"].events) and ns["theirs"],
+    "guide/planning.md": lambda ns: (len(ns["played"]) == 40 and ns["vg"].num_envs == ns["N"] + 1
+                                     and ns["game"].s.turn >= 3 and ns["first"] >= 0),
 }
 
 
@@ -186,7 +188,8 @@ def test_the_site_builds_with_warnings_as_errors(site):
     assert (site / "index.html").exists()
     for page in ("install", "quickstart", "cli", "rules/index", "rules/reference", "rules/defaults",
                  "rules/readings", "guide/index", "guide/analysts", "guide/game", "guide/rl", "observation", "guide/league",
-                 "guide/artillery", "guide/embedding", "guide/c_api", "reproducibility", "reference/index",
+                 "guide/artillery", "guide/embedding", "guide/c_api", "guide/planning", "reproducibility",
+                 "reference/index",
                  "performance", "stability", "changelog", "contributing"):
         assert (site / f"{page}.html").exists(), page
     assert "TODO" not in "".join(_visible(p.read_text(encoding="utf-8")) for p in site.rglob("*.html")

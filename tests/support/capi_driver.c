@@ -12,7 +12,19 @@
  *   capi_driver spec FILE       aa_spec_load of a file: "status message"
  *   capi_driver errors          bad calls: one "name status message" line each
  *   capi_driver agents K0 K1 SEED MAX   built-in agents K0 and K1 play Game(SEED): their actions
+ *   capi_driver plan SEED OP...  Game(SEED) played as `play` plays it, with planning calls between
+ *                               decisions: OP is "K:d:P:S" (before decision K, aa_game_determinize(g,
+ *                               P, S)) or "K:r:S" (aa_game_reseed(g, S)), K ascending; after each,
+ *                               "D obs0_digest obs1_digest n_legal legal_digest"; then `play`'s lines
+ *   capi_driver search SEED MAX SIMS EXPL ROLLOUT DEPTH A0 A1   two ISMCTS agents
+ *                               (aa_agent_new_search, seeds A0 for side 0 and A1 for side 1) play
+ *                               Game(SEED): their actions, one per line, at most MAX decisions
+ *   capi_driver searchdefaults  aa_search_defaults: "SD simulations exploration rollout rollout_depth"
+ *   capi_driver copydet SEED K P S   Game(SEED) after K decisions of `play`'s agents; copied, the copy
+ *                               determinized for P with S and played on: the original's "V" line
+ *                               (its view digests) before and after, and the copy's
  * Digests are FNV-1a 64 over the values' little-endian bytes (int32 ids, doubles, float32). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,14 +50,56 @@ static void die(const char *what, aa_status st) {
     exit(1);
 }
 
+/* "obs0_digest obs1_digest n_legal legal_digest" of a game: what a planning call must keep or change */
+static void print_view(const aa_spec *spec, const aa_game *g, const char *tag) {
+    static int32_t buf[1 << 16];
+    static float obs[1 << 16];
+    int p, m;
+    aa_status st;
+    printf("%s", tag);
+    for (p = 0; p < 2; p++) {
+        if ((st = aa_game_observe(g, p, obs, 1 << 16)) != AA_OK)
+            die("aa_game_observe", st);
+        printf(" %016llx", (unsigned long long)fnv(FNV0, obs, sizeof(float) * (size_t)aa_observation_size(spec)));
+    }
+    m = aa_game_legal_actions(g, buf, 1 << 16);
+    if (m < 0)
+        die("aa_game_legal_actions", (aa_status)-m);
+    printf(" %d %016llx\n", m, (unsigned long long)fnv(FNV0, buf, sizeof(int32_t) * (size_t)m));
+}
+
 /* print_events: 0 the game's lines, 1 its event records, 2 + p player p's view of them */
+/* One planning call of `plan` ("K:d:P:S" or "K:r:S") if it is due before decision k: 1 if it was. */
+static int plan_op(const aa_spec *spec, aa_game *g, const char *op, int k) {
+    char *end;
+    long at = strtol(op, &end, 10);
+    aa_status st;
+    if (at != k || *end != ':')
+        return 0;
+    if (end[1] == 'd') {
+        int player = (int)strtol(end + 3, &end, 10);
+        if ((st = aa_game_determinize(g, player, strtoull(end + 1, NULL, 10))) != AA_OK)
+            die("aa_game_determinize", st);
+    } else if ((st = aa_game_reseed(g, strtoull(end + 3, NULL, 10))) != AA_OK) {
+        die("aa_game_reseed", st);
+    }
+    print_view(spec, g, "D");
+    return 1;
+}
+
+static int play_planned(const aa_spec *spec, uint64_t seed, int print_events, char **ops, int n_ops);
+
 static int play(const aa_spec *spec, uint64_t seed, int print_events) {
+    return play_planned(spec, seed, print_events, NULL, 0);
+}
+
+static int play_planned(const aa_spec *spec, uint64_t seed, int print_events, char **ops, int n_ops) {
     aa_game *g;
     aa_agent *agents[2];
     int32_t *buf;
     float *obs;
     int n_act = aa_num_actions(spec), n_obs = aa_observation_size(spec);
-    int p, m, winner;
+    int p, m, winner, decision = 0, next_op = 0;
     int32_t a;
     aa_status st;
     const double *ev;
@@ -61,6 +115,9 @@ static int play(const aa_spec *spec, uint64_t seed, int print_events) {
     if (!print_events)
         printf("G %llu\n", (unsigned long long)seed);
     while (!aa_game_is_over(g)) {
+        while (next_op < n_ops && plan_op(spec, g, ops[next_op], decision))
+            next_op++;
+        decision++;
         if ((st = aa_game_current_player(g, &p)) != AA_OK)
             die("aa_game_current_player", st);
         m = aa_game_legal_actions(g, buf, n_act);
@@ -111,6 +168,20 @@ static int play(const aa_spec *spec, uint64_t seed, int print_events) {
 }
 
 static void report(const char *name, aa_status st) { printf("%s %d %s\n", name, (int)st, aa_last_error()); }
+
+/* Every refused aa_agent_new_search must leave *out NULL (a host frees nothing half made): 1 while so. */
+static int search_out_cleared = 1;
+
+static void report_search(const char *name, int kind, const aa_search_options *so) {
+    static aa_search_options sentinel;
+    aa_agent *agent = (aa_agent *)(void *)&sentinel;   /* never dereferenced: only compared */
+    report(name, aa_agent_new_search(kind, 0, NULL, so, &agent));
+    if (agent != NULL) {
+        search_out_cleared = 0;
+        if (agent != (aa_agent *)(void *)&sentinel)
+            aa_agent_free(agent);
+    }
+}
 
 static void errors(const aa_spec *spec) {
     aa_game *g = NULL, *c = NULL;
@@ -166,6 +237,38 @@ static void errors(const aa_spec *spec) {
     report("agent_kind", aa_agent_new(9, 0, NULL, &ag));
     report("agent_null_out", aa_agent_new(0, 0, NULL, NULL));
     report("agent_action_null", aa_agent_action(NULL, g, &a));
+    {
+        aa_search_options so, bad;
+        aa_search_defaults(&so);
+        report("reseed_null", aa_game_reseed(NULL, 1));
+        report("determinize_null", aa_game_determinize(NULL, 0, 1));
+        report("determinize_player", aa_game_determinize(g, 2, 1));
+        report("determinize_player_negative", aa_game_determinize(g, -1, 1));
+        report("search_defaults_null", aa_search_defaults(NULL));
+        report("search_null_out", aa_agent_new_search(AA_AGENT_ISMCTS, 0, NULL, &so, NULL));
+        report_search("search_kind", 9, &so);
+        bad = so;
+        bad.simulations = 0;
+        report_search("search_simulations_zero", AA_AGENT_ISMCTS, &bad);
+        bad.simulations = AA_MAX_SIMULATIONS + 1;
+        report_search("search_simulations_high", AA_AGENT_ISMCTS, &bad);
+        bad = so;
+        bad.exploration = NAN;
+        report_search("search_exploration_nan", AA_AGENT_ISMCTS, &bad);
+        bad.exploration = -0.5;
+        report_search("search_exploration_negative", AA_AGENT_ISMCTS, &bad);
+        bad.exploration = INFINITY;
+        report_search("search_exploration_inf", AA_AGENT_ISMCTS, &bad);
+        bad = so;
+        bad.rollout = AA_AGENT_ISMCTS;   /* a search does not roll out with a search */
+        report_search("search_rollout_ismcts", AA_AGENT_ISMCTS, &bad);
+        bad.rollout = -1;
+        report_search("search_rollout_negative", AA_AGENT_ISMCTS, &bad);
+        bad = so;
+        bad.rollout_depth = -1;
+        report_search("search_rollout_depth", AA_AGENT_ISMCTS, &bad);
+        printf("search_out_cleared %d\n", search_out_cleared);
+    }
     report("fire_null_spec", aa_resolve_fire(NULL, 13, 3, 2, 2, 1, &mk, &w));
     report("fire_attack", aa_resolve_fire(spec, -1, 3, 2, 2, 1, &mk, &w));
     report("fire_band", aa_resolve_fire(spec, 13, 0, 2, 2, 1, &mk, &w));
@@ -251,6 +354,82 @@ int main(int argc, char **argv) {
             printf("%ld\n", (long)x);
         }
         aa_game_free(g);
+        aa_agent_free(ag[0]);
+        aa_agent_free(ag[1]);
+    } else if (strcmp(argv[1], "plan") == 0) {
+        play_planned(spec, strtoull(argv[2], NULL, 10), 0, argv + 3, argc - 3);
+    } else if (strcmp(argv[1], "search") == 0) {
+        /* search SEED MAX SIMS EXPL ROLLOUT DEPTH A0 A1: ISMCTSAgent(A0, SIMS, EXPL, ROLLOUT, DEPTH) for
+         * side 0 and the same with seed A1 for side 1 (one stream per agent, as the Python agents) */
+        aa_game *g;
+        aa_agent *ag[2];
+        aa_search_options so;
+        int32_t x;
+        int p, k, max = atoi(argv[3]);
+        if ((st = aa_search_defaults(&so)) != AA_OK)
+            die("aa_search_defaults", st);
+        so.simulations = atoi(argv[4]);
+        so.exploration = strtod(argv[5], NULL);
+        so.rollout = atoi(argv[6]);
+        so.rollout_depth = atoi(argv[7]);
+        if ((st = aa_game_new(spec, strtoull(argv[2], NULL, 10), &g)) != AA_OK)
+            die("aa_game_new", st);
+        for (p = 0; p < 2; p++)
+            if ((st = aa_agent_new_search(AA_AGENT_ISMCTS, strtoull(argv[8 + p], NULL, 10), NULL, &so, &ag[p]))
+                != AA_OK)
+                die("aa_agent_new_search", st);
+        for (k = 0; k < max && !aa_game_is_over(g); k++) {
+            aa_game_current_player(g, &p);
+            if ((st = aa_agent_action(ag[p], g, &x)) != AA_OK || (st = aa_game_apply(g, x)) != AA_OK)
+                die("search", st);
+            printf("%ld\n", (long)x);
+        }
+        aa_game_free(g);
+        aa_agent_free(ag[0]);
+        aa_agent_free(ag[1]);
+    } else if (strcmp(argv[1], "searchdefaults") == 0) {
+        aa_search_options so;
+        if ((st = aa_search_defaults(&so)) != AA_OK)
+            die("aa_search_defaults", st);
+        printf("SD %d %.17g %d %d\n", so.simulations, so.exploration, so.rollout, so.rollout_depth);
+    } else if (strcmp(argv[1], "copydet") == 0) {
+        /* copydet SEED K P S: the original's view ("V"), the copy's after aa_game_determinize ("W"),
+         * the original's again after the copy played on ("V"), and both games' event counts ("E") */
+        aa_game *g, *c;
+        aa_agent *ag[2];
+        const double *ev;
+        size_t n0, n1, n2;
+        int32_t x;
+        int p, k, steps = atoi(argv[3]);
+        uint64_t seed = strtoull(argv[2], NULL, 10);
+        if ((st = aa_game_new(spec, seed, &g)) != AA_OK)
+            die("aa_game_new", st);
+        for (p = 0; p < 2; p++)
+            if ((st = aa_agent_new(AA_AGENT_RANDOM, AGENT_SEED + 2 * seed + (uint64_t)p, NULL, &ag[p])) != AA_OK)
+                die("aa_agent_new", st);
+        for (k = 0; k < steps && !aa_game_is_over(g); k++) {
+            aa_game_current_player(g, &p);
+            if ((st = aa_agent_action(ag[p], g, &x)) != AA_OK || (st = aa_game_apply(g, x)) != AA_OK)
+                die("copydet", st);
+        }
+        print_view(spec, g, "V");
+        aa_game_events(g, &ev, &n0);
+        if ((st = aa_game_copy(g, &c)) != AA_OK)
+            die("aa_game_copy", st);
+        if ((st = aa_game_determinize(c, atoi(argv[4]), strtoull(argv[5], NULL, 10))) != AA_OK)
+            die("aa_game_determinize", st);
+        print_view(spec, c, "W");
+        for (k = 0; k < 20 && !aa_game_is_over(c); k++) {   /* the copy plays on: still none of g's business */
+            aa_game_current_player(c, &p);
+            if ((st = aa_agent_action(ag[p], c, &x)) != AA_OK || (st = aa_game_apply(c, x)) != AA_OK)
+                die("copydet copy", st);
+        }
+        print_view(spec, g, "V");
+        aa_game_events(g, &ev, &n1);
+        aa_game_events(c, &ev, &n2);
+        printf("E %lu %lu %lu\n", (unsigned long)n0, (unsigned long)n1, (unsigned long)n2);
+        aa_game_free(g);
+        aa_game_free(c);
         aa_agent_free(ag[0]);
         aa_agent_free(ag[1]);
     } else if (strcmp(argv[1], "errors") == 0) {
