@@ -51,7 +51,7 @@ def test_make_agent_passes_the_search_parameters_and_checks_them_for_any_agent()
     with pytest.raises(TypeError, match="search: expected a dict"):
         check_search([("simulations", 8)])
     assert check_search(None) == {"simulations": 200, "exploration": 0.7, "rollout": "random", "rollout_depth": 0,
-                                  "width": 0}
+                                  "width": 3}
     assert search_overrides({"rollout": "doctrine"})["rollout"] == 3.0
 
 

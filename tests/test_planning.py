@@ -275,3 +275,45 @@ def test_ismcts_by_name_and_bad_arguments():
     for k, bad in [("simulations", 0.5), ("rollout", 4.0), ("rollout_depth", -1.0), ("exploration", -1.0)]:
         with pytest.raises(ValueError, match=k):
             agent_params({k: bad})
+
+
+def _determinize_and_finish(scenario, n, seed):
+    """n envs played at random to random decisions, each determinized for a random player, then
+    played to the end by the built-in agents (rotating per env). Returns the stages determinized
+    in; fails if any agent finds no action or a game does not end."""
+    rng = np.random.default_rng(seed)
+    vg = VectorGame(scenario, num_envs=n, seed=seed)
+    vg.agent_params = agent_params()
+    stop = rng.integers(0, 260, n)
+    for t in range(260):
+        if (stop > t).any():
+            vg.step(vg.random_actions(), active=stop > t)
+    stages = vg.__getstate__()["arrays"]["scalars"][:, 1].copy()
+    vg.determinize(None, rng.integers(0, 2, n), rng.integers(0, 2**63, n))
+    kinds = np.array(["random", "heuristic", "greedy", "doctrine"])[np.arange(n) % 4]
+    live = np.ones(n, dtype=bool)
+    for _ in range(2000):
+        if not live.any():
+            break
+        a = vg.agent_actions(kinds, active=live)
+        assert (a[live] >= 0).all(), "an agent found no legal action in a determinized game"
+        _, _, term, _, _ = vg.step(a, active=live, observe=False)
+        live &= ~term
+    assert not live.any(), "a determinized game never ended"
+    return stages
+
+
+@pytest.mark.slow
+def test_ten_thousand_determinizations_play_to_the_end():
+    """Issue 31: 10,000 determinizations from mid-game states of every stage play to the end."""
+    seen = set()
+    for k, scenario in enumerate((None, "meeting_engagement")):
+        seen |= set(_determinize_and_finish(scenario, 5000, k).tolist())
+    # every decision stage a game reaches in random play (a second fire-support asset is rare)
+    assert {Stage.ORDERS, Stage.ACTIVATE, Stage.DECLARE_ACTION, Stage.DECLARE_TARGET, Stage.DECLARE_TARGET2,
+            Stage.REACT, Stage.RESERVE_PICK, Stage.MOVE, Stage.SPRINT_MOVE, Stage.SPLIT} <= seen
+
+
+def test_determinizations_play_to_the_end():
+    """The fast subset's share of the fuzz above."""
+    _determinize_and_finish(None, 400, 7)

@@ -67,7 +67,7 @@ class ISMCTSAgent:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, simulations: int = 200, exploration: float = 0.7, rollout: str = "random",
-                 rollout_depth: int = 0, width: int = 0):
+                 rollout_depth: int = 0, width: int = 3):
         self.simulations = v.as_int(simulations, "simulations", lo=1, hi=MAX_SIMULATIONS)
         self.exploration = v.as_float(exploration, "exploration", lo=0.0)
         if not isinstance(rollout, str) or rollout.strip().lower() not in ROLLOUT_AGENTS:

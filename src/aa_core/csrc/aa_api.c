@@ -45,7 +45,7 @@ struct aa_agent {
  * the C host cannot read from Python; tests/test_c_api.py checks them against the classes. */
 static const aa_agent_options default_options = {3.0, 1.0, 1.5, 0.4, 3.0, 30.0};
 /* atomic_africa.agents.ISMCTSAgent's defaults (tests/test_c_api.py checks them against the class). */
-static const aa_search_options default_search = {200, 0.7, AA_AGENT_RANDOM, 0, 0};
+static const aa_search_options default_search = {200, 0.7, AA_AGENT_RANDOM, 0, 3};
 
 /* ------------------------------------------------------------------------------------- checks */
 static aa_status check_spec(const aa_spec *spec) {
