@@ -53,7 +53,7 @@ def loop(c_compiler, c_library, tmp_path_factory):
     lib.aa_bench_planning.argtypes = [ctypes.c_ulonglong, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
                                       out]
     lib.aa_bench_search.argtypes = [ctypes.c_ulonglong, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                                    ctypes.c_ulonglong, out]
+                                    ctypes.c_int, ctypes.c_ulonglong, out]
     return lib
 
 
@@ -78,7 +78,8 @@ def _c_search(lib, at: int) -> dict:
     out = (ctypes.c_double * 6)()
     sims_per_s, ratios, per_sim, lengths = [], [], [], []
     for rep in range(REPS):
-        assert lib.aa_bench_search(0, at, SIMS, 0, 0, 1000 + rep, out) == 0
+        # the ISMCTSAgent defaults: random rollouts to the end, the greedy agent's best 3 per node
+        assert lib.aa_bench_search(0, at, SIMS, 0, 0, 3, 1000 + rep, out) == 0
         t_sim, d_sim, t_roll, d_roll, fixed, _ = out
         per_decision = (t_roll - fixed) / d_roll
         # what SIMS rollouts of the simulations' lengths cost: the fixed part and the decisions

@@ -146,12 +146,12 @@ done:
 }
 
 /* One ISMCTS decision of `simulations` simulations (the rollout agent `rollout`, depth cap
- * `rollout_depth`, UCT constant 0.7, agent seed `agent_seed`) at decision `at` of Game(seed), then as
+ * `rollout_depth`, the greedy agent's `width` best actions per node, UCT constant 0.7, agent seed `agent_seed`) at decision `at` of Game(seed), then as
  * many plain rollouts from the same root: each a copy, a determinization for the player to move and the
  * rollout agent played to the end or the cap, as a simulation's own rollout. Into out: [0] the search's
  * CPU ns, [1] the decisions its simulations applied, [2] the rollouts' CPU ns in all, [3] their
  * decisions, [4] the CPU ns of their copies and determinizations alone, [5] the action chosen. */
-int aa_bench_search(unsigned long long seed, int at, int simulations, int rollout, int rollout_depth,
+int aa_bench_search(unsigned long long seed, int at, int simulations, int rollout, int rollout_depth, int width,
                     unsigned long long agent_seed, double *out) {
     aa_spec *spec;
     const aa_params *P;
@@ -211,6 +211,7 @@ int aa_bench_search(unsigned long long seed, int at, int simulations, int rollou
     ap.exploration = 0.7;
     ap.rollout = rollout;
     ap.rollout_depth = rollout_depth;
+    ap.width = width;
 
     aa_pcg_from_seed(agent_seed, agent_words);
     aa_pcg_bitgen(agent_words, &agent_bg);
