@@ -3,7 +3,7 @@
 Why the standard library and not uvicorn/starlette or aiohttp: the server answers one local page,
 a few requests a second, and its life is tied to the command's (``serve_forever`` in the main
 thread, Ctrl-C caught there so the game is saved, the handler installed by
-:func:`~atomic_africa.cli.common.ctrl_c_stops`). An ASGI server brings its own event loop and
+``atomic_africa.cli.common.ctrl_c_stops``). An ASGI server brings its own event loop and
 signal handling, which would have to be made to agree with that, and a new dependency for every
 install. ``http.server`` is kept, and its gaps for a server anyone on the machine can reach are
 closed here: every request is read against a deadline (:data:`READ_TIMEOUT` from its first byte,
@@ -79,20 +79,33 @@ LINGER = 1.0
 
 _DIGITS = re.compile(r"[0-9]{1,10}")   # not str.isdigit: it takes "²" and "١", which int() then refuses
 _HTTP1 = re.compile(rb"HTTP/1\.[01]")
-_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_JSON_BRACKET = re.compile(rb"[\[\]{}]")
+_JSON_TOKEN = re.compile(rb'\\.|["\[\]{}]', re.DOTALL)
 
 _CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
         "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
-def _json_depth(raw: bytes) -> int:
-    """The deepest nesting of arrays and objects in ``raw``, brackets inside strings not counted."""
-    depth = deepest = 0
-    for m in _JSON_BRACKET.finditer(_JSON_STRING.sub(b"", raw)):
-        depth += 1 if m.group() in (b"[", b"{") else -1
-        deepest = max(deepest, depth)
-    return deepest
+def _nested_deeper_than(raw: bytes, limit: int) -> bool:
+    """Whether arrays and objects in ``raw`` nest deeper than ``limit``, brackets in strings not
+    counted. One pass over the tokens: a regular expression for whole strings backtracks
+    quadratically on an unterminated one full of escaped quotes. A backslash outside a string is
+    skipped with the next byte; the JSON parser stops there, so it never nests deeper than counted."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:   # a decision's body: no need to look further
+        return False
+    depth, in_string = 0, False
+    for m in _JSON_TOKEN.finditer(raw):
+        token = m.group()
+        if token == b'"':
+            in_string = not in_string
+        elif in_string or len(token) == 2:
+            continue
+        elif token in b"[{":
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
 
 
 class _HeadTooLarge(http.client.HTTPException):
@@ -405,7 +418,7 @@ class _Handler(BaseHTTPRequestHandler):
         if len(raw) != length:
             self.close_connection = True
             return self._error(400, f"the body ended after {len(raw)} of its {length} bytes")
-        if _json_depth(raw) > MAX_JSON_DEPTH:
+        if _nested_deeper_than(raw, MAX_JSON_DEPTH):
             return self._error(400, f"JSON nested deeper than {MAX_JSON_DEPTH}")
         try:
             body = json.loads(raw.decode("utf-8"))
