@@ -316,6 +316,9 @@ def test_a_half_sent_request_is_dropped_at_the_read_timeout(served, capfd):
                 pass
         return time.monotonic() - t0
 
+    with socket.create_connection((HOST, served.port), timeout=10) as pending:   # holds up no one else
+        pending.sendall(b"POST /api/act HTTP/1.1\r\nHost: x")
+        assert request(served, "GET", "/api/state?since=1000")[0] == 200
     assert closed_after([b"GET /api/state HTTP/1.1\r\nHost: x"]) < 3                     # no token
     assert closed_after([b"G", b"E", b"T", b" ", b"/"] * 10, pause=0.1) < 3               # dribbled
     assert closed_after([act_request(served, b'{"action": 1}', length=100)]) < 3         # body short
