@@ -396,6 +396,43 @@ def test_ctrl_c_stops_the_server_cleanly_and_the_game_is_saved(tmp_path, launche
     assert Game.from_json((tmp_path / "atomic-africa-game.json").read_text()).state_hash()
 
 
+def test_malformed_requests_print_nothing_on_the_terminal_of_the_play_command(tmp_path):
+    """The requests of issue 36 against the real command: each gets its 400 and the terminal shows
+    only the URL and, at Ctrl-C, the closing line."""
+    import socket
+    import urllib.parse
+    proc, url, lines = _start_server(tmp_path, "--players", "human,greedy")
+    try:
+        parts = urllib.parse.urlsplit(url)
+        port, token = parts.port, urllib.parse.parse_qs(parts.query)["token"][0]
+
+        def send(data):
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+                sock.sendall(data)
+                sock.shutdown(socket.SHUT_WR)
+                answer = b""
+                while chunk := sock.recv(65536):
+                    answer += chunk
+            return answer.split(b"\r\n", 1)[0]
+
+        deep = b"[" * 30_000 + b"]" * 30_000
+        head = f"Host: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n".encode()
+        assert send(f"POST /api/act?token={token} HTTP/1.1\r\n".encode() + head
+                    + f"Content-Length: {len(deep)}\r\n\r\n".encode() + deep).split()[1] == b"400"
+        assert send(b"POST /api/act HTTP/1.1\r\n" + head + b"Content-Length: \xb9\xb3\r\n\r\n{}").split()[1] == b"400"
+        assert send(f"GET /api/state?since=%C2%B2&token={token} HTTP/1.1\r\n".encode() + head + b"\r\n"
+                    ).split()[1] == b"400"
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:   # half-sent, then dropped
+            sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: x")
+            os.killpg(proc.pid, signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0 and err == "", err
+    assert "Traceback" not in out and "Stopped; the game is saved" in out
+
+
 def test_ctrl_c_in_the_middle_of_a_decision_keeps_the_last_whole_one_saved(tmp_path, monkeypatch):
     save = tmp_path / "c.json"
     s = PlaySession.new(SMALL, 0, "human,greedy", save=save)

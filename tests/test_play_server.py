@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import http.client
 import json
+import random
+import socket
 import threading
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -13,7 +16,7 @@ import pytest
 
 from atomic_africa.game import Game
 from atomic_africa.play import PlaySession
-from atomic_africa.play.server import HOST, MAX_BODY, PlayServer
+from atomic_africa.play.server import HOST, MAX_BODY, MAX_HEAD, MAX_JSON_DEPTH, PlayServer
 from atomic_africa.replay.html import render_html, replay_data
 
 from support.headless_chromium import CHROMIUM, INSTALL_HINT, Chromium
@@ -186,6 +189,236 @@ def test_the_replay_page_and_the_saved_game_once_the_game_is_over(served):
     assert down == body and "attachment" in headers["Content-Disposition"]
     status, headers, js = request(served, "GET", "/game.json")
     assert status == 200 and Game.from_json(js.decode()).state_hash() == g.state_hash()
+
+
+# -- malformed requests: a 4xx answer or a closed connection, never a traceback, the game unchanged ------
+def raw(server, data: bytes, timeout=15.0) -> bytes:
+    """All the server answers to ``data`` sent on a fresh connection then half-closed (so it never
+    waits for more); a reset before the answer is read gives what had arrived."""
+    got = b""
+    with socket.create_connection((HOST, server.port), timeout=timeout) as sock:
+        try:
+            sock.sendall(data)
+            sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass   # the server answered and hung up before taking it all
+        try:
+            while chunk := sock.recv(65536):
+                got += chunk
+        except ConnectionResetError:
+            pass
+    return got
+
+
+def status_of(answer: bytes):
+    """The status of the final answer (after any ``100 Continue``), None if there was none."""
+    while answer:
+        line = answer.split(b"\r\n", 1)[0].split()
+        assert len(line) >= 2 and line[0] in (b"HTTP/1.0", b"HTTP/1.1"), answer[:80]
+        if line[1] != b"100":
+            return int(line[1])
+        answer = answer.split(b"\r\n\r\n", 1)[1]
+    return None
+
+
+def head(server, method, target, headers=(), host=True):
+    lines = [f"{method} {target} HTTP/1.1".encode()]
+    if host:
+        lines.append(f"Host: {HOST}:{server.port}".encode())
+    lines += [h.encode("latin-1" if max(h, default=" ") <= "\xff" else "utf-8") for h in headers]
+    return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def act_request(server, body: bytes, length=None, token=True):
+    target = f"/api/act?token={server.token}" if token else "/api/act"
+    return head(server, "POST", target, ["Content-Type: application/json",
+                                         f"Content-Length: {len(body) if length is None else length}"]) + body
+
+
+class Unchanged:
+    """After each malformed request: the game and its save file as they were, and the next good
+    request answered."""
+
+    def __init__(self, server):
+        self.server = server
+        self.hash = server.session.game.state_hash()
+        self.saved = Path(server.session.save_path).read_bytes()
+
+    def check(self, why=""):
+        assert self.server.session.game.state_hash() == self.hash, why
+        assert Path(self.server.session.save_path).read_bytes() == self.saved, why
+        assert request(self.server, "GET", "/api/state?since=1000")[0] == 200, why
+
+
+def test_the_requests_found_from_outside_get_400_and_no_traceback(served, capfd):
+    ok = Unchanged(served)
+    deep = b"[" * 100_000 + b"]" * 100_000
+    for data, code in (
+            (act_request(served, deep[:MAX_BODY // 2] + deep[-(MAX_BODY // 2):]), 400),   # a RecursionError before
+            (act_request(served, b'{"action": ' + b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1) + b"}"), 400),
+            (act_request(served, deep), 413),
+            (act_request(served, b'{"action": 1}', length="\u00b9\u00b3"), 400),   # "¹³": isdigit, not int
+            (act_request(served, b'{"action": 1}', length="\u0661\u0663", token=False), 400),   # Arabic-Indic
+            (act_request(served, b'{"action": 1}', length="13, 13"), 400),
+            (act_request(served, b'{"action": 1}', length="-13"), 400),
+            (act_request(served, b'{"action": 1}', length="1" * 40), 400),
+            (head(served, "GET", f"/api/state?since=%C2%B2&token={served.token}"), 400),   # "²"
+            (head(served, "GET", f"/api/state?since={'9' * 5000}&token={served.token}"), 400),   # over int()'s 4300
+            (head(served, "GET", f"/api/state?since=%D9%A1&token={served.token}"), 400),
+            (head(served, "GET", f"/api/state?since=-1&token={served.token}"), 400),
+            (head(served, "GET", "/api/state?since=%C2%B2"), 403)):
+        answer = raw(served, data)
+        assert status_of(answer) == code, (data[:120], answer[:200])
+        assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]
+        ok.check(data[:120])
+    # Nothing a body holds makes the nesting check slow (a regular expression for strings did: an
+    # unterminated one full of escaped quotes took minutes).
+    for body in (b'{"action": "' + b'\\"' * (MAX_BODY // 2 - 10), b'["' * (MAX_BODY // 2), b"[]" * (MAX_BODY // 2)):
+        t0 = time.monotonic()
+        assert status_of(raw(served, act_request(served, body))) == 400
+        assert time.monotonic() - t0 < 5
+    ok.check()
+    # A JSON string may hold any number of brackets: only nesting counts.
+    a = served.session.game.legal_actions()[0]
+    body = json.dumps({"action": a, "step": len(served.session.game.history), "note": "[" * 1000}).encode()
+    assert status_of(raw(served, act_request(served, body))) == 200
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and err == ""
+
+
+def test_the_head_is_capped(served, capfd):
+    ok = Unchanged(served)
+    big = [f"X-Pad-{i}: {'a' * 1000}" for i in range(MAX_HEAD // 1000 + 1)]
+    assert status_of(raw(served, head(served, "GET", f"/api/state?token={served.token}", big))) == 431
+    assert status_of(raw(served, head(served, "GET", "/?" + "a" * MAX_HEAD))) == 414
+    assert status_of(raw(served, head(served, "GET", "/", [f"X-{i}: 1" for i in range(120)]))) == 431
+    ok.check()
+    # A browser's head, cookies of other local servers and all, is well within the cap.
+    cookies = "; ".join(f"c{i}={'v' * 100}" for i in range(40))
+    assert request(served, "GET", "/api/state", headers={"Cookie": cookies})[0] == 200
+    assert capfd.readouterr().err == ""
+
+
+def test_a_half_sent_request_is_dropped_at_the_read_timeout(served, capfd):
+    served.read_timeout, served.idle_timeout = 0.5, 1.0
+    ok = Unchanged(served)
+
+    def closed_after(parts, pause=0.0):
+        """Seconds until the server closes a connection sent ``parts`` (``pause`` apart), never half-closed."""
+        t0 = time.monotonic()
+        with socket.create_connection((HOST, served.port), timeout=10) as sock:
+            try:
+                for part in parts:
+                    sock.sendall(part)
+                    time.sleep(pause)
+                assert sock.recv(65536) == b""
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        return time.monotonic() - t0
+
+    with socket.create_connection((HOST, served.port), timeout=10) as pending:   # holds up no one else
+        pending.sendall(b"POST /api/act HTTP/1.1\r\nHost: x")
+        assert request(served, "GET", "/api/state?since=1000")[0] == 200
+    assert closed_after([b"GET /api/state HTTP/1.1\r\nHost: x"]) < 3                     # no token
+    assert closed_after([b"G", b"E", b"T", b" ", b"/"] * 10, pause=0.1) < 3               # dribbled
+    assert closed_after([act_request(served, b'{"action": 1}', length=100)]) < 3         # body short
+    assert 0.9 < closed_after([]) < 4                                                     # idle
+    ok.check()
+    # A kept-alive connection serves several requests, then is closed once idle.
+    with socket.create_connection((HOST, served.port), timeout=10) as sock:
+        for _ in range(3):
+            sock.sendall(head(served, "GET", f"/api/state?since=1000&token={served.token}"))
+            answer = b""
+            while b"\r\n\r\n" not in answer or len(answer.split(b"\r\n\r\n", 1)[1]) < int(
+                    answer.split(b"Content-Length: ", 1)[1].split(b"\r\n", 1)[0]):
+                answer += sock.recv(65536)
+            assert status_of(answer) == 200
+        t0 = time.monotonic()
+        assert sock.recv(65536) == b"" and time.monotonic() - t0 < 4
+    assert capfd.readouterr().err == ""
+
+
+_NASTY_HEADERS = [
+    "Content-Length: \u00b2", "Content-Length: \u0661", "Content-Length: -1", "Content-Length: 0x10",
+    "Content-Length: 99999999999999999999", "Content-Length: 1e3", "Content-Length: 5", "Content-Length:",
+    "Transfer-Encoding: chunked", "Transfer-Encoding: identity", "Expect: 100-continue", "Connection: keep-alive",
+    "Host: evil.example", "Host: localhost:1", "Origin: null", "Sec-Fetch-Site: cross-site",
+    "Content-Type: text/plain", "Content-Type: application/json; charset=\u00ff", "X-Play-Token: \u00e9",
+    "\u00ff\u00fe: \u00ff", ": no name", "no colon", " folded continuation", "X-Long: " + "b" * 70_000,
+]
+_NASTY_TARGETS = [
+    "/api/state?since=\u00b2", "/api/state?since=%C2%B2", "/api/state?since=" + "9" * 5000, "/api/state?since=",
+    "/api/state?since=1.5", "/api/state?since=%00", "/%", "/%%%", "/?token=%ff%fe", "*", "http://[::1/", "//[/",
+    "/api/act", "/api/state?" + "&".join(["a=1"] * 2000), "/replay.html", "/game.json?download=1", "/\x00",
+]
+_NASTY_BODIES = [
+    b"[" * 5000, b"{" * 3000, b'{"action": ' + b"[" * 50 + b"]" * 50 + b"}", b"{not json", b"\xff\xfe\x00",
+    b'{"action": 1e400}', b'{"action": NaN}', b'{"action": ' + b"9" * 5000 + b"}", b'{"action": 1, "step": "x"}',
+    b'{"action": -1, "since": -5}', b'"\\ud800"', b"[]", b"null", b"", b'{"action": {"a": [1]}}',
+]
+
+
+def _malformed(rng, server, illegal, stale):
+    """One malformed request, or one refused whatever it becomes: its decision is illegal and stale."""
+    decision = json.dumps({"action": illegal, "step": stale}).encode()
+    templates = [act_request(server, decision),
+                 head(server, "GET", f"/api/state?since=0&token={server.token}"),
+                 head(server, "GET", f"/?token={server.token}")]
+    kind = rng.randrange(8)
+    if kind == 0:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 600)))
+    if kind == 1:   # a request line of the wrong form
+        return rng.choice([b"GET\r\n\r\n", b"GET /\r\n\r\n", b"GET / HTTP/2.0\r\n\r\n", b"GET / HTTP/1.1.1\r\n\r\n",
+                           b"GET / HTTP/\xb9.\xb9\r\n\r\n", b"GET / HTTP/0.9\r\n\r\n", b"GET / HTTP/1.1 x\r\n\r\n",
+                           b"\r\n\r\n", b" \r\n", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",
+                           b"BREW /pot HTTP/1.1\r\n\r\n", b"get / HTTP/1.1\r\n\r\n",
+                           b"POST /api/act HTTP/1.1\r\nContent-Length: 3\r\n\r\n{}"]) + rng.choice([b"", b"x" * 50])
+    if kind == 2:
+        headers = rng.sample(_NASTY_HEADERS, rng.randrange(1, 4))
+        target = f"/api/act?token={server.token}" if rng.random() < 0.7 else "/api/act"
+        base = ["Content-Type: application/json"] if rng.random() < 0.8 else []
+        return head(server, rng.choice(["POST", "GET"]), target, base + headers) + rng.choice([decision] + _NASTY_BODIES)
+    if kind == 3:
+        target = rng.choice(_NASTY_TARGETS)
+        token = f"&token={server.token}" if rng.random() < 0.5 else ""
+        return head(server, rng.choice(["GET", "HEAD", "POST", "OPTIONS", "DELETE"]), target + token,
+                    rng.sample(_NASTY_HEADERS, rng.randrange(0, 2)))
+    if kind == 4:
+        body = rng.choice(_NASTY_BODIES)
+        return act_request(server, body, length=rng.choice([None, len(body) + rng.randrange(1, 50), 0]))
+    data = bytearray(rng.choice(templates))
+    for _ in range(rng.randrange(1, 4)):   # byte-level mutations of a good request
+        op, i = rng.randrange(4), rng.randrange(len(data) + 1)
+        if op == 0 and i < len(data):
+            data[i] = rng.choice([0, 10, 13, 32, 58, 0xb2, 0xff, rng.randrange(256)])
+        elif op == 1:
+            data[i:i] = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 20)))
+        elif op == 2:
+            del data[i:i + rng.randrange(1, 30)]
+        else:
+            del data[i:]
+    return bytes(data)
+
+
+def test_a_fuzz_of_malformed_requests_changes_nothing_and_the_server_holds(served, capfd):
+    served.read_timeout, served.idle_timeout = 2.0, 2.0   # bound what a request that waits could cost
+    session = served.session
+    legal = set(session.game.legal_actions())
+    illegal = next(a for a in range(session.game.num_actions) if a not in legal)
+    stale = len(session.game.history) + 987_654
+    ok = Unchanged(served)
+    rng = random.Random(36)
+    answered, t0 = {}, time.monotonic()
+    for i in range(1200):
+        data = _malformed(rng, served, illegal, stale)
+        status = status_of(raw(served, data))
+        assert status is None or status < 500, (i, data[:200], status)
+        answered[status] = answered.get(status, 0) + 1
+        ok.check((i, data[:200]))
+        assert time.monotonic() - t0 < 240, f"the fuzz is too slow: {i} requests"
+    assert answered.get(400, 0) > 300 and answered.get(403, 0) > 50, answered
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and err == "", err[-2000:]
 
 
 # -- a whole game by clicking, in a real browser ---------------------------------------------------------
