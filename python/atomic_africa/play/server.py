@@ -151,7 +151,7 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._send(200, render_page(session).encode(), "text/html; charset=utf-8")
             if path == "/api/state":
                 since = query.get("since", ["0"])[0]
-                if not since.isdigit():
+                if not (since.isascii() and since.isdigit()):
                     return self._error(400, f"since: expected a number of log lines, got {printable(since)[:20]!r}")
                 return self._json(200, session.state(int(since)))
             if path in ("/replay.html", "/game.json"):
@@ -183,7 +183,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             return self._error(415, "expected Content-Type: application/json")
         length = self.headers.get("Content-Length")
-        if length is None or not length.isdigit():
+        if length is None or not (length.isascii() and length.isdigit()):
             self.close_connection = True
             return self._error(411, "expected a Content-Length")
         if int(length) > MAX_BODY:
