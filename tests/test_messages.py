@@ -177,6 +177,12 @@ def test_rewards_and_probabilities_of_the_other_envs_refuse_nan():
         OpponentPool(np.random.default_rng(0), self_share=math.nan)
     with pytest.raises(ValueError, match=r"^floor: expected a number >= 0, got nan$"):
         OpponentPool(np.random.default_rng(0), floor=math.nan)
+    with pytest.raises(ValueError, match=r"^score: expected a number in \[0, 1\], got nan$"):
+        OpponentPool(np.random.default_rng(0)).record(0, math.nan)
+    from atomic_africa.game.scenarios import ScenarioSampler
+    for weights in (["x", "y"], [math.nan, 1.0]):
+        with pytest.raises(ValueError, match=r"^weights: expected 2 finite weights >= 0, not all 0, got "):
+            ScenarioSampler(["default", "default"], weights=weights)
 
 
 @pytest.mark.parametrize("action, error, message", [
