@@ -145,3 +145,14 @@ def test_the_resolving_commands_change_under_the_rules_file(command, variant, ca
     path, _ = variant
     argv = COMMANDS[command] + ["--seed", "1"] if command == "fire" else COMMANDS[command]
     assert _run(capsys, argv + ["--rules", path]) != _run(capsys, argv)
+
+
+def test_every_command_that_plays_rates_or_resolves_lists_rules_in_its_help(capsys):
+    for command in COMMANDS:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert "--rules FILE" in capsys.readouterr().out, command
+    with pytest.raises(SystemExit):
+        main(["rules", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert all(command in said for command in COMMANDS), said

@@ -75,7 +75,8 @@ class AtomicAfricaEnv(gym.Env):
         On an illegal learner action: end the episode with ``illegal_reward`` (``"lose"``), or raise
         :class:`~atomic_africa.game.IllegalActionError` (``"raise"``).
     illegal_reward : float
-        Reward of the step that ends the episode on an illegal action.
+        Reward of the step that ends the episode on an illegal action: a finite real number (a
+        string, NaN or an infinity raises, naming it).
     render_mode : {None, "ansi"}
         ``"ansi"``: :meth:`render` returns a text picture.
     view : {"relative", "absolute"}
