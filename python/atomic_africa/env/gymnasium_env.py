@@ -275,7 +275,7 @@ class AtomicAfricaEnv(gym.Env):
         Parameters
         ----------
         action : int
-            Action id.
+            Action id (a numpy integer, or an integer array of one element, is taken too).
 
         Returns
         -------
@@ -290,6 +290,8 @@ class AtomicAfricaEnv(gym.Env):
         ------
         RuntimeError
             Before :meth:`reset` or after the episode has ended.
+        TypeError, ValueError
+            If ``action`` is not one integer action id (None, a float, an array of several).
         IllegalActionError
             On an illegal action with ``illegal_action="raise"``.
         """

@@ -194,7 +194,8 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
 
     def step(self, action):
         """Apply ``action`` (int action id) of the selected agent; an illegal one raises
-        :class:`~atomic_africa.game.IllegalActionError` unwrapped (see :func:`env`)."""
+        :class:`~atomic_africa.game.IllegalActionError` unwrapped (see :func:`env`), and one that is
+        not one integer action id a TypeError / ValueError naming ``action``."""
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             return self._was_dead_step(action)
         agent = self.agent_selection
