@@ -29,7 +29,7 @@ def raises(exc, *words):
 
 
 def test_shift_die_errors():
-    with raises(ValueError, "die", "D12"):
+    with raises(ValueError, "die", "d12"):
         aa.shift_die(7, 1)
     with raises(ValueError, "die"):
         aa.shift_die("d20", 1)
@@ -50,9 +50,9 @@ def test_action_scores_errors():
         aa.action_scores((1, 2, 13), 0, 0)
     with raises(ValueError, "faces[0]"):
         aa.action_scores((0, 2, 3), 0, 0)
-    with raises(ValueError, "posture", "OFFENSIVE"):
+    with raises(ValueError, "posture", "offensive"):
         aa.action_scores((1, 2, 3), 2, 0)
-    with raises(ValueError, "action", "SPRINT"):
+    with raises(ValueError, "action", "sprint"):
         aa.action_scores((1, 2, 3), 0, 8)
     with raises(TypeError, "action"):
         aa.action_scores((1, 2, 3), 0, None)
@@ -95,7 +95,7 @@ def test_resolve_fire_errors():
         aa.resolve_fire(-1, 3, 2, 2)
     with raises(ValueError, "defense"):
         aa.resolve_fire(5, 3, -2, 2)
-    with raises(ValueError, "cover", "HEAVY"):
+    with raises(ValueError, "cover", "heavy"):
         aa.resolve_fire(10, 3, 2, 2, cover=3)
     with raises(ValueError, "ap", "<= 0"):
         aa.resolve_fire(10, 3, 2, 2, ap=1)
@@ -185,7 +185,7 @@ def test_scatter_errors():
 
 
 def test_predominant_cover_errors():
-    with raises(ValueError, "in_transit", "HEAVY"):
+    with raises(ValueError, "in_transit", "heavy"):
         aa.predominant_cover(0, 4, 1)
     with raises(ValueError, "destination"):
         aa.batch.predominant_cover([0, 1], [1, 1], [1, 3])
@@ -201,7 +201,7 @@ def test_enum_names_accepted_where_sensible():
     s = aa.batch.action_scores([[9, 2, 5]], "offensive", ["mass_fire"])
     assert s.attacks.tolist() == [[5, 9]] and s.defense.tolist() == [2]
     assert aa.batch.predominant_cover("light", ["none"], "heavy").tolist() == [1]
-    with raises(ValueError, "cover", "LIGHT"):
+    with raises(ValueError, "cover", "light"):
         aa.batch.resolve_fire([13], 3, 2, 2, cover=["medium"])
 
 

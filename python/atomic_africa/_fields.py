@@ -113,7 +113,7 @@ class Fields:
         """A die as its number of sides: ``"d8"`` (any case) or ``8``."""
         if isinstance(value, str):
             key = value.strip().lower()
-            if key.startswith("d") and key[1:].isdigit() and int(key[1:]) in _DIE_SIDES:
+            if key.startswith("d") and key[1:].isascii() and key[1:].isdigit() and int(key[1:]) in _DIE_SIDES:
                 return int(key[1:])
         elif isinstance(value, int) and not isinstance(value, bool) and value in _DIE_SIDES:
             return value

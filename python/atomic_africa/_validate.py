@@ -24,7 +24,9 @@ __all__ = [
 
 
 def _allowed(enum_cls: type[IntEnum]) -> str:
-    return ", ".join(f"{m.name} ({int(m)})" for m in enum_cls) + " (names in any case)"
+    """The members as a person types them (``"no, light, heavy"``): the same words on the command line
+    and in the API, which also takes them in any case and as their numbers."""
+    return ", ".join(m.name.lower() for m in enum_cls)
 
 
 def as_enum(value, enum_cls: type[IntEnum], name: str):
@@ -35,9 +37,10 @@ def as_enum(value, enum_cls: type[IntEnum], name: str):
         key = value.strip().upper().replace("-", "_").replace(" ", "_")
         if key in enum_cls.__members__:
             return enum_cls[key]
-        if enum_cls.__name__ == "Die" and key.startswith("D") and key[1:].isdigit():
+        # isascii: str.isdigit() also holds for "²" and other digits int() refuses
+        if enum_cls.__name__ == "Die" and key.startswith("D") and key[1:].isascii() and key[1:].isdigit():
             return as_enum(int(key[1:]), enum_cls, name)
-        if key.isdigit():  # "8" as typed on a command line
+        if key.isascii() and key.isdigit():  # "8" as typed on a command line
             return as_enum(int(key), enum_cls, name)
         raise ValueError(f"{name}: unknown {enum_cls.__name__} {shown(value)}; allowed: {_allowed(enum_cls)}")
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):

@@ -155,14 +155,23 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
         vehicle=v.bool_array(vehicle, "vehicle"),
         already=v.int_array(already, "already"),
     )
-    if n_targets is None:
+    given = n_targets is not None
+    if not given:
         sizes = {a.shape[0] for a in per_target.values() if a.ndim == 1}
         n_targets = sizes.pop() if len(sizes) == 1 else (int(tgt.max()) + 1 if tgt.size else 0)
     n_targets = v.as_int(n_targets, "n_targets", lo=0)
     for name, a in per_target.items():
         if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != n_targets):
             raise ValueError(f"{name}: expected a scalar or length {n_targets} (n_targets), got shape {a.shape}")
-    v.check_range(tgt, "target", lo=0, hi=n_targets - 1)
+    v.check_range(tgt, "target", lo=0)
+    if tgt.size and int(tgt.max()) >= n_targets:
+        # an explicit n_targets is the likelier slip; an inferred one came from the per-target arrays
+        top = int(tgt.max())
+        if given:
+            raise ValueError(v.out_of_range("n_targets", n_targets, f">= {top + 1} (target holds {top})"))
+        raise ValueError(v.out_of_range("target", f"value {top}", f"0..{n_targets - 1} (the per-target arrays "
+                                        f"hold {n_targets} targets)" if n_targets else
+                                        "none: the per-target arrays are empty (no targets)"))
     v.check_range(per_target["defense"], "defense", lo=0, hi=MAX_VALUE)
     v.check_range(per_target["armor"], "armor", lo=1, hi=MAX_VALUE)
     v.check_range(per_target["cover"], "cover", lo=0, hi=2)
@@ -176,10 +185,16 @@ def resolve_volley(target, attack, range_band, *, defense, armor, cover=0, ap=0,
     if len(shape) != 1 or shape[0] != tgt.shape[0]:
         raise ValueError(f"attack/range_band/ap: must be scalars or match target's length {tgt.shape[0]}")
     pt = [np.broadcast_to(a, (n_targets,)) for a in per_target.values()]
-    markers = np.empty(n_targets, dtype=np.int64)
-    wounds = np.empty(n_targets, dtype=np.int64)
+    # checked before allocating: numpy's own MemoryError names neither n_targets nor what would fit
+    markers, wounds = v.allocate(n_targets, (np.int64, np.int64), "n_targets", "targets", _fits(16, "targets"))
     _fire.resolve_volley(tgt_, att, band, ap_, *pt, rules.fire_params, markers, wounds)
     return FireResult(markers, wounds)
+
+
+def _fits(each: int, what: str) -> str:
+    """``"at most about N <what> fit"`` for items of ``each`` bytes in the memory available now."""
+    avail = v.available_memory()
+    return "" if avail is None else f"at most about {avail // each:,} {what} fit"
 
 
 #: Longest ``target`` list :func:`resolve_volley` resolves without converting it to arrays.

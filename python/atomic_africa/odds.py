@@ -727,6 +727,11 @@ def _check_dist(dist) -> Mapping:
     if not isinstance(dist, Mapping):
         raise TypeError(f"dist: expected a mapping {{(markers, wounds): probability}}, "
                         f"got {type(dist).__name__}")
+    if not dist:
+        # an empty mapping is no distribution (its probabilities sum to 0): an expectation of 0 from it
+        # would pass for the odds of an attack that never hurts
+        raise ValueError("dist: empty; expected at least one (markers, wounds) outcome with its probability, "
+                         "e.g. from fire_outcomes()")
     total = 0
     for k, p in dist.items():
         if not (isinstance(k, tuple) and len(k) == 2):
@@ -761,8 +766,8 @@ _DIST_DOC = """{summary} of a ``{{(markers, wounds): p}}`` distribution.
     TypeError
         If ``dist`` is not a mapping, a probability is not a number{k_type}.
     ValueError
-        If {k_value}a key is not a ``(markers, wounds)`` tuple of integers ``>= 0``, a probability
-        is not in 0..1 (NaN included) or they sum to more than 1.
+        If ``dist`` is empty, {k_value}a key is not a ``(markers, wounds)`` tuple of integers
+        ``>= 0``, a probability is not in 0..1 (NaN included) or they sum to more than 1.
     """
 
 
@@ -771,7 +776,7 @@ def _expectation_doc(field: str):
     def apply(func):
         func.__doc__ = _DIST_DOC.format(
             summary=f"E[{field}]", k_param="", returns=f"The expected number of {field}",
-            empty="; 0 for an empty\n        mapping", k_type="", k_value="")
+            empty="", k_type="", k_value="")
         return func
     return apply
 

@@ -9,7 +9,8 @@ from ..agents import AGENTS, make_agent
 from ..replay.narrate import Narrator, result_line, side_tables
 from .._atomic_write import replaced_atomically
 from .._text import printable
-from .common import DEFAULT_AGENTS, add_search_options, output_file, scenario_arg, seed_arg, search_from_args
+from .common import (DEFAULT_AGENTS, add_rules_option, add_search_options, agent_list, output_file, scenario_arg,
+                     search_from_args, seed_arg)
 
 
 def register(sub):
@@ -28,9 +29,10 @@ def register(sub):
                    help="scenario TOML file or packaged scenario name (default, meeting_engagement, "
                         "template; default: default); start from 'atomic-africa scenario --template'")
     p.add_argument("--agents", default=DEFAULT_AGENTS, metavar="A,B",
-                   help=f"agents for Blue,Red from {sorted(AGENTS)} (default %(default)s)")
+                   help=f"agents for Blue,Red from {agent_list(AGENTS)} (default %(default)s)")
     p.add_argument("--log", type=output_file, default=None, metavar="FILE.jsonl",
                    help="write the event log as JSON lines")
+    add_rules_option(p)
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument("--verbose", "-v", action="store_true",
                    help="also show the dice rolled and why each attack had its result (Attack against "
@@ -69,7 +71,7 @@ def write_log(game: Game, path, agents) -> None:
 def run(args) -> int:
     scenario = load_scenario(args.scenario)
     agents, names = parse_agents(args.agents, args.seed, args)
-    game = Game(scenario, args.seed)
+    game = Game(scenario, args.seed, rules=args.rules)
     t0 = time.perf_counter()
     log = Narrator(game, verbose=args.verbose)
     if not args.quiet:

@@ -244,7 +244,13 @@ def search_from_args(args, agents, option: str = "--agents") -> dict | None:
 
 
 def names(enum_cls) -> str:
+    """The members of ``enum_cls`` as a person types them: ``"no, light, heavy"``."""
     return ", ".join(m.name.lower() for m in enum_cls)
+
+
+def agent_list(agents) -> str:
+    """Agent names as a person types them, sorted: ``"doctrine, greedy, random"`` (not a Python list)."""
+    return ", ".join(sorted(agents))
 
 
 def default_engagement() -> dict:

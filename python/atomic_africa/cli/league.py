@@ -8,8 +8,8 @@ import sys
 from .._limits import MAX_THREADS
 from .._text import printable
 from .._validate import as_int
-from .common import (add_search_options, ctrl_c_stops, output_file, positive_count_arg, scenario_arg,
-                     search_from_args, seed_arg)
+from .common import (add_rules_option, add_search_options, agent_list, ctrl_c_stops, output_file, positive_count_arg,
+                     scenario_arg, search_from_args, seed_arg)
 
 DEFAULT_LEAGUE = "random,heuristic,greedy,doctrine"
 
@@ -35,7 +35,7 @@ def register(sub):
         ),
     )
     p.add_argument("--agents", default=DEFAULT_LEAGUE, metavar="A,B,...",
-                   help=f"two or more of {', '.join(sorted(AGENTS))} or module:callable "
+                   help=f"two or more of {agent_list(AGENTS)} or module:callable "
                         "(default %(default)s)")
     p.add_argument("--games", type=positive_count_arg, default=100, metavar="N",
                    help="games per pair, sides alternating (default %(default)s)")
@@ -58,6 +58,7 @@ def register(sub):
     p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE|NAME",
                    help="scenario TOML file or packaged scenario name (default, meeting_engagement, "
                         "template; default: default)")
+    add_rules_option(p)
     p.add_argument("--policy-timeout", type=_timeout_arg, default=DEFAULT_POLICY_TIMEOUT, metavar="SECONDS",
                    help="seconds one call of an outside policy may take before the league stops with an "
                         "error naming it; 0: no timeout (default %(default)g)")
@@ -99,7 +100,7 @@ def _run(args) -> int:
     check_outputs(args.out, args.png)
     try:
         result = play_league(entrants, args.games, seed=args.seed, workers=args.workers, use_ray=args.ray,
-                             address=args.address, scenario=args.scenario, engine=args.engine,
+                             address=args.address, scenario=args.scenario, rules=args.rules, engine=args.engine,
                              log=None if args.quiet else sys.stderr, policy_timeout=args.policy_timeout,
                              search=search)
     except PolicyTimeout as exc:

@@ -7,7 +7,8 @@ from .._atomic_write import check_writable
 from .._optional import require
 from .._text import printable
 from ..game import Game, load_scenario
-from .common import DEFAULT_AGENTS, add_search_options, count_arg, existing_file, output_file, scenario_arg, seed_arg
+from .common import (DEFAULT_AGENTS, add_rules_option, add_search_options, count_arg, existing_file, output_file,
+                     scenario_arg, seed_arg)
 
 
 # A 16 x 11 inch figure: 160 x 110 pixels at the least, 9,600 x 6,600 (63 megapixels) at the most.
@@ -57,6 +58,7 @@ def register(sub):
     p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE|NAME",
                    help="scenario when no REPLAY is given: a TOML file or a packaged scenario's name "
                         "(default, meeting_engagement, template)")
+    add_rules_option(p)
     p.add_argument("--agents", default=DEFAULT_AGENTS, metavar="A,B",
                    help="agents when no REPLAY is given (default %(default)s)")
     add_search_options(p)
@@ -75,11 +77,16 @@ def run(args) -> int:
         args.output = check_writable("battle.png")   # the default, checked before a game is played
     from ..replay.frames import caption, game_at, load_replay, phase_lines
     if args.replay:
+        if args.rules is not None:
+            # a replay is drawn under the rules it was played by (its header holds them): other rules
+            # could make its recorded actions illegal or mean other outcomes
+            raise ValueError("--rules: only without REPLAY (a replay is drawn under the rules it was played "
+                             "by); leave out --rules, or REPLAY to play a new game under FILE")
         scenario, rules, seed, actions = load_replay(args.replay, args.game)
     else:
         from .battle import parse_agents
         agents, _ = parse_agents(args.agents, args.seed, args)
-        g = Game(load_scenario(args.scenario), args.seed)
+        g = Game(load_scenario(args.scenario), args.seed, rules=args.rules)
         while not g.is_over:
             g.apply(agents[g.current_player].act(g))
         scenario, rules, seed, actions = g.scenario.to_dict(), g.rules.to_dict(), g.seed, g.history

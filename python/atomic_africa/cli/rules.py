@@ -17,7 +17,8 @@ def register(sub):
             "the reference shows that file's values (those that differ from the packaged rules are "
             "marked). --dump-toml prints the packaged rules data instead, comments included: save it "
             "with 'atomic-africa rules --dump-toml > my_rules.toml', edit it, and pass "
-            "'--rules my_rules.toml' to any command."
+            "'--rules my_rules.toml' to any command that plays, rates or resolves (battle, selfplay, league, "
+            "render, play, fire, odds, artillery)."
         ),
     )
     p.add_argument("--dump-toml", action="store_true",

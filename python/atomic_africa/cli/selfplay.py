@@ -7,8 +7,8 @@ import sys
 from .._limits import MAX_THREADS
 from .._text import printable
 from .._validate import as_int, check_memory
-from .common import (DEFAULT_AGENTS, add_search_options, ctrl_c_stops, output_file, positive_count_arg,
-                     scenario_arg, search_from_args, seed_arg)
+from .common import (DEFAULT_AGENTS, add_rules_option, add_search_options, agent_list, ctrl_c_stops, output_file,
+                     positive_count_arg, scenario_arg, search_from_args, seed_arg)
 
 
 def register(sub):
@@ -32,7 +32,7 @@ def register(sub):
     p.add_argument("--games", type=positive_count_arg, default=100, metavar="N",
                    help="number of games, e.g. 1000 or 1e3 (default %(default)s)")
     p.add_argument("--agents", default=DEFAULT_AGENTS, metavar="A,B",
-                   help=f"two agents from {', '.join(sorted(AGENTS))} (default %(default)s)")
+                   help=f"two agents from {agent_list(AGENTS)} (default %(default)s)")
     p.add_argument("--workers", type=positive_count_arg, default=1, metavar="K",
                    help="worker processes; with --ray the CPUs of a local Ray (default %(default)s)")
     p.add_argument("--seed", type=seed_arg, default=0, metavar="S", help="root seed (default %(default)s)")
@@ -44,6 +44,7 @@ def register(sub):
     p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE|NAME",
                    help="scenario TOML file or packaged scenario name (default, meeting_engagement, "
                         "template; default: default); start from 'atomic-africa scenario --template'")
+    add_rules_option(p)
     p.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE,
                    help="native: the batch engine and native agents; python: the reference engine "
                         "(same results, slower) (default %(default)s)")
@@ -87,7 +88,7 @@ def _run(args) -> int:
     try:
         result = stream_games(args.games, names, results=args.out, replays=args.replays,
                               resume=args.resume, seed=args.seed, workers=args.workers,
-                              scenario=load_scenario(args.scenario), alternate=not args.fixed_sides,
+                              scenario=load_scenario(args.scenario), rules=args.rules, alternate=not args.fixed_sides,
                               use_ray=args.ray, address=args.address, batch_size=args.batch_size,
                               progress=not args.no_progress, engine=args.engine, handle_signals=True,
                               search=search)

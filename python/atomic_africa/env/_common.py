@@ -12,9 +12,45 @@ from ..game.observation_spec import check_observation, compact_indices, observat
 from ..game.scenarios import sampler_of
 
 __all__ = ["ENV_ID", "EpisodeSeeds", "observation_box", "observation_columns", "text_render", "AGENT_NAMES",
-           "check_player", "check_flag", "sampler_of", "Battles"]
+           "check_player", "check_flag", "check_reward", "action_id", "sampler_of", "Battles"]
 
 AGENT_NAMES = ("player_0", "player_1")
+
+
+def check_reward(value, name: str) -> float:
+    """``value`` as a finite float, or a TypeError / ValueError naming ``name``.
+
+    A NaN reward would pass through every sum of a learner's returns unnoticed and poison them, and a
+    string such as ``"-1"`` is more likely a slip than a reward, so both are refused here rather than
+    left to ``float()``.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}: expected a finite real number such as -1.0, got {type(value).__name__} "
+                        f"{value!r:.60}")
+    x = float(value)
+    if not np.isfinite(x):
+        raise ValueError(f"{name}: {x!r} is out of range; allowed finite real numbers such as -1.0")
+    return x
+
+
+def action_id(action, n_actions: int, name: str = "action") -> int:
+    """One action id from ``action``: an integer, a numpy integer, or an integer array of one element
+    (what a policy's batch of one gives); anything else is a TypeError / ValueError naming ``name``.
+
+    ``int(action)`` alone would say ``int() argument must be ... not 'NoneType'`` or ``only length-1
+    arrays can be converted``, naming neither the argument nor what it takes. The range is checked by
+    the caller, which knows the legal actions.
+    """
+    allowed = f"an action id 0..{n_actions - 1}"
+    if isinstance(action, np.ndarray):
+        if action.size != 1:
+            raise ValueError(f"{name}: expected one action id ({allowed}), got an array of shape {action.shape}")
+        if action.dtype.kind not in "iu":
+            raise TypeError(f"{name}: expected {allowed}, got an array of dtype {action.dtype}")
+        return int(action.reshape(-1)[0])
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+        raise TypeError(f"{name}: expected {allowed}, got {type(action).__name__} {action!r:.60}")
+    return int(action)
 
 
 class EpisodeSeeds:

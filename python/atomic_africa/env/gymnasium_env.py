@@ -41,7 +41,8 @@ from gymnasium import spaces
 from ..game import Game, IllegalActionError
 from ..game.native.agent_args import agent_seed, learner_side
 from ..game.side_view import SideView
-from ._common import ENV_ID, Battles, check_flag, check_player, observation_box, observation_columns, text_render
+from ._common import (ENV_ID, Battles, action_id, check_flag, check_player, check_reward, observation_box,
+                      observation_columns, text_render)
 from ..agents import make_agent
 from ..agents.search import check_search
 from .shaping import game_totals, potentials, shaping_config, start_figures
@@ -74,7 +75,8 @@ class AtomicAfricaEnv(gym.Env):
         On an illegal learner action: end the episode with ``illegal_reward`` (``"lose"``), or raise
         :class:`~atomic_africa.game.IllegalActionError` (``"raise"``).
     illegal_reward : float
-        Reward of the step that ends the episode on an illegal action.
+        Reward of the step that ends the episode on an illegal action: a finite real number (a
+        string, NaN or an infinity raises, naming it).
     render_mode : {None, "ansi"}
         ``"ansi"``: :meth:`render` returns a text picture.
     view : {"relative", "absolute"}
@@ -141,7 +143,7 @@ class AtomicAfricaEnv(gym.Env):
         self._start_figures = start_figures(self.game_spec) if shaping is not None else None
         self._num_actions = layout.num_actions
         self._phi = 0.0         # Phi of the current state (0 without shaping), kept by reset and step
-        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
+        self.illegal_action, self.illegal_reward = illegal_action, check_reward(illegal_reward, "illegal_reward")
         self.render_mode = render_mode
         self.view = SideView(layout, view)
         self._columns = observation_columns(layout, observation)
@@ -273,7 +275,7 @@ class AtomicAfricaEnv(gym.Env):
         Parameters
         ----------
         action : int
-            Action id.
+            Action id (a numpy integer, or an integer array of one element, is taken too).
 
         Returns
         -------
@@ -288,6 +290,8 @@ class AtomicAfricaEnv(gym.Env):
         ------
         RuntimeError
             Before :meth:`reset` or after the episode has ended.
+        TypeError, ValueError
+            If ``action`` is not one integer action id (None, a float, an array of several).
         IllegalActionError
             On an illegal action with ``illegal_action="raise"``.
         """
@@ -295,7 +299,7 @@ class AtomicAfricaEnv(gym.Env):
             raise RuntimeError("step() called before reset()")
         if self.game.is_over:
             raise RuntimeError("step() called on a finished episode; call reset()")
-        a = int(action)
+        a = action_id(action, self._num_actions)
         if not (0 <= a < self._num_actions and self.action_masks()[a]):
             if self.illegal_action == "raise":
                 self._apply(a)   # raises IllegalActionError with the reason

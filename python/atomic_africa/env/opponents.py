@@ -139,7 +139,8 @@ class OpponentPool:
 
     def record(self, entry: int, score: float) -> None:
         """The learner scored ``score`` (1 win, 0.5 draw, 0 loss) in a game against ``entry``."""
-        self.results[entry].append(float(score))
+        # a NaN score would make the entry's mean, and so every PFSP weight, NaN
+        self.results[entry].append(_fraction(score, "score"))
 
     def scores(self) -> np.ndarray:
         """(len(self),) float: each entry's mean score over its window (0.5 before any game)."""

@@ -31,7 +31,8 @@ from pettingzoo.utils import wrappers
 
 from ..game import Game, IllegalActionError
 from ..game.side_view import SideView
-from ._common import AGENT_NAMES, Battles, EpisodeSeeds, observation_box, observation_columns, text_render
+from ._common import (AGENT_NAMES, Battles, EpisodeSeeds, action_id, observation_box, observation_columns,
+                      text_render)
 from .shaping import game_totals, potentials, shaping_config, start_figures
 
 __all__ = ["env", "raw_env", "AtomicAfricaAEC"]
@@ -193,7 +194,8 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
 
     def step(self, action):
         """Apply ``action`` (int action id) of the selected agent; an illegal one raises
-        :class:`~atomic_africa.game.IllegalActionError` unwrapped (see :func:`env`)."""
+        :class:`~atomic_africa.game.IllegalActionError` unwrapped (see :func:`env`), and one that is
+        not one integer action id a TypeError / ValueError naming ``action``."""
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             return self._was_dead_step(action)
         agent = self.agent_selection
@@ -201,9 +203,9 @@ class AtomicAfricaAEC(AECEnv, EzPickle):
         # IllegalActionError (a ValueError) leaves the game unchanged
         p = self.possible_agents.index(agent)
         if self.battles.sampler is None:
-            self.view.apply(self.game, int(action), p)
+            self.view.apply(self.game, action_id(action, self._num_actions), p)
         else:
-            a = int(action)
+            a = action_id(action, self._num_actions)
             e = self.battles.to_engine(self.view.action_to_engine(a, p)) if 0 <= a < self._num_actions else -1
             if e < 0:
                 raise IllegalActionError(f"action {a}: not an action of this battle ({self.view.view} view "

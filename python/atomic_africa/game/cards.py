@@ -109,7 +109,7 @@ class Deck:
         jokers = self.size - self.suited
         if name.lower().startswith("joker"):
             digits = name[5:]
-            k = int(digits or 1) - 1 if digits.isdigit() or not digits else -1
+            k = int(digits or 1) - 1 if (digits.isascii() and digits.isdigit()) or not digits else -1
             if not 0 <= k < jokers:
                 allowed = f"Joker1..Joker{jokers} (Joker alone is Joker1)" if jokers else "none: it has no Joker"
                 raise ValueError(f"card: {name!r} is not a Joker of this deck; allowed {allowed}")
@@ -119,7 +119,7 @@ class Deck:
         if suit_s not in SUIT_NAMES:
             raise ValueError(f"card: unknown suit in {name!r}; allowed {', '.join(SUIT_NAMES)} after a rank "
                              f"({self._ranks_text()})")
-        rank = inv.get(rank_s) or (int(rank_s) if rank_s.isdigit() else 0)
+        rank = inv.get(rank_s) or (int(rank_s) if rank_s.isascii() and rank_s.isdigit() else 0)
         if not 1 <= rank <= self.ranks:
             raise ValueError(f"card: unknown rank {rank_s!r} in {name!r}; allowed {self._ranks_text()} then a suit "
                              f"{', '.join(SUIT_NAMES)}" + (f", or Joker1..Joker{jokers}" if jokers else ""))
@@ -130,7 +130,7 @@ class Deck:
         names = [RANK_NAMES.get(r, str(r)) for r in range(1, self.ranks + 1)]
         out, run = [], []
         for n in names + [""]:
-            if n.isdigit():
+            if n.isascii() and n.isdigit():
                 run.append(n)
                 continue
             if run:

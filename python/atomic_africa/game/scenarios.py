@@ -230,7 +230,10 @@ class ScenarioSampler:
         self.specs = tuple(GameSpec.build(s, None if isinstance(s, GameSpec) else rules) for s in scenarios)
         self.padded = PaddedSpec(self.specs)
         n = len(self.specs)
-        w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+        try:
+            w = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+        except (TypeError, ValueError):     # numpy's "could not convert string to float" names no argument
+            w = np.full(n, np.nan)
         if w.shape != (n,) or not np.isfinite(w).all() or (w < 0).any() or w.sum() <= 0:
             raise ValueError(f"weights: expected {n} finite weights >= 0, not all 0, got {weights!r}")
         self.weights = w / w.sum()

@@ -244,7 +244,7 @@ def _parse(expr: str) -> tuple:
             continue
         neg = tok.startswith("-")
         name = tok[1:] if neg else tok
-        out.append((-sign if neg else sign, int(name) if name.isdigit() else name))
+        out.append((-sign if neg else sign, int(name) if name.isascii() and name.isdigit() else name))
         sign = 1
     return tuple(out)
 

@@ -66,7 +66,7 @@ class LeagueResult:
 
 
 def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ray: bool = False,
-                address: str | None = None, scenario=None, engine: str = "native", log=None,
+                address: str | None = None, scenario=None, rules=None, engine: str = "native", log=None,
                 policy_timeout=DEFAULT_POLICY_TIMEOUT, search=None) -> LeagueResult:
     """Play every pair of ``agents`` ``n_games`` times.
 
@@ -87,6 +87,9 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
         ``address``, started once for the league and shut down at its end).
     scenario
         Scenario (default: the packaged one).
+    rules : Rules, optional
+        Rules of every match (default: the packaged rules); the native matches take them through
+        :class:`~atomic_africa.game.VectorGame`'s ``rules=``.
     engine : {"native", "python"}
         The engine of the matches between built-in agents (:func:`atomic_africa.selfplay.play_games`:
         the same records on both); a match with an outside policy is always native.
@@ -143,11 +146,12 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
             t = time.perf_counter()
             if a.builtin and b.builtin:
                 res = play_games(int(n_games), (a.name, b.name), seed=s, workers=workers, scenario=scenario,
-                                 alternate=True, use_ray=use_ray, progress=False, engine=engine,
+                                 rules=rules, alternate=True, use_ray=use_ray, progress=False, engine=engine,
                                  search=search)
                 records += res.records
             else:
-                records += play_external((a, b), int(n_games), s, scenario=scenario, policy_timeout=timeout,
+                records += play_external((a, b), int(n_games), s, scenario=scenario, rules=rules,
+                                         policy_timeout=timeout,
                                          search=search)
             match_seconds[(a.name, b.name)] = time.perf_counter() - t
             if log is not None:

@@ -159,13 +159,13 @@ def play_text(session, stdin=None, stdout=None, replay=None) -> int:
                     _print_forces(session, out)
                 elif cmd in ("l", "log"):
                     print("\n".join(session.log), file=out)
-                elif cmd.startswith("d") and cmd[1:].strip().isdigit():
+                elif cmd.startswith("d") and cmd[1:].strip().isascii() and cmd[1:].strip().isdigit():
                     k = int(cmd[1:].strip())
                     if 1 <= k <= len(shown):
                         _print_detail(shown[k - 1][1], out)
                     else:
                         print(f"d: no choice {k}; choose 1-{len(shown)}", file=out)
-                elif cmd.isdigit():
+                elif cmd.isascii() and cmd.isdigit():
                     k = int(cmd)
                     if not 1 <= k <= len(shown):
                         print(f"no choice {k}; choose 1-{len(shown)}", file=out)
