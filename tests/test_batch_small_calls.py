@@ -248,3 +248,22 @@ def test_simulate_fire_fresh_seeds_differ_and_repeat():
     draws = [batch.simulate_fire(64, seed=s, **CFG).markers.tolist() for s in range(40)]
     assert len({tuple(d) for d in draws}) == 40
     assert draws == [batch.simulate_fire(64, seed=s, **CFG).markers.tolist() for s in range(40)]
+
+
+@pytest.mark.parametrize("dice, bad", [([[10, 10, 7]], 7), ([[4, 6, 8], [12, 0, 3]], 0), ([[-4, 6, 8]], -4),
+                                       ([[2**40, 6, 8]], 2**40), ([64], 64), ([[10, 10, 8]] * 50 + [[10, 11, 8]], 11)])
+def test_roll_dice_checked_in_the_kernel_draws_nothing_on_a_bad_die(dice, bad):
+    # The kernel's one check pass runs before any draw: the first bad die (row order) is named and
+    # the generator is where it was.
+    rng = np.random.default_rng(3)
+    before = rng.bit_generator.state
+    with pytest.raises(ValueError, match=rf"^dice: {bad} is not a die; allowed sides \[4, 6, 8, 10, 12\]$"):
+        batch.roll_dice(dice, rng)
+    assert rng.bit_generator.state == before
+
+
+def test_roll_dice_mixed_units_match_the_reference_stream():
+    dice = np.random.default_rng(0).choice([4, 6, 8, 10, 12], size=(500, 3))
+    got = batch.roll_dice(dice, np.random.default_rng(8))
+    want = ref.roll_dice(dice.tolist(), np.random.default_rng(8))
+    assert got.tolist() == [list(r) for r in want]
