@@ -83,6 +83,8 @@ def test_sampled_sweep_is_sampled_fire_sweep_of_the_seed(capsys):
     (["--sweep", "armor=1,2", "--exact"], "error: --exact: not with --sweep"),
     (["--sweep", "armor=1,2", "--action", "rally"], "error: --sweep: only for fire"),
     (["--sweep", "armor=1,2", "--samples", "0"], "argument --samples: must be >= 1"),
+    (["--sweep", "range_band=1..3", "--distance", "40"], "error: --distance: not with --sweep range_band"),
+    (["--sweep", "range_band=1..3", "--range-band", "2"], "error: --range-band: not with --sweep range_band"),
     (["--sweep", "armor=1..1000", "--samples", "1e7"], "error: --samples: 10,000,000 engagements for each of "
                                                         "1,000 combinations"),
 ])

@@ -87,6 +87,10 @@ def run_sweep(args) -> int:
         if name in swept:
             raise ValueError(f"--sweep: {name} given twice; allowed once per name (list all its values)")
         swept[name] = values
+    if "range_band" in swept:
+        for opt, given in (("--range-band", args.range_band), ("--distance", args.distance)):
+            if given is not None:
+                raise ValueError(f"{opt}: not with --sweep range_band=... (the sweep gives the bands)")
     kw = dict(shooter=args.shooter, target=args.target, shooter_posture=args.shooter_posture,
               target_posture=args.target_posture, range_band=engagement_band(args), armor=args.armor,
               shooter_action=args.shooter_action, target_action=args.target_action, cover=args.cover,
