@@ -1,8 +1,12 @@
 """Hex artillery: batch Artillery Request simulation and card resolution.
 
 Kernel (aa_core.hexmap) vs an honest vectorised numpy baseline (the same draws, the landing looked
-up in a 72-entry (hit, drift card) table built per call) vs the pure-Python reference.
+up in a 72-entry (hit, drift card) table built per call) vs the pure-Python reference. The exact
+landing odds of a fresh deck have a numpy twin too: integer counts of the 72 x 71 ordered draws
+per landing hex, as Fractions.
 """
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from _scale import scaled
@@ -131,3 +135,27 @@ def test_exact_kernel(benchmark, items):
 def test_exact_reference(benchmark, items):
     items(1)
     benchmark(ref.landing_distribution, HM, SPOTTER, TARGET, deck="fresh")
+
+
+def numpy_exact_fresh():
+    """Exact landing odds from a fresh deck (each card id twice): {flat hex or -1: Fraction}, P(hit)."""
+    table = _drift_table()
+    ids = np.arange(36)
+    a, b = np.meshgrid(ids, ids, indexing="ij")
+    # ordered draws of two of the 72 cards: 2 * 2 ways for two ids, 2 * 1 for the same id twice
+    ways = np.where(a == b, 2, 4).ravel()
+    hit = ((a // 6 + 1) * (a % 6 + 1) > THRESHOLD).ravel()
+    landing = table[hit.astype(np.intp), (b // 6).ravel(), (b % 6).ravel()]
+    total = 72 * 71
+    cells, where = np.unique(landing, return_inverse=True)
+    counts = np.bincount(where, weights=ways).astype(np.int64)
+    return {int(c): Fraction(int(k), total) for c, k in zip(cells, counts)}, Fraction(int(ways[hit].sum()), total)
+
+
+@pytest.mark.benchmark(group="artillery_exact_fresh_deck")
+def test_exact_numpy(benchmark, items):
+    items(1)
+    got, p_hit = benchmark(numpy_exact_fresh)
+    want = landing_distribution(HM, SPOTTER, TARGET, deck="fresh")
+    assert p_hit == want.hit and got.pop(-1, Fraction(0)) == want.off_map
+    assert got == {h.row * HM.columns + h.col: p for h, p in want.exact.items()}

@@ -1,9 +1,13 @@
 """One-element calls of the batch API (an agent-based model's step), against the cheapest call returning an array.
 
-Targets (issue 25): a one-element ``simulate_fire``, ``resolve_fire`` or ``resolve_volley`` call at most
-5 us. ``np.empty(1)`` is the floor of any call that returns a new array; the pure-Python reference
-``resolve_fire`` is what a model author would otherwise write by hand.
+Targets (issues 25 and 33): a one-element ``simulate_fire``, ``resolve_fire`` or ``resolve_volley`` call at
+most 5 us, ``simulate_fire`` with a fresh int seed every call and with a Generator (a repeated seed would
+measure a memo, not the call). ``np.empty(1)`` is the floor of any call that returns a new array; the
+pure-Python reference ``resolve_fire`` is what a model author would otherwise write by hand. The summary
+prints medians per call.
 """
+import itertools
+
 import numpy as np
 import pytest
 
@@ -16,9 +20,11 @@ RULES = aa.Rules.default()
 
 
 @pytest.mark.benchmark(group="small_calls")
-def test_simulate_fire_one(benchmark, items):
+def test_simulate_fire_one_fresh_int_seed(benchmark, items):
+    """A model's step seeds each call afresh (seed = step number): no seed repeats."""
     items(1)
-    m, w = benchmark(aa.batch.simulate_fire, 1, seed=7, **CFG)
+    seeds = itertools.count(10**6)
+    m, w = benchmark(lambda: aa.batch.simulate_fire(1, seed=next(seeds), **CFG))
     assert m.shape == (1,)
 
 
@@ -28,6 +34,23 @@ def test_simulate_fire_one_generator_seed(benchmark, items):
     rng = np.random.default_rng(7)
     m, w = benchmark(lambda: aa.batch.simulate_fire(1, seed=rng, **CFG))
     assert m.shape == (1,)
+
+
+@pytest.mark.benchmark(group="small_calls")
+def test_simulate_fire_one_seed_sequence(benchmark, items):
+    """The general seed path (SeedSequence made per call), for comparison."""
+    items(1)
+    seeds = itertools.count(10**6)
+    m, w = benchmark(lambda: aa.batch.simulate_fire(1, seed=np.random.SeedSequence(next(seeds)), **CFG))
+    assert m.shape == (1,)
+
+
+@pytest.mark.benchmark(group="small_calls")
+def test_numpy_generator_integers_one(benchmark, items):
+    """numpy's own one-element draw from a Generator: what any seeded one-element call competes with."""
+    items(1)
+    rng = np.random.default_rng(7)
+    benchmark(rng.integers, 0, 6, 1)
 
 
 @pytest.mark.benchmark(group="small_calls")

@@ -199,3 +199,71 @@ def test_the_firefight_example_resolves_each_step_as_the_reference_would(monkeyp
     assert out["side_0_wounds"] + out["side_1_wounds"] > 0
     monkeypatch.undo()
     assert mod.run(n_squads=10, steps=6, seed=3) == out   # reproducible from its seed
+
+
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937,
+                                           np.random.Philox, np.random.SFC64])
+def test_simulate_fire_generator_words_drawn_in_c_are_generator_integers(bit_generator):
+    # The four seed words are drawn through the bit generator's C API, not Generator.integers: the
+    # same words for every numpy BitGenerator, and the Generator is left where integers leaves it.
+    for s in range(20):
+        g, h = np.random.Generator(bit_generator(s)), np.random.Generator(bit_generator(s))
+        a = batch.simulate_fire(300, seed=g, **CFG)
+        ss = np.random.SeedSequence(h.integers(0, 2**63, size=4, dtype=np.uint64).tolist())
+        b = batch.simulate_fire(300, seed=ss, **CFG)
+        np.testing.assert_array_equal(a.markers, b.markers)
+        np.testing.assert_array_equal(a.wounds, b.wounds)
+        assert g.integers(0, 2**32, 5, dtype=np.uint32).tolist() == h.integers(0, 2**32, 5, dtype=np.uint32).tolist()
+
+
+def test_simulate_fire_generator_words_with_a_zero_high_half():
+    # numpy writes an int below 2**32 as one word, so a drawn value with a zero high half shortens
+    # the entropy. MT19937 at position 0 outputs its tempered key words in order (0 tempers to 0):
+    # zero key words make such values.
+    for first in ([0] * 8, [0, 7, 0, 0, 1, 0, 0, 0], [9, 0, 0, 3, 0, 0, 0, 0]):
+        key = np.arange(1, 625, dtype=np.uint32)
+        key[:8] = first
+        state = {"bit_generator": "MT19937", "state": {"key": key, "pos": 0}}
+        g, h = np.random.MT19937(), np.random.MT19937()
+        g.state = state
+        h.state = state
+        values = np.random.Generator(h).integers(0, 2**63, size=4, dtype=np.uint64).tolist()
+        assert any(x < 2**32 for x in values)
+        a = batch.simulate_fire(200, seed=np.random.Generator(g), **CFG)
+        rm, rw = ref.simulate_fire(200, seed=np.random.SeedSequence(values), **CFG)
+        assert a.markers.tolist() == rm and a.wounds.tolist() == rw
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1, 2**64, 2**64 + 1])
+def test_simulate_fire_int_seeds_without_a_seed_sequence_equal_the_reference(seed):
+    # Ints below 2**64 are assembled in C; 2**64 and above take the SeedSequence path: both are numpy's.
+    m, w = batch.simulate_fire(500, seed=seed, **CFG)
+    rm, rw = ref.simulate_fire(500, seed=seed, **CFG)
+    assert m.tolist() == rm and w.tolist() == rw
+    again = batch.simulate_fire(500, seed=seed, **CFG)
+    assert again.markers.tolist() == rm
+
+
+def test_simulate_fire_fresh_seeds_differ_and_repeat():
+    draws = [batch.simulate_fire(64, seed=s, **CFG).markers.tolist() for s in range(40)]
+    assert len({tuple(d) for d in draws}) == 40
+    assert draws == [batch.simulate_fire(64, seed=s, **CFG).markers.tolist() for s in range(40)]
+
+
+@pytest.mark.parametrize("dice, bad", [([[10, 10, 7]], 7), ([[4, 6, 8], [12, 0, 3]], 0), ([[-4, 6, 8]], -4),
+                                       ([[2**40, 6, 8]], 2**40), ([64], 64), ([[10, 10, 8]] * 50 + [[10, 11, 8]], 11)])
+def test_roll_dice_checked_in_the_kernel_draws_nothing_on_a_bad_die(dice, bad):
+    # The kernel's one check pass runs before any draw: the first bad die (row order) is named and
+    # the generator is where it was.
+    rng = np.random.default_rng(3)
+    before = rng.bit_generator.state
+    with pytest.raises(ValueError, match=rf"^dice: {bad} is not a die; allowed sides \[4, 6, 8, 10, 12\]$"):
+        batch.roll_dice(dice, rng)
+    assert rng.bit_generator.state == before
+
+
+def test_roll_dice_mixed_units_match_the_reference_stream():
+    dice = np.random.default_rng(0).choice([4, 6, 8, 10, 12], size=(500, 3))
+    got = batch.roll_dice(dice, np.random.default_rng(8))
+    want = ref.roll_dice(dice.tolist(), np.random.default_rng(8))
+    assert got.tolist() == [list(r) for r in want]

@@ -65,6 +65,7 @@ def _checks_analysts(ns):
     assert sum(ns["exact"].values()) == 1
     assert sum(ns["dist"].values()) == pytest.approx(1.0, abs=1e-12)
     assert ns["grid"].shape == (2, 2, 9, 3, 6, 4)
+    assert len(ns["odds_df"]) == len(ns["drawn_df"]) and 0 < ns["error"] < 0.02
 
 
 def _checks_readme(ns):

@@ -367,15 +367,17 @@ def roll_dice(dice, rng=None) -> np.ndarray:
     d = v.int_array(dice, "dice")
     if d.ndim not in (1, 2) or d.shape[-1] < 1 or d.shape[-1] > 6:
         raise ValueError(f"dice: expected shape (n, k) with 1 <= k <= 6, got {d.shape}")
-    valid = [int(x) for x in Die]
-    if d.size and not np.isin(d, valid).all():
-        bad = d[~np.isin(d, valid)].reshape(-1)[0]
-        raise ValueError(f"dice: {bad} is not a die; allowed sides {valid}")
     g = generator(rng)
     d2 = np.ascontiguousarray(d.reshape(-1, d.shape[-1]))
     faces = np.empty(d2.shape, dtype=np.uint8)
-    _dice.roll_dice(g.bit_generator, d2, faces)
+    bad = _dice.roll_dice(g.bit_generator, d2, faces, _DIE_SIDES_MASK)
+    if bad >= 0:
+        raise ValueError(f"dice: {int(d2.reshape(-1)[bad])} is not a die; allowed sides {[int(x) for x in Die]}")
     return faces.reshape(d.shape)
+
+
+#: Bit s set for each die of s sides: the kernel's one-pass check of roll_dice's dice.
+_DIE_SIDES_MASK = sum(1 << int(x) for x in Die)
 
 
 def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_band, armor,
@@ -416,8 +418,9 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
     seed : None, int, SeedSequence or Generator
         Engagements ``[c*SIMULATE_CHUNK, (c+1)*SIMULATE_CHUNK)`` draw from child ``c`` of
         ``SeedSequence(seed)``: results are identical for every ``threads`` and a smaller ``n`` gives
-        a prefix of a larger one. An int seed is the cheapest (its seed words are memoised); a
-        Generator costs a few microseconds more (four words drawn from it).
+        a prefix of a larger one. A Generator gives ``SeedSequence`` of four words drawn from it
+        (``integers(0, 2**63, size=4, dtype=np.uint64)``, drawn in C under its bit generator's lock).
+        An int below 2**64 or a Generator costs no more than a repeated seed.
     threads : int
         OpenMP threads, 1..1024; more than the cores available gives a RuntimeWarning.
     rules : Rules, optional
@@ -466,28 +469,27 @@ def simulate_fire(n, shooter, target, *, shooter_posture, target_posture, range_
         n = v.as_int(n, "n", lo=0)
     if type(threads) is not int or threads != 1:
         threads = v.as_threads(threads)
-    if type(seed) is int:
-        base = _seed_words.get(seed)
-        if base is None:
-            base = _base_entropy(seed_sequence(seed))
-            if len(_seed_words) < 256:
-                _seed_words[seed] = base
-    elif type(seed) is np.random.Generator:
-        # seed_sequence's entropy drawn from the Generator, without making the SeedSequence: its
-        # children's assembled entropy starts with these words (4 ints, no spawn key, no padding).
-        base = np.array(_words(seed.integers(0, 2**63, size=4, dtype=np.uint64).tolist()), dtype=np.uint32)
-    else:
-        base = _base_entropy(seed_sequence(seed))
     if n > _SMALL:
         v.check_memory(3 * n, "n", f"{n:,} engagements at 3 bytes each", "simulate in smaller batches")
-        try:
-            return _tuple_new(FireResult, table.sample(base, n, SIMULATE_CHUNK, threads))
-        except MemoryError:
-            raise v.memory_error(3 * n, "n", f"{n:,} engagements at 3 bytes each",
-                                 "simulate in smaller batches") from None
-    return _tuple_new(FireResult, table.sample(base, n, SIMULATE_CHUNK, threads))
+    try:
+        # The seed's words are assembled in C for the two common seeds (an int below 2**64, a
+        # Generator): making a SeedSequence, or drawing through Generator.integers, costs more than
+        # the small call's whole work.
+        if type(seed) is int and 0 <= seed < _U64:
+            r = table.sample_int(seed, n, SIMULATE_CHUNK, threads)
+        elif type(seed) is np.random.Generator:
+            r = table.sample_bitgen(seed.bit_generator, n, SIMULATE_CHUNK, threads)
+        else:
+            r = table.sample(_base_entropy(seed_sequence(seed)), n, SIMULATE_CHUNK, threads)
+    except MemoryError:
+        if n <= _SMALL:
+            raise
+        raise v.memory_error(3 * n, "n", f"{n:,} engagements at 3 bytes each",
+                             "simulate in smaller batches") from None
+    return _tuple_new(FireResult, r)
 
 
+_U64 = 1 << 64
 _DIE_T = frozenset((int, Die))
 _POSTURE_T = frozenset((int, Posture))
 _ACTION_T = frozenset((int, Action))
@@ -498,9 +500,8 @@ _tuple_new = tuple.__new__   # a NamedTuple without its Python-level __new__
 #: the process's status and cgroup files (tens of microseconds).
 _SMALL = 256
 _TABLE_MEMO_MAX = 1 << 12
-# Exact outcome tables per Rules object (keyed by id(): see odds._MEMOS), and seed words of int seeds.
+# Exact outcome tables per Rules object (keyed by id(): see odds._MEMOS).
 _TABLE_MEMOS: dict[int, dict] = {}
-_seed_words: dict[int, np.ndarray] = {}
 
 
 def _table_memo(rules) -> dict:

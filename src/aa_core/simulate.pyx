@@ -8,9 +8,11 @@ entropy, spawn_key=key + (c,))), seeded in C (csrc/aa_pcg.h, bit for bit numpy's
 does not depend on the thread count and no numpy Generator is made.
 """
 cimport numpy as cnp
+from cpython.pycapsule cimport PyCapsule_GetPointer
 from cython.parallel cimport prange
 from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport int8_t, int16_t, int64_t, uint16_t, uint32_t, uint64_t
+from numpy.random cimport bitgen_t
 
 cnp.import_array()
 
@@ -82,15 +84,48 @@ cdef class FireCdf:
         if cnp.PyArray_TYPE(base) != cnp.NPY_UINT32 or not cnp.PyArray_IS_C_CONTIGUOUS(base) \
                 or cnp.PyArray_NDIM(base) != 1 or cnp.PyArray_DIM(base, 0) < 1:
             raise ValueError("base: expected a non-empty C-contiguous 1-D uint32 array")
+        return self._sample(<const uint32_t*>cnp.PyArray_DATA(base), <int>cnp.PyArray_DIM(base, 0), n, chunk,
+                            threads)
+
+    def sample_int(self, uint64_t seed, Py_ssize_t n, Py_ssize_t chunk, int threads):
+        """As sample, for SeedSequence(seed) of an int seed below 2**64: its children's assembled
+        entropy is the seed's one or two words zero-padded to the pool's 4 (no SeedSequence made)."""
+        cdef uint32_t b[4]
+        b[0] = <uint32_t>seed
+        b[1] = <uint32_t>(seed >> 32)
+        b[2] = 0
+        b[3] = 0
+        return self._sample(b, 4, n, chunk, threads)
+
+    def sample_bitgen(self, object bit_generator, Py_ssize_t n, Py_ssize_t chunk, int threads):
+        """As sample, for SeedSequence(Generator(bit_generator).integers(0, 2**63, 4, uint64)): the
+        four words drawn here through numpy's C API under the bit generator's lock."""
+        # integers(0, 2**63, dtype=uint64) is Lemire's method with a range of 2**63, whose rejection
+        # threshold is 0: each value is exactly next_uint64() >> 1, one draw each, for every numpy
+        # BitGenerator (tests compare the two).
+        cdef bitgen_t* bg = <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+        cdef uint64_t v[4]
+        cdef uint32_t b[8]
+        cdef int k, m = 0
+        with bit_generator.lock:
+            for k in range(4):
+                v[k] = bg.next_uint64(bg.state) >> 1
+        for k in range(4):   # numpy's words of each int: one word when the high half is zero
+            b[m] = <uint32_t>v[k]
+            m += 1
+            if v[k] >> 32:
+                b[m] = <uint32_t>(v[k] >> 32)
+                m += 1
+        return self._sample(b, m, n, chunk, threads)
+
+    cdef object _sample(self, const uint32_t* b, int n_base, Py_ssize_t n, Py_ssize_t chunk, int threads):
         if n < 0 or chunk < 1:
             raise ValueError(f"n, chunk: expected n >= 0 and chunk >= 1, got {n}, {chunk}")
         cdef cnp.npy_intp dim = n
         cdef cnp.ndarray markers = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT8, 0)
         cdef cnp.ndarray wounds = cnp.PyArray_EMPTY(1, &dim, cnp.NPY_INT16, 0)
-        cdef const uint32_t* b = <const uint32_t*>cnp.PyArray_DATA(base)
         cdef int8_t* m = <int8_t*>cnp.PyArray_DATA(markers)
         cdef int16_t* w = <int16_t*>cnp.PyArray_DATA(wounds)
-        cdef int n_base = <int>cnp.PyArray_DIM(base, 0)
         cdef Py_ssize_t n_chunks = (n + chunk - 1) // chunk
         cdef Py_ssize_t c, lo, hi
         cdef int failed = 0

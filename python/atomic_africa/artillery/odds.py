@@ -7,7 +7,6 @@ deck state (draw-pile order unknown, the discard pile reshuffled in if the draw 
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -38,18 +37,30 @@ def all_card_pairs() -> np.ndarray:
                                 dtype=np.int32)
 
 
-def _next_card(draw: tuple, discard: tuple):
-    """(probability, card id, draw', discard') for the next revealed card of a deck state."""
-    if sum(draw) == 0:                       # the discard pile is reshuffled into a new draw pile
-        draw, discard = discard, (0,) * N_PAIRS
-    n = sum(draw)
-    for k in range(N_PAIRS):
-        if draw[k]:
-            d = list(draw)
-            x = list(discard)
-            d[k] -= 1
-            x[k] += 1
-            yield Fraction(draw[k], n), k, tuple(d), tuple(x)
+def _two_card_weights(deck) -> tuple:
+    """Integer weights of the next two cards over one total: (w[36 * id1 + id2] int64, total).
+
+    Fractions are made once per answer, not summed pair by pair (which cost a hundred times the
+    landing kernel's work). Without replacement, pair (a, b) comes in draw[a] * (draw[b] - [a == b])
+    of the n * (n - 1) ordered ways; a pile emptied by the first card is reshuffled from the discard
+    pile (with that card) before the second."""
+    if deck is None:
+        return np.ones(N_PAIRS * N_PAIRS, dtype=np.int64), N_PAIRS * N_PAIRS
+    draw = np.array(deck.draw, dtype=np.int64)
+    discard = np.array(deck.discard, dtype=np.int64)
+    if draw.sum() == 0:                      # the discard pile is reshuffled into a new draw pile
+        draw, discard = discard, np.zeros_like(discard)
+    n = int(draw.sum())
+    if n == 0:
+        return np.zeros(N_PAIRS * N_PAIRS, dtype=np.int64), 1
+    if n > 1:
+        return (np.outer(draw, draw) - np.diag(draw)).reshape(-1), n * (n - 1)
+    a = int(np.flatnonzero(draw)[0])
+    second = discard.copy()
+    second[a] += 1
+    w = np.zeros((N_PAIRS, N_PAIRS), dtype=np.int64)
+    w[a] = second
+    return w.reshape(-1), int(second.sum())
 
 
 def two_card_odds(deck=None) -> dict:
@@ -73,16 +84,10 @@ def two_card_odds(deck=None) -> dict:
     TypeError
         If ``deck`` is neither a DeckState nor None.
     """
-    if deck is None:
-        p = Fraction(1, N_PAIRS * N_PAIRS)
-        return {(a, b): p for a in range(N_PAIRS) for b in range(N_PAIRS)}
-    if not isinstance(deck, DeckState):
+    if deck is not None and not isinstance(deck, DeckState):
         raise TypeError(f"deck: expected a DeckState or None, got {type(deck).__name__}")
-    out = defaultdict(Fraction)
-    for p1, a, d1, x1 in _next_card(deck.draw, deck.discard):
-        for p2, b, _, _ in _next_card(d1, x1):
-            out[(a, b)] += p1 * p2
-    return dict(out)
+    w, total = _two_card_weights(deck)
+    return {(int(k) // N_PAIRS, int(k) % N_PAIRS): Fraction(int(w[k]), total) for k in np.flatnonzero(w)}
 
 
 @dataclass(frozen=True)
@@ -208,17 +213,13 @@ def landing_distribution(hexmap, spotter, target, *, hindrance=0, deck="independ
     hit = np.empty(cards.shape[0], dtype=np.uint8)
     _hx.resolve_requests(geo.target.col, geo.target.row, geo.threshold, cards, hexmap.grid_params,
                          rules.artillery.drift_params, landing, hit)
-    exact = defaultdict(Fraction)
-    p_hit = Fraction(0)
-    off = Fraction(0)
-    for (a, b), p in two_card_odds(state).items():
-        k = a * N_PAIRS + b
-        if hit[k]:
-            p_hit += p
-        if landing[k] < 0:
-            off += p
-        else:
-            exact[hexmap.at(int(landing[k]))] += p
+    w, total = _two_card_weights(state)
+    on = (w > 0) & (landing >= 0)
+    counts = np.zeros(hexmap.size, dtype=np.int64)
+    np.add.at(counts, landing[on], w[on])
+    p_hit = Fraction(int(w[hit.astype(bool)].sum()), total)
+    off = Fraction(int(w[landing < 0].sum()), total)
+    exact = {hexmap.at(int(i)): Fraction(int(counts[i]), total) for i in np.flatnonzero(counts)}
     mode = deck if isinstance(deck, str) else "state"
     return LandingOdds(hexmap, geo.spotter, geo.target, geo.range, geo.hindrance, geo.threshold, mode,
                        p_hit, off, dict(sorted(exact.items(), key=lambda kv: (kv[0].row, kv[0].col))))

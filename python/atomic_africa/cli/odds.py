@@ -15,7 +15,9 @@ from ..rules import resolve_rules
 from .._plotting import canvas_figure, save_figure
 from .._text import printable
 from .common import (action_arg, add_engagement_options, add_rules_option, band_label, count_arg, cover_arg,
-                     default_engagement, dice_arg, engagement_band, names, output_file, posture_arg)
+                     default_engagement, dice_arg, engagement_band, names, output_file, positive_count_arg,
+                     posture_arg, seed_arg)
+from .odds_sweep import run_sweep, sweep_arg
 
 # The shooter's actions this command answers other than by fire_outcomes.
 _NOT_FIRE = (Action.RALLY, Action.CALL_FOR_FIRE)
@@ -69,6 +71,22 @@ def register(sub):
     rally.add_argument("--no-los", action="store_true", help="the rallied unit is out of sight")
     rally.add_argument("--comms", action="store_true",
                        help="the rallying unit has tactical comms (it may rally out of sight, at a longer range)")
+    sw = p.add_argument_group("Sweeps (a table of every combination; the other options give the values "
+                              "not swept)")
+    sw.add_argument("--sweep", type=sweep_arg, action="append", default=None, metavar="NAME=VALUES",
+                    help="vary one engagement argument (repeatable): range_band=1..9, armor=1,2,3, "
+                         "cover=none,light,heavy, shooter=d10,d10,d8/d8,d8,d6 (dice separated by /), "
+                         "vehicle=false,true; also target, shooter_posture, target_posture, "
+                         "shooter_action, target_action, ap. One row per combination and outcome")
+    sw.add_argument("--out", type=output_file, default=None, metavar="FILE.csv|FILE.parquet",
+                    help="write the sweep's table there (Parquet needs the 'parquet' extra); default: CSV "
+                         "on stdout")
+    sw.add_argument("--samples", type=positive_count_arg, default=None, metavar="N",
+                    help="Monte Carlo instead of exact odds: N engagements per combination (count and "
+                         "frequency columns)")
+    sw.add_argument("--seed", type=seed_arg, default=None,
+                    help=f"seed of a sampled sweep (default {d['seed']}); combination i draws from child i")
+    p.set_defaults(default_seed=d["seed"])
     cff = p.add_argument_group("Call for Fire (with --action call_for_fire; --shooter and --posture are the spotter)")
     cff.add_argument("--within", type=_cm_arg, action="append", default=None, metavar="CM",
                      help="also give the chance that the impact lands within CM of the aiming point "
@@ -119,12 +137,27 @@ def _check_options(args) -> None:
             raise ValueError(f"{opt}: only with --action rally")
     if args.within is not None and a != Action.CALL_FOR_FIRE:
         raise ValueError("--within: only with --action call_for_fire")
+    if args.sweep is None:
+        for opt, on in (("--out", args.out is not None), ("--samples", args.samples is not None),
+                        ("--seed", args.seed is not None)):
+            if on:
+                raise ValueError(f"{opt}: only with --sweep NAME=VALUES")
+    else:
+        if a in _NOT_FIRE or args.other_target is not None:
+            raise ValueError("--sweep: only for fire, not with --action rally, call_for_fire or --other-target")
+        for opt, on in (("--grid", args.grid), ("--plot", args.plot), ("--exact", args.exact)):
+            if on:
+                raise ValueError(f"{opt}: not with --sweep (the sweep's table has float64 probabilities)")
+        if args.seed is not None and args.samples is None:
+            raise ValueError("--seed: only with --samples N (an exact sweep draws nothing)")
     if a in _NOT_FIRE and (args.grid or args.plot):
         raise ValueError(f"--{'grid' if args.grid else 'plot'}: only for fire, not with --action {a.name.lower()}")
 
 
 def run(args) -> int:
     _check_options(args)
+    if args.sweep is not None:
+        return run_sweep(args)
     if args.shooter_action == Action.RALLY:
         return _run_rally(args)
     if args.shooter_action == Action.CALL_FOR_FIRE:
