@@ -27,6 +27,8 @@ def loop(c_compiler, c_library, tmp_path_factory):
     lib = ctypes.CDLL(str(so))
     lib.aa_bench_play.argtypes = [ctypes.c_ulonglong, ctypes.c_int, ctypes.POINTER(ctypes.c_double)]
     lib.aa_bench_play.restype = ctypes.c_long
+    lib.aa_bench_spec_default.argtypes = [ctypes.c_int]
+    lib.aa_bench_spec_default.restype = ctypes.c_double
     return lib
 
 
@@ -66,3 +68,17 @@ def test_python_game_decisions(benchmark, items, loop):
     assert decisions == _c_play(loop, GAMES_PY)[0]   # the same games, decision for decision
     items(decisions)
     benchmark.pedantic(_python_play, args=(GAMES_PY,), rounds=1, iterations=1)
+
+
+SPEC_CALLS = scaled(2000, minimum=20)
+
+
+@pytest.mark.benchmark(group="c_api_spec_default")
+def test_c_api_spec_default(benchmark, items, loop):
+    """aa_spec_default + aa_spec_free after a process's first spec (target: at most 50 us a call; it
+    was 35-39 ms when every spec counted its own odds tables)."""
+    assert loop.aa_bench_spec_default(1) > 0
+    items(SPEC_CALLS)
+    benchmark.pedantic(loop.aa_bench_spec_default, args=(SPEC_CALLS,), rounds=5, iterations=1)
+    best_ns = min(loop.aa_bench_spec_default(SPEC_CALLS) for _ in range(5))
+    benchmark.extra_info["cpu_us_per_call"] = round(best_ns / 1e3, 2)

@@ -34,9 +34,19 @@ The native driver (issue 13), 1 thread unless named:
 - group ``learner_steps``, per learner step: the Gymnasium vector env at 256 and at 16 envs (256 must
   give more steps per second).
 
+Per-episode map sampling (issue 33), group ``map_sampling``, per decision of both sides, 256 envs, 1
+thread: ``plain`` is ``raw_engine_256``'s loop (``action_masks()`` included) on map 0 of
+``ScenarioSampler.generated(64)``; ``maps_4`` / ``maps_16`` / ``maps_64`` the same loop on a
+:class:`~atomic_africa.game.native.mixed.MixedVectorGame` drawing each episode's battle from the
+first 4, 16 or 64 of those maps. Its ``map_ratio`` test plays the four in turn round after round and
+reports each one's median CPU time over ``plain``'s (``map_sampling_ratio.py`` prints the same from
+the command line). Issue 33's target: at most 1.3x at 64 maps.
+
 Self-play games/s per agent pair (native on 1 and 2 threads against the Python loop) are
 ``bench_selfplay.py``'s.
 """
+import time
+
 import numpy as np
 import pytest
 from bench_env import GAMES, STEPS, game_loop, gymnasium_loop, pettingzoo_loop
@@ -45,6 +55,8 @@ from _scale import scaled
 from atomic_africa.game import VectorGame
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
 from atomic_africa.game import GameSpec, load_scenario
+from atomic_africa.game.native.mixed import MixedVectorGame
+from atomic_africa.game.scenarios import ScenarioSampler
 
 # The battle docs/performance.md's figures were measured on (the default scenario until issue 14).
 SCENARIO = load_scenario("meeting_engagement")
@@ -214,3 +226,81 @@ def test_learner_steps(benchmark, items, num_envs):
                        setup=lambda: ((new_gym_vector(1, num_envs),), {}), rounds=5, iterations=1)
     items(out[0][1])
     benchmark.extra_info.update(num_envs=num_envs, threads=1, learner_steps=out[0][1])
+
+
+# ------------------------------------------------------------------ per-episode map sampling (issue 33)
+MAP_ENVS = 256
+MAP_STEPS = scaled(200, minimum=3)
+MAP_COUNTS = (4, 16, 64)
+
+
+def _map_samplers() -> dict:
+    """{maps: ScenarioSampler} over the first maps of one generated list (shared: built once)."""
+    if not _SAMPLERS:
+        specs = ScenarioSampler.generated(max(MAP_COUNTS), seed=0).specs
+        _SAMPLERS.update({k: ScenarioSampler(specs[:k]) for k in MAP_COUNTS})
+    return _SAMPLERS
+
+
+_SAMPLERS: dict = {}
+
+
+def new_map_entry(maps):
+    """``maps`` 0: the plain VectorGame of map 0; else a MixedVectorGame of that many maps."""
+    samplers = _map_samplers()
+    if maps == 0:
+        vg = VectorGame(samplers[MAP_COUNTS[0]].specs[0], MAP_ENVS, 0, threads=1)
+    else:
+        vg = MixedVectorGame(samplers[maps], MAP_ENVS, 0, threads=1)
+    vg = _Counting(vg)
+    vg.opponent_turns("random", 0)
+    vg.decisions = 0
+    return vg
+
+
+def map_loop(vg, steps=MAP_STEPS):
+    for _ in range(steps):
+        vg.step(vg.random_actions(), observe=False)
+        vg.opponent_turns("random", 0)
+        vg.action_masks()
+    return vg.decisions
+
+
+MAP_ENTRIES = {"plain": 0, **{f"maps_{k}": k for k in MAP_COUNTS}}
+
+
+def map_ratios(rounds: int) -> tuple:
+    """CPU seconds per decision of each MAP_ENTRIES loop, played in turn round after round (a load
+    that changes during the run weighs on all alike): ({entry: [s/decision per round]}, ratios of
+    the medians to plain's)."""
+    per = {name: [] for name in MAP_ENTRIES}
+    for _ in range(rounds):
+        for name, maps in MAP_ENTRIES.items():
+            vg = new_map_entry(maps)
+            t = time.process_time()
+            d = map_loop(vg)
+            per[name].append((time.process_time() - t) / max(d, 1))
+    med = {name: float(np.median(v)) for name, v in per.items()}
+    return per, {name: m / med["plain"] for name, m in med.items()}
+
+
+@pytest.mark.parametrize("entry", list(MAP_ENTRIES))
+def test_map_sampling_cost(benchmark, items, entry):
+    benchmark.group = "map_sampling"
+    out = []
+    benchmark.pedantic(lambda vg: out.append(map_loop(vg)), setup=lambda: ((new_map_entry(MAP_ENTRIES[entry]),), {}),
+                       rounds=3, iterations=1)
+    assert out[0] > 0 and all(o == out[0] for o in out)
+    items(out[0])
+    benchmark.extra_info.update(num_envs=MAP_ENVS, threads=1, learner_steps=MAP_STEPS)
+
+
+def test_map_ratio_interleaved(benchmark, items):
+    """One benchmark round plays every map entry once, in turn; ``extra_info["ratios"]``: each
+    entry's median CPU time per decision over plain's (issue 33: maps_64 at most 1.3)."""
+    benchmark.group = "map_ratio"
+    rounds = []
+    benchmark.pedantic(lambda: rounds.append(map_ratios(1)[0]), rounds=5, iterations=1)
+    med = {name: float(np.median([r[name][0] for r in rounds])) for name in MAP_ENTRIES}
+    items(len(MAP_ENTRIES))
+    benchmark.extra_info["ratios"] = {name: round(m / med["plain"], 2) for name, m in med.items()}

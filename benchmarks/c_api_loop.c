@@ -38,3 +38,22 @@ long aa_bench_play(unsigned long long seed0, int games, double *cpu_ns) {
     *cpu_ns = spent;
     return decisions;
 }
+
+/* `calls` x aa_spec_default + aa_spec_free after a first call (the process's odds tables counted
+ * then, as a host's first spec does); returns the thread CPU ns of one later call (-1 on a failure). */
+double aa_bench_spec_default(int calls) {
+    aa_spec *spec;
+    struct timespec t0, t1;
+    int k;
+    if (aa_spec_default(&spec) != AA_OK)
+        return -1.0;
+    aa_spec_free(spec);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+    for (k = 0; k < calls; k++) {
+        if (aa_spec_default(&spec) != AA_OK)
+            return -1.0;
+        aa_spec_free(spec);
+    }
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+    return ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / calls;
+}

@@ -472,7 +472,8 @@ def test_the_public_header_stands_alone(cc, tmp_path):
                                                                   "greedy-doctrine"])
 def test_built_in_agents_choose_as_the_python_classes(c_driver, kinds):
     """aa_agent_action of the heuristic (1), greedy (2) and doctrine (3) agents, default options: the
-    actions of HeuristicAgent(), GreedyAgent() and DoctrineAgent() in the same game (80 decisions)."""
+    actions of HeuristicAgent(), GreedyAgent() and DoctrineAgent() in the same game (80 decisions),
+    on the process's second aa_spec_default: the greedy agent reads the odds tables the first shared."""
     from atomic_africa.agents import HeuristicAgent
 
     classes = {1: HeuristicAgent, 2: GreedyAgent, 3: DoctrineAgent}

@@ -343,6 +343,11 @@ int main(int argc, char **argv) {
         aa_agent *ag[2];
         int32_t x;
         int p, k, max = atoi(argv[5]);
+        /* a second default spec: the greedy agent then reads the odds tables the first one counted
+         * and left shared (aa_spec.c), which must be the same games */
+        aa_spec_free(spec);
+        if ((st = aa_spec_default(&spec)) != AA_OK)
+            die("aa_spec_default", st);
         aa_game_new(spec, strtoull(argv[4], NULL, 10), &g);
         for (p = 0; p < 2; p++)
             if ((st = aa_agent_new(atoi(argv[2 + p]), 1 + (uint64_t)p, NULL, &ag[p])) != AA_OK)

@@ -16,20 +16,23 @@ static void sort_ids(int *a, int m) {
 }
 
 /* RandomAgent.act: legal action k in id order (Game.legal_actions), k one die of as many sides as
- * legal actions (no draw when one is legal); -1 when none is. */
+ * legal actions. */
+int aa_random_index(int m, aa_bitgen *rng) {
+    int face = 1;
+    uint32_t sides = (uint32_t)m;
+    if (m > 1)
+        aa_roll_faces(rng, &sides, 1, aa_reject_threshold(sides), &face);
+    return face - 1;
+}
+
+/* -1 when no action is legal. */
 static int random_act(V *v, aa_bitgen *rng) {
     int buf[MAX_LEGAL];
     int m = aa_legal_v(v, buf);
-    int face = 1;
-    uint32_t sides;
     if (m == 0)
         return -1;
-    if (m > 1) {
-        sort_ids(buf, m);
-        sides = (uint32_t)m;
-        aa_roll_faces(rng, &sides, 1, aa_reject_threshold(sides), &face);
-    }
-    return buf[face - 1];
+    sort_ids(buf, m);
+    return buf[aa_random_index(m, rng)];
 }
 
 int aa_agent_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng) {

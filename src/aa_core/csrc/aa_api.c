@@ -470,7 +470,7 @@ void aa_agent_free(aa_agent *agent) { free(agent); }
 
 aa_status aa_agent_action(aa_agent *agent, const aa_game *game, int32_t *action) {
     aa_status st;
-    int a;
+    int a, m;
     if (agent == NULL)
         return ARG("agent: NULL; expected an agent from aa_agent_new");
     if ((st = check_game(game)) != AA_OK || (st = check_out(action, "action")) != AA_OK)
@@ -478,7 +478,13 @@ aa_status aa_agent_action(aa_agent *agent, const aa_game *game, int32_t *action)
     if (game->g.s[S_STAGE] == ST_OVER)
         return aa_fail(AA_ERR_OVER, "game: over (turn %d); no action to choose", game->g.s[S_TURN]);
     aa_pcg_bitgen(agent->rng, &agent->bg);   /* the agent may have been moved in memory: rebind */
-    a = aa_agent_choose(game->P, state_of(game), agent->kind, &agent->ap, &agent->bg);
+    if (agent->kind == AGENT_RANDOM) {
+        /* from the host's cache of sorted legal ids, which aa_game_apply then checks the pick against */
+        m = legal_cached(game);
+        a = m > 0 ? (int)game->legal[aa_random_index(m, &agent->bg)] : -1;
+    } else {
+        a = aa_agent_choose(game->P, state_of(game), agent->kind, &agent->ap, &agent->bg);
+    }
     if (a < 0)   /* the core always finds one in a running game; kept as a status, not a crash */
         return aa_fail(AA_ERR_ILLEGAL, "agent: found no legal action (player %d to move)", game->g.s[S_CUR]);
     *action = (int32_t)a;

@@ -269,6 +269,10 @@ typedef struct aa_agent_params {   /* the Python agents' constructor values (ato
 
 int aa_agent_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng);
 
+/* RandomAgent's pick among m >= 1 legal actions in id order: its index (no draw when m == 1), for a
+ * host that has the sorted legal ids already (aa_api.c's cache) and need not list them again. */
+int aa_random_index(int m, aa_bitgen *rng);
+
 /* The ISMCTS agent's action (aa_agent_ismcts.c): its decision depends on what the player to move
  * may know, on `rng` and on ap's search fields only. */
 int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa_bitgen *rng);
