@@ -275,9 +275,10 @@ def test_search_defaults_are_the_python_class():
 
     text = (PKG / "csrc" / "aa_api.c").read_text()
     m = re.search(r"default_search = \{([^}]*)\};", text)
-    sims, expl, rollout, depth = (x.strip() for x in m.group(1).split(","))
+    sims, expl, rollout, depth, width = (x.strip() for x in m.group(1).split(","))
     d = {k: p.default for k, p in inspect.signature(ISMCTSAgent.__init__).parameters.items()}
     assert int(sims) == d["simulations"] and float(expl) == d["exploration"] and int(depth) == d["rollout_depth"]
+    assert int(width) == d["width"]
     assert rollout == "AA_AGENT_RANDOM" and AGENT_KINDS[d["rollout"]] == 0
 
 
@@ -286,9 +287,9 @@ def test_search_defaults_through_the_api(c_driver):
     from atomic_africa.agents import ISMCTSAgent
 
     a = ISMCTSAgent()
-    tag, sims, expl, rollout, depth = _run([c_driver, "searchdefaults"]).stdout.split()
-    assert (tag, int(sims), float(expl), int(rollout), int(depth)) == (
-        "SD", a.simulations, a.exploration, 0, a.rollout_depth)
+    tag, sims, expl, rollout, depth, width = _run([c_driver, "searchdefaults"]).stdout.split()
+    assert (tag, int(sims), float(expl), int(rollout), int(depth), int(width)) == (
+        "SD", a.simulations, a.exploration, 0, a.rollout_depth, a.width)
     header = (INCLUDE / "atomic_africa.h").read_text()
     assert f"#define AA_MAX_SIMULATIONS {MAX_SIMULATIONS}\n" in header
 
@@ -376,6 +377,7 @@ ERRORS = {
                                  "AA_AGENT_GREEDY (2) or AA_AGENT_DOCTRINE (3)"),
     "search_rollout_negative": (1, "search->rollout: -1; allowed AA_AGENT_RANDOM (0)"),
     "search_rollout_depth": (1, "search->rollout_depth: -1; allowed 0 (to the end of the game) or more"),
+    "search_width": (1, "search->width: -1; allowed 0 (every legal action) .. 8192"),
 }
 
 

@@ -19,7 +19,7 @@
  *   capi_driver search SEED MAX SIMS EXPL ROLLOUT DEPTH A0 A1   two ISMCTS agents
  *                               (aa_agent_new_search, seeds A0 for side 0 and A1 for side 1) play
  *                               Game(SEED): their actions, one per line, at most MAX decisions
- *   capi_driver searchdefaults  aa_search_defaults: "SD simulations exploration rollout rollout_depth"
+ *   capi_driver searchdefaults  aa_search_defaults: "SD simulations exploration rollout rollout_depth width"
  *   capi_driver copydet SEED K P S   Game(SEED) after K decisions of `play`'s agents; copied, the copy
  *                               determinized for P with S and played on: the original's "V" line
  *                               (its view digests) before and after, and the copy's
@@ -267,6 +267,9 @@ static void errors(const aa_spec *spec) {
         bad = so;
         bad.rollout_depth = -1;
         report_search("search_rollout_depth", AA_AGENT_ISMCTS, &bad);
+        bad = so;
+        bad.width = -1;
+        report_search("search_width", AA_AGENT_ISMCTS, &bad);
         printf("search_out_cleared %d\n", search_out_cleared);
     }
     report("fire_null_spec", aa_resolve_fire(NULL, 13, 3, 2, 2, 1, &mk, &w));
@@ -396,7 +399,7 @@ int main(int argc, char **argv) {
         aa_search_options so;
         if ((st = aa_search_defaults(&so)) != AA_OK)
             die("aa_search_defaults", st);
-        printf("SD %d %.17g %d %d\n", so.simulations, so.exploration, so.rollout, so.rollout_depth);
+        printf("SD %d %.17g %d %d %d\n", so.simulations, so.exploration, so.rollout, so.rollout_depth, so.width);
     } else if (strcmp(argv[1], "copydet") == 0) {
         /* copydet SEED K P S: the original's view ("V"), the copy's after aa_game_determinize ("W"),
          * the original's again after the copy played on ("V"), and both games' event counts ("E") */
