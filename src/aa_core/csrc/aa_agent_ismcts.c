@@ -42,18 +42,6 @@ typedef struct ts_search {
     aa_bitgen bg;
 } ts_search;
 
-/* Ascending (insertion sort: the engine lists legal ids nearly sorted), so equal information sets
- * list their actions alike whatever order the hidden state keeps its cards in. */
-static void sort_ids(int *a, int m) {
-    int i, j, x;
-    for (i = 1; i < m; i++) {
-        x = a[i];
-        for (j = i - 1; j >= 0 && a[j] > x; j--)
-            a[j + 1] = a[j];
-        a[j + 1] = x;
-    }
-}
-
 /* Keep the greedy agent's best `width` of the m legal actions (ties to the lowest id), in
  * ascending id order, their values in val; returns how many are kept. */
 static int widest(const aa_params *P, aa_state *g, const aa_agent_params *ap, int *legal, int m, double *val,
@@ -135,7 +123,7 @@ static void simulate(ts_search *t, aa_state *root, int me, aa_bitgen *rng) {
         m = aa_legal_actions(P, g, legal);
         if (m == 0)
             break;
-        sort_ids(legal, m);
+        aa_sort_ids(legal, m);
         ranked = t->width > 0 && m > 1;
         if (ranked)
             m = widest(P, g, t->ap, legal, m, t->val, t->width);
@@ -208,6 +196,15 @@ static void simulate(ts_search *t, aa_state *root, int me, aa_bitgen *rng) {
     }
 }
 
+static void release(ts_search *t) {
+    free(t->nodes);
+    free(t->child_of);
+    free(t->path);
+    free(t->cand);
+    free(t->val);
+    free(t->block);
+}
+
 int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa_bitgen *rng) {
     int legal[MAX_LEGAL];
     ts_search t;
@@ -234,12 +231,7 @@ int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa
     t.block = malloc(bytes);
     if (t.nodes == NULL || t.child_of == NULL || t.path == NULL || t.cand == NULL || t.val == NULL || t.block == NULL) {
         /* out of memory: the rollout agent's own choice (the search is an improvement, not a need) */
-        free(t.nodes);
-        free(t.child_of);
-        free(t.path);
-        free(t.cand);
-        free(t.val);
-        free(t.block);
+        release(&t);
         return aa_agent_choose(P, g, (int)ap->rollout, ap, rng);
     }
     for (s = 0; s < P->n_actions; s++)
@@ -262,11 +254,6 @@ int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa
             best = child;
     }
     s = best >= 0 ? t.nodes[best].action : legal[0];
-    free(t.nodes);
-    free(t.child_of);
-    free(t.path);
-    free(t.cand);
-    free(t.val);
-    free(t.block);
+    release(&t);
     return s;
 }

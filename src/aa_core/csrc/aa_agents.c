@@ -1,20 +1,6 @@
 /* The native agents' entry point and RandomAgent (atomic_africa.agents). */
 #include "aa_agents_internal.h"
 
-/* Ascending, in place (insertion sort: the legal enumeration is sorted but for a few runs). */
-static void sort_ids(int *a, int m) {
-    int i, j, x;
-    for (i = 1; i < m; i++) {
-        x = a[i];
-        j = i - 1;
-        while (j >= 0 && a[j] > x) {
-            a[j + 1] = a[j];
-            j -= 1;
-        }
-        a[j + 1] = x;
-    }
-}
-
 /* RandomAgent.act: legal action k in id order (Game.legal_actions), k one die of as many sides as
  * legal actions. */
 int aa_random_index(int m, aa_bitgen *rng) {
@@ -31,7 +17,7 @@ static int random_act(V *v, aa_bitgen *rng) {
     int m = aa_legal_v(v, buf);
     if (m == 0)
         return -1;
-    sort_ids(buf, m);
+    aa_sort_ids(buf, m);
     return buf[aa_random_index(m, rng)];
 }
 

@@ -201,17 +201,6 @@ aa_status aa_game_current_player(const aa_game *game, int *player) {
     return AA_OK;
 }
 
-/* Ascending, in place: the core lists legal ids nearly sorted (a few runs), so insertion sort. */
-static void sort_ids(int *a, int m) {
-    int i, j, x;
-    for (i = 1; i < m; i++) {
-        x = a[i];
-        for (j = i - 1; j >= 0 && a[j] > x; j--)
-            a[j + 1] = a[j];
-        a[j + 1] = x;
-    }
-}
-
 /* The sorted legal ids in game->legal (cached until the game next changes: a host asks for them,
  * then applies one of them, and aa_game_apply checks it against the cache); their number. */
 static int legal_cached(const aa_game *game) {
@@ -221,7 +210,7 @@ static int legal_cached(const aa_game *game) {
     if (game->n_legal >= 0)
         return game->n_legal;
     m = aa_legal_actions(game->P, state_of(game), ids);
-    sort_ids(ids, m);
+    aa_sort_ids(ids, m);
     for (k = 0; k < m; k++)
         gm->legal[k] = (int32_t)ids[k];
     gm->n_legal = m;

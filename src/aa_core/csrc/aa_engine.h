@@ -212,6 +212,18 @@ void aa_start_game(const aa_params *P, aa_state *g);
  * MAX_LEGAL, at least n_actions, ints); returns their number (0 once the game is over). */
 int aa_legal_actions(const aa_params *P, aa_state *g, int *out);
 
+/* Legal action ids ascending, in place (Game.legal_actions' order): the core lists them nearly
+ * sorted (a few runs), so insertion sort. */
+AA_INLINE void aa_sort_ids(int *a, int m) {
+    int i, j, x;
+    for (i = 1; i < m; i++) {
+        x = a[i];
+        for (j = i - 1; j >= 0 && a[j] > x; j--)
+            a[j + 1] = a[j];
+        a[j + 1] = x;
+    }
+}
+
 /* Whether action id a is legal now. */
 int aa_is_legal(const aa_params *P, aa_state *g, int a);
 
