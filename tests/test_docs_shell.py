@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -141,3 +143,33 @@ def test_every_shell_block_runs_or_is_a_synopsis():
 def test_a_console_block_runs_its_dollar_lines_only():
     body = "$ atomic-africa odds \\\n    --exact\nsome output\n$ ls"
     assert commands("console", body) == "atomic-africa odds \\\n    --exact\nls"
+
+
+@pytest.mark.slow
+def test_the_play_synopsis_commands_each_start_in_turn(tmp_path):
+    """guide/play.md's first block is a synopsis (each command waits for a person), but each of its
+    commands starts in turn in one directory: none is refused because an earlier one's save file
+    exists. A browser game runs with --no-browser until it prints its address; the text game ends
+    at once on its closed input (and saves)."""
+    (kind, lang, line, body), = [b for b in blocks("guide/play.md") if b[0] == "synopsis"]
+    lines = commands(lang, body).split("\n")
+    assert len(lines) == 6 and all(c.startswith("atomic-africa play") for c in lines)
+    for i, command in enumerate(lines):
+        args = shlex.split(command, comments=True)[2:]
+        args += [] if "--text" in args else ["--no-browser"]
+        out, err = tmp_path / f"out{i}.log", tmp_path / f"err{i}.log"
+        with out.open("w") as o, err.open("w") as e:
+            proc = subprocess.Popen([sys.executable, "-u", "-m", "atomic_africa.cli", "play", *args], cwd=tmp_path,
+                                    stdin=subprocess.DEVNULL, stdout=o, stderr=e)
+        try:
+            deadline = time.monotonic() + 60
+            while proc.poll() is None and "http://127.0.0.1:" not in out.read_text() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            status = proc.poll()
+        finally:
+            proc.kill()
+            proc.wait()
+        # the text game ends on its closed input (status 0); a browser game is still serving its page
+        assert status == 0 if "--text" in args else status is None and "http://127.0.0.1:" in out.read_text(), \
+            (command, status, out.read_text()[-1000:], err.read_text()[-2000:])
+    assert {p.name for p in tmp_path.glob("*.json")} >= {"meeting.json", "text.json"}
