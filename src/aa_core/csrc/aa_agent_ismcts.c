@@ -12,6 +12,7 @@
  * on what the player may know, the stream and the parameters, never on the clock. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "aa_agents_internal.h"
 #include "aa_pcg.h"
@@ -36,6 +37,9 @@ typedef struct ts_search {
     int *cand;         /* n_actions: the expanded children legal at the current node */
     double *val;       /* MAX_LEGAL: the greedy values of the actions considered (width > 0) */
     int width;         /* the greedy agent's best actions considered at a node (0: every legal one) */
+    int root_m;        /* the root's candidate actions (ascending) and their greedy values */
+    int *root_legal;
+    double *root_val;
     aa_state copy;
     void *block;
     uint64_t words[AA_PCG_WORDS];
@@ -120,13 +124,21 @@ static void simulate(ts_search *t, aa_state *root, int me, aa_bitgen *rng) {
     t->path[0] = 0;
     /* selection and expansion */
     while (g->s[S_STAGE] != ST_OVER) {
-        m = aa_legal_actions(P, g, legal);
-        if (m == 0)
-            break;
-        aa_sort_ids(legal, m);
-        ranked = t->width > 0 && m > 1;
-        if (ranked)
-            m = widest(P, g, t->ap, legal, m, t->val, t->width);
+        ranked = t->width > 0;
+        if (node == 0) {   /* the root's candidates are the same in every determinization: listed once */
+            m = t->root_m;
+            memcpy(legal, t->root_legal, (size_t)m * sizeof(int));
+            memcpy(t->val, t->root_val, (size_t)m * sizeof(double));
+        } else {
+            m = aa_legal_actions(P, g, legal);
+            if (m == 0)
+                break;
+            aa_sort_ids(legal, m);
+            if (ranked && m > 1)
+                m = widest(P, g, t->ap, legal, m, t->val, t->width);
+            else
+                t->val[0] = 0.0;
+        }
         player = g->s[S_CUR];
         for (child = t->nodes[node].first_child; child >= 0; child = t->nodes[child].next_sibling)
             t->child_of[t->nodes[child].action] = child;
@@ -202,6 +214,8 @@ static void release(ts_search *t) {
     free(t->path);
     free(t->cand);
     free(t->val);
+    free(t->root_legal);
+    free(t->root_val);
     free(t->block);
 }
 
@@ -227,9 +241,12 @@ int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa
     t.path = (int *)malloc((size_t)depth_max * sizeof(int));
     t.cand = (int *)malloc((size_t)P->n_actions * sizeof(int));
     t.val = (double *)malloc((size_t)MAX_LEGAL * sizeof(double));
+    t.root_legal = (int *)malloc((size_t)P->n_actions * sizeof(int));
+    t.root_val = (double *)malloc((size_t)P->n_actions * sizeof(double));
     t.width = P->tables.odds != NULL ? (int)ap->width : 0;   /* no odds tables: no greedy values */
     t.block = malloc(bytes);
-    if (t.nodes == NULL || t.child_of == NULL || t.path == NULL || t.cand == NULL || t.val == NULL || t.block == NULL) {
+    if (t.nodes == NULL || t.child_of == NULL || t.path == NULL || t.cand == NULL || t.val == NULL || t.root_legal == NULL
+            || t.root_val == NULL || t.block == NULL) {
         /* out of memory: the rollout agent's own choice (the search is an improvement, not a need) */
         release(&t);
         return aa_agent_choose(P, g, (int)ap->rollout, ap, rng);
@@ -245,6 +262,17 @@ int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa
     t.nodes[0].first_child = t.nodes[0].next_sibling = -1;
     t.nodes[0].visits = t.nodes[0].avail = 0;
     t.nodes[0].reward = 0.0;
+    /* the root's candidates, read in a determinized copy (its own legal actions and their greedy
+     * values are what the player may know, whatever the copy) */
+    aa_state_copy(P, &t.copy, g);
+    aa_pcg_from_seed(rng->next_uint64(rng->state), t.words);
+    aa_determinize(P, &t.copy, me);
+    t.root_m = aa_legal_actions(P, &t.copy, t.root_legal);
+    aa_sort_ids(t.root_legal, t.root_m);
+    for (s = 0; s < t.root_m; s++)
+        t.root_val[s] = 0.0;
+    if (t.width > 0)
+        t.root_m = widest(P, &t.copy, ap, t.root_legal, t.root_m, t.root_val, t.width);
     for (s = 0; s < (int)ap->simulations; s++)
         simulate(&t, g, me, rng);
     /* the most visited root action (ties: the lowest id); every root child is legal at the root */
