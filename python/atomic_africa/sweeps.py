@@ -15,12 +15,13 @@ import numpy as np
 
 from . import _validate as v
 from . import odds
-from ._limits import MAX_SWEEP_COMBINATIONS
+from ._limits import MAX_SWEEP_COMBINATIONS, MAX_SWEEP_SAMPLES
 from ._optional import require
 from ._seeding import seed_sequence
 from .rules import resolve_rules
 
-__all__ = ["fire_sweep", "sampled_fire_sweep", "SWEEP_COLUMNS", "TABLE_KINDS", "MAX_SWEEP_COMBINATIONS"]
+__all__ = ["fire_sweep", "sampled_fire_sweep", "SWEEP_COLUMNS", "TABLE_KINDS", "MAX_SWEEP_COMBINATIONS",
+           "MAX_SWEEP_SAMPLES"]
 
 #: The argument columns of a sweep, in order, then ``markers``, ``wounds``, ``probability``.
 SWEEP_COLUMNS = ("shooter", "target", "shooter_posture", "target_posture", "range_band", "armor",
@@ -31,7 +32,6 @@ TABLE_KINDS = ("columns", "pandas", "arrow")
 
 #: Engagements a sampled sweep may roll in one call (all cells together): about 100 MB of samples
 #: at most in flight per cell, and a sweep that finishes in minutes.
-MAX_SWEEP_SAMPLES = 10**9
 
 
 def _values(name, value):
