@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import atomic_africa as aa
 from atomic_africa import batch, odds
 from atomic_africa import reference as ref
+from support.volleys import check_every_volley, load_example
 
 CFG = dict(shooter=(10, 10, 8), target=(8, 8, 6), shooter_posture=aa.Posture.OFFENSIVE,
            target_posture=aa.Posture.DEFENSIVE, range_band=3, armor=2, cover=aa.Cover.LIGHT)
@@ -176,24 +177,8 @@ def test_draws_from_any_pcg64_state_as_numpy_next_uint32_would(n):
 
 
 def test_the_firefight_example_resolves_each_step_as_the_reference_would(monkeypatch):
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "examples" / "firefight_model.py"
-    spec = importlib.util.spec_from_file_location("firefight_model", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    calls = []
-    real = batch.resolve_volley
-
-    def checked(target, attack, band, **kw):
-        got = real(target, attack, band, **kw)
-        want = ref.resolve_volley(target, attack, band, **{k: v for k, v in kw.items() if k != "rules"})
-        assert (got.markers.tolist(), got.wounds.tolist()) == (list(want[0]), list(want[1]))
-        calls.append(len(target))
-        return got
-
-    monkeypatch.setattr(aa.batch, "resolve_volley", checked)
+    mod = load_example("firefight_model")
+    calls = check_every_volley(monkeypatch)
     out = mod.run(n_squads=10, steps=6, seed=3)
     assert calls and all(c >= 1 for c in calls)
     assert out["side_0_wounds"] + out["side_1_wounds"] > 0
