@@ -151,7 +151,7 @@ def test_an_empty_distribution_is_refused_naming_dist():
 
 @pytest.fixture
 def gym_env():
-    pytest.importorskip("gymnasium")
+    import gymnasium  # noqa: F401 (a test extra: fail, never skip, without it)
     from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
     return AtomicAfricaEnv
 
@@ -168,7 +168,7 @@ def test_an_illegal_reward_that_is_no_finite_number_is_refused(gym_env, value, e
 
 
 def test_rewards_and_probabilities_of_the_other_envs_refuse_nan():
-    pytest.importorskip("gymnasium")
+    import gymnasium  # noqa: F401 (a test extra: fail, never skip, without it)
     from atomic_africa.env.opponents import OpponentPool
     from atomic_africa.env.shaping import RewardShaping
     with pytest.raises(ValueError, match=r"^shaping\.gamma: nan is not finite$"):
@@ -203,7 +203,7 @@ def test_a_step_that_is_not_one_action_id_names_the_action(gym_env, action, erro
 
 
 def test_a_pettingzoo_step_that_is_not_one_action_id_names_the_action():
-    pytest.importorskip("pettingzoo")
+    import pettingzoo  # noqa: F401 (a test extra: fail, never skip, without it)
     from atomic_africa.env.pettingzoo_env import raw_env
     env = raw_env()
     env.reset(seed=0)
@@ -214,7 +214,7 @@ def test_a_pettingzoo_step_that_is_not_one_action_id_names_the_action():
 
 
 def test_a_vector_step_of_the_wrong_shape_names_actions():
-    pytest.importorskip("gymnasium")
+    import gymnasium  # noqa: F401 (a test extra: fail, never skip, without it)
     from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
     env = AtomicAfricaVectorEnv(num_envs=2)
     env.reset(seed=0)

@@ -62,7 +62,7 @@ def test_sweep_as_arrow_table():
 
 
 def test_sweep_as_pandas_frame_equals_the_columns():
-    pd = pytest.importorskip("pandas")   # the pandas extra, in the test extras
+    import pandas as pd   # the pandas extra, in the test extras
     kw = dict(shooter_posture=[0, 1], target_posture=0, range_band=3, armor=[1, 2])
     df = fire_sweep("d10,d10,d8", "d8,d8,d6", **kw, table="pandas")
     cols = fire_sweep("d10,d10,d8", "d8,d8,d6", **kw)
@@ -138,11 +138,11 @@ def test_sampled_sweep_same_seed_same_table_any_threads_and_output_kinds():
         assert a[k].tolist() == b[k].tolist()
     c = sampled_fire_sweep(**GRID, n=70_000, seed=5)
     assert c["count"].tolist() != a["count"].tolist()
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
     df = sampled_fire_sweep(**GRID, n=500, seed=4, table="pandas")
     assert isinstance(df, pd.DataFrame)
     assert list(df.columns) == list(SWEEP_COLUMNS) + ["markers", "wounds", "count", "frequency"]
-    pa = pytest.importorskip("pyarrow")
+    import pyarrow as pa
     t = sampled_fire_sweep(**GRID, n=500, seed=4, table="arrow")
     assert isinstance(t, pa.Table) and t.column("count").to_pylist() == df["count"].tolist()
 
