@@ -421,9 +421,9 @@ cdef class Engine:
         cdef Py_ssize_t a, b
         cdef EventBuffer* e
         cdef double* d
-        rows = [x for k, x in self.arrays.items()]
-        for arr in rows:
-            arr[np.asarray(dst)] = arr[np.asarray(src)]
+        s, t = np.asarray(src), np.asarray(dst)
+        for arr in self.arrays.values():
+            arr[t] = arr[s]
         if self.evs != NULL:
             for j in range(m):
                 a, b = src[j], dst[j]

@@ -316,14 +316,11 @@ class Game:
                      if u.alive and u.card != NO_CARD and not u.revealed]
         h = pl.hidden_discards
         pool = self.src.shuffle(sorted(pl.deck + pl.hand + pl.discard[:h] + [u.card for u in face_down]))
-        taken = [False] * len(pool)
 
         def take(any_=None):
-            # the first untaken card that fits (None: any card), else the first untaken one
-            free = [i for i, t in enumerate(taken) if not t]
-            pick = next((i for i in free if any_ is None or self.deck.legal_for(pool[i], True) == any_), free[0])
-            taken[pick] = True
-            return pool[pick]
+            # the first card left that fits (None: any card), else the first card left
+            return pool.pop(next((i for i, c in enumerate(pool)
+                                  if any_ is None or self.deck.legal_for(c, True) == any_), 0))
 
         for u in face_down:
             u.card = take(True if u.orders_suppressed else None)

@@ -182,7 +182,7 @@ aa_status aa_game_determinize(aa_game *game, int player, uint64_t seed) {
         return st;
     if (player != 0 && player != 1)
         return ARG("player: %d; allowed 0 or 1", player);
-    aa_pcg_from_seed(seed, game->rng);
+    aa_game_reseed(game, seed);
     aa_determinize(game->P, &game->g, player);
     game->n_legal = -1;
     return AA_OK;
