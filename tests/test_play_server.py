@@ -400,6 +400,43 @@ def _malformed(rng, server, illegal, stale):
     return bytes(data)
 
 
+def test_a_connection_closed_under_its_thread_at_ctrl_c_prints_nothing(capfd, tmp_path):
+    """Ctrl-C landing while socketserver hands an accepted connection to its thread closes that
+    socket under the thread (EBADF): no news on the terminal. Any other failure still gets one line."""
+    import errno
+    from atomic_africa.play import server as play_server
+
+    session = PlaySession.new(SMALL, 0, "human,random", save=tmp_path / "game.json")
+    server = PlayServer(session, 0)
+    entered, closed = threading.Event(), threading.Event()
+
+    class Handler(play_server._Handler):
+        def setup(self):
+            entered.set()
+            closed.wait(10)
+            super().setup()
+
+    server.RequestHandlerClass = Handler
+    try:
+        with socket.create_connection((HOST, server.port), timeout=10) as sock:
+            sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: x")
+            request, address = server.get_request()
+            thread = threading.Thread(target=server.process_request_thread, args=(request, address))
+            thread.start()
+            assert entered.wait(10)
+            server.shutdown_request(request)      # what socketserver does on KeyboardInterrupt there
+            closed.set()
+            thread.join(10)
+        assert capfd.readouterr().err == ""
+        try:
+            raise OSError(errno.EIO, "disk on fire")
+        except OSError:
+            server.handle_error(None, ("127.0.0.1", 1))
+        assert capfd.readouterr().err == "atomic-africa play: a request failed: OSError: [Errno 5] disk on fire\n"
+    finally:
+        server.server_close()
+
+
 def test_a_fuzz_of_malformed_requests_changes_nothing_and_the_server_holds(served, capfd):
     served.read_timeout, served.idle_timeout = 2.0, 2.0   # bound what a request that waits could cost
     session = served.session

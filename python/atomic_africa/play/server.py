@@ -35,6 +35,7 @@ file) and ``GET /game.json`` the saved game, both once the game is over.
 """
 from __future__ import annotations
 
+import errno
 import http.client
 import io
 import json
@@ -211,8 +212,10 @@ class PlayServer(ThreadingHTTPServer):
     def handle_error(self, request, client_address):
         # The standard library prints a traceback here, for anyone on the machine to trigger. A
         # client that hung up or timed out is no news; anything else is a bug, worth one line.
+        # EBADF is a connection the server closed under its thread: socketserver does so when Ctrl-C
+        # lands while it hands a just-accepted connection to a new thread.
         exc = sys.exc_info()[1]
-        if isinstance(exc, (ConnectionError, TimeoutError)):
+        if isinstance(exc, (ConnectionError, TimeoutError)) or getattr(exc, "errno", None) == errno.EBADF:
             return
         print(f"atomic-africa play: a request failed: {type(exc).__name__}: {printable(str(exc))[:200]}",
               file=sys.stderr, flush=True)
