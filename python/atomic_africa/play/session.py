@@ -11,8 +11,6 @@ it, so ``atomic-africa play --load FILE`` resumes it and ``atomic-africa render 
 """
 from __future__ import annotations
 
-import math
-import numbers
 import os
 import re
 import threading
@@ -21,17 +19,16 @@ from .._atomic_write import replaced_atomically
 from .._input_limits import open_bounded
 from .._text import printable
 from ..agents import AGENTS, make_agent
-from ..fire import band_label, range_band
 from ..game import Game, packaged_scenarios
 from ..game.engine import IllegalActionError
 from ..game.events import hide_event
-from ..game.los import cover_at, los_blocked
 from ..game.saved import MAX_TEXT, SavedGameError
 from ..game.state import NO_CARD
 from ..replay.frames import PhaseUnits
 from ..replay.html import board_data, frame_data, render_html, replay_data
 from ..replay.narrate import Narrator, card_words, result_line, side_tables
 from .choices import legal_choices, prompt
+from .ruler import measure
 
 __all__ = ["PlaySession", "PlayError", "PLAYERS", "LEVELS", "RETRACTABLE", "parse_players", "next_save_path",
            "FORMAT"]
@@ -644,48 +641,19 @@ class PlaySession:
             return out
 
     def measure(self, a, b) -> dict:
-        """The range and line of sight between two points of the table, by the engine's own rules:
-        the distance banded on the rules' stick (:func:`~atomic_africa.fire.range_band`), the line
-        checked against the terrain as it stands (:func:`~atomic_africa.game.los.los_blocked`, heavy
-        weapons' damage included) and the cover at both ends.
-
-        Parameters
-        ----------
-        a, b : sequence of two float
-            Points ``[x, y]`` in cm, on the table (``0..width``, ``0..height``).
-
-        Returns
-        -------
-        dict
-            ``from``, ``to``, ``distance_cm``, ``band``, ``band_words`` (e.g. ``"band 3 (45-58.5
-            cm)"``), ``los`` (True: clear), ``fire_needs_los`` (the rules' setting) and ``cover``
-            (the cover word at each end).
+        """The range and line of sight between two points of the table (:func:`.ruler.measure` on
+        the game as it stands).
 
         Raises
         ------
         PlayError
             400 naming ``from`` or ``to`` if a point is not two finite numbers on the table.
         """
-        sc = self.scenario
-        pts = []
-        for name, p in (("from", a), ("to", b)):
-            ok = (isinstance(p, (list, tuple)) and len(p) == 2 and
-                  all(isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x) for x in p))
-            if not ok or not (0 <= p[0] <= sc.width_cm and 0 <= p[1] <= sc.height_cm):
-                raise PlayError(f"{name}: expected a point x,y in cm on the table (0..{sc.width_cm:g}, "
-                                f"0..{sc.height_cm:g}), got {printable(repr(p))[:60]}", 400)
-            pts.append((float(p[0]), float(p[1])))
-        (ax, ay), (bx, by) = pts
         with self.lock:
-            g = self.game
-            d = math.hypot(bx - ax, by - ay)
-            band = range_band(d, g.rules)
-            blocked = bool(los_blocked([ax], [ay], [bx], [by], g.terrain)[0])
-            covers = cover_at([ax, bx], [ay, by], g.terrain).tolist()
-            return {"from": [ax, ay], "to": [bx, by], "distance_cm": round(d, 2), "band": band,
-                    "band_words": band_label(band, g.rules), "los": not blocked,
-                    "fire_needs_los": bool(g.rules.orders.fire_needs_los),
-                    "cover": [("open ground", "light cover", "heavy cover")[int(c)] for c in covers]}
+            try:
+                return measure(self.game, a, b)
+            except ValueError as exc:
+                raise PlayError(str(exc), 400) from None
 
     def _frame(self) -> dict:
         return frame_data(self.game, (), None, self.tracker.units, self._resolved_phase())
@@ -743,7 +711,8 @@ class PlaySession:
         """What the page offers for a new game: this scenario or a packaged one, and the levels."""
         scenarios = [{"name": "current", "title": f"this one ({printable(self.scenario.name)})"}]
         scenarios += [{"name": n, "title": n.replace("_", " ")} for n in packaged_scenarios()]
-        levels = [{"name": lv, "text": f"{lv} AI", "words": f"{LEVEL_WORDS[lv]} ({agent})"} for lv, agent in LEVELS.items()]
+        levels = [{"name": lv, "text": f"{lv} AI", "words": f"{LEVEL_WORDS[lv]} ({agent})"}
+                  for lv, agent in LEVELS.items()]
         levels.append({"name": "human", "text": "a second person, at this screen", "words": "hot-seat: the screen is "
                        "handed over between the sides, and the table turned for the side to move"})
         return {"scenarios": scenarios, "levels": levels}
