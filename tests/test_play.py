@@ -503,7 +503,7 @@ def test_the_levels_on_the_command_line(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    for words in ("--level {easy,normal,hard}", "easy: a one-step heuristic (heuristic)",
+    for words in ("--level {easy,normal,hard}", "easy: rules of thumb, one step ahead (heuristic)",
                   "normal: the greedy agent", "hard: the ismcts search", "an AI level (easy, normal, hard)"):
         assert words in out, words
     monkeypatch.chdir(tmp_path)

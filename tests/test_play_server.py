@@ -3,7 +3,6 @@ refused, illegal decisions refused with no change; and a whole game played by cl
 headless Chromium, the odds seen before each fire choice, then the replay page."""
 from __future__ import annotations
 
-import contextlib
 import http.client
 import json
 import math
@@ -25,6 +24,7 @@ from atomic_africa.replay.html import render_html, replay_data
 from atomic_africa.replay.narrate import Narrator, card_words
 
 from support.headless_chromium import CHROMIUM, INSTALL_HINT, Chromium
+from support.play_serving import CARD, serving
 
 SMALL = str(Path(__file__).parent / "support" / "play_small.toml")
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -197,25 +197,11 @@ def test_the_replay_page_and_the_saved_game_once_the_game_is_over(served):
 
 
 # -- nothing hidden on a person's screen ---------------------------------------------------------------------
-@contextlib.contextmanager
-def serving(session):
-    server = PlayServer(session, 0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield server
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(10)
-
-
 def post(server, path, body):
     status, _, out = request(server, "POST", path, body)
     return status, json.loads(out)
 
 
-_CARD = re.compile(r"\b(?:Ace|King|Queen|Jack|10|[2-9]) of (?:Hearts|Diamonds|Clubs|Spades)\b|\bJoker\b")
 # The events that turn a card face up at the table.
 _SHOWN = ("activate", "react", "reserve_card", "confused", "confused_draw")
 
@@ -240,7 +226,7 @@ def leaks(lines, game, sides, events) -> list:
         seen |= {card_words(game.deck.name(u.card)) for u in game.units if u.alive and u.side == p and u.revealed}
         secret = hidden_cards(game, p) - seen
         for line in lines:
-            for m in _CARD.finditer(line):
+            for m in CARD.finditer(line):
                 before = line[:m.start()]
                 owner = max(range(2), key=lambda q: before.rfind(names[q]))
                 if before.rfind(names[owner]) >= 0 and owner == p and m.group(0) in secret:
@@ -264,7 +250,7 @@ def walk(server, pick, rounds=400):
         log_sides = (0, 1) if hotseat else (1 - viewer,)
         lines = st["log"] + [line for step in st["playback"]["steps"] for line in step["lines"]]
         assert leaks(lines, g, log_sides, events) == [], (st["step"], lines)
-        assert not _CARD.search(json.dumps([st["frame"], st["board"]]))
+        assert not CARD.search(json.dumps([st["frame"], st["board"]]))
         if not st["over"]:
             for p, side in enumerate(st["forces"]):
                 mine = p == viewer
@@ -273,7 +259,7 @@ def walk(server, pick, rounds=400):
                     u = g.units[row["uid"]]
                     assert (row["card"] is not None) == (u.card >= 0 and (mine or u.revealed)), (p, row)
             if st["handover"] is not None:
-                assert viewer == -1 and not st["choices"] and not _CARD.search(st["prompt"])
+                assert viewer == -1 and not st["choices"] and not CARD.search(st["prompt"])
         checked += 1
         since, mark = st["log_total"], len(g.events)
         if st["over"]:

@@ -13,6 +13,7 @@ handover screen the server asks for and turns the table for the side to move. A 
 the page has never seen is offered the same way. It reads its token from its own URL and sends it
 with every request; it loads nothing else. ``window.play`` exposes ``state``, ``busy``,
 ``playback`` (``playing``, ``shown``: the steps and lines played out, in order), ``speed``,
+``ruler`` (its two points and the server's answer),
 ``act(id)``, ``reload()`` and ``toClient(x, y)`` (a table point in window pixels) for scripts and
 tests.
 """
@@ -140,7 +141,7 @@ PLAY_PAGE = r"""<!DOCTYPE html>
     <div id="prompt"></div>
     <div id="error" hidden></div>
     <div id="end" hidden></div>
-    <div id="playback" hidden><div class="pb-head"><span id="pb-title"></span><button id="pb-skip">skip to the end</button></div>
+    <div id="playback" hidden><div class="pb-head"><span id="pb-title"></span><button id="pb-skip" hidden>skip to the end</button></div>
       <div id="pb-lines"></div></div>
     <div id="choices"></div>
     <h2>Battle log</h2>
@@ -157,7 +158,7 @@ PLAY_PAGE = r"""<!DOCTYPE html>
   const $ = (id) => document.getElementById(id);
   const svg = $("table"), box = $("choices"), logBox = $("log");
   let board = null, boardGame = null, turnG = null, rulerG = null, st = null, busy = false, focus = null, lines = [];
-  let speed = "normal", seenPlayback = null, lastPlayback = null, skip = false, logReset = false;
+  let speed = "normal", seenPlayback = null, lastPlayback = null, skip = false, logReset = false, reading = 0;
   const playback = { playing: false, shown: [] };
   let ruler = { on: false, a: null, b: null }, drag = null;
   const ng = { scenario: null, side: 0, level: "normal" };
@@ -246,6 +247,7 @@ PLAY_PAGE = r"""<!DOCTYPE html>
     box.hidden = true;
     const panel = $("playback"), out = $("pb-lines");
     panel.hidden = false;
+    $("pb-skip").hidden = false;
     out.textContent = "";
     try {
       for (let i = 0; i < pb.steps.length; i++) {
@@ -262,6 +264,7 @@ PLAY_PAGE = r"""<!DOCTYPE html>
       }
     } finally {
       playback.playing = false;
+      $("pb-skip").hidden = true;
       $("pb-title").textContent = pb.steps.length ? `${pb.steps[pb.steps.length - 1].label}: ${pb.steps.length} step${pb.steps.length === 1 ? "" : "s"} played out` : "";
     }
   }
@@ -566,7 +569,10 @@ PLAY_PAGE = r"""<!DOCTYPE html>
   $("ng-load").addEventListener("click", async () => {
     const f = $("ng-file").files[0];
     if (!f) { $("ng-note").textContent = "Choose a saved game's file first."; return; }
-    startGame({ saved: await f.text() });
+    reading++;   // the page is busy from the click on, while the file is read
+    let text;
+    try { text = await f.text(); } finally { reading--; }
+    await startGame({ saved: text });
   });
 
   // ---- hot-seat: the screen handed to the side to move
@@ -640,8 +646,8 @@ PLAY_PAGE = r"""<!DOCTYPE html>
     if (atEnd || !logBox.dataset.seen) { logBox.scrollTop = logBox.scrollHeight; logBox.dataset.seen = "1"; }
   }
   showSpeed();
-  window.play = { get state() { return st; }, get busy() { return busy; }, get speed() { return speed; }, playback,
-                  act, undo, reload, toClient };
+  window.play = { get state() { return st; }, get busy() { return busy || reading > 0; }, get speed() { return speed; },
+                  get ruler() { return ruler; }, playback, act, undo, reload, toClient };
   reload().catch((e) => { $("error").textContent = e.message; $("error").hidden = false; $("status").textContent = ""; });
 })();
 </script>

@@ -38,7 +38,7 @@ __all__ = ["PlaySession", "PlayError", "PLAYERS", "LEVELS", "RETRACTABLE", "pars
 #: scenarios, so a person never waits for it); ``--search-*`` options change it.
 LEVELS = {"easy": "heuristic", "normal": "greedy", "hard": "ismcts"}
 #: What each level plays like, as the page and ``--help`` say it.
-LEVEL_WORDS = {"easy": "a one-step heuristic", "normal": "the greedy agent: the best exact odds now",
+LEVEL_WORDS = {"easy": "rules of thumb, one step ahead", "normal": "the greedy agent: the best exact odds now",
                "hard": "the ismcts search: plans ahead over what its side may know"}
 #: Who may play a side: a person at this screen, an AI level, or a built-in agent by name.
 PLAYERS = ("human",) + tuple(LEVELS) + tuple(sorted(AGENTS))
