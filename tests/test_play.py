@@ -449,6 +449,41 @@ def test_malformed_requests_print_nothing_on_the_terminal_of_the_play_command(tm
     assert "Traceback" not in out and "Stopped; the game is saved" in out
 
 
+def test_ctrl_c_after_a_new_game_on_the_page_saves_and_replays_that_game(tmp_path):
+    """The page started another game: at Ctrl-C the command names its save file, and --replay writes
+    the replay of the game on the page (played to its end here through the page's routes)."""
+    import urllib.parse
+    import urllib.request
+    proc, url, _ = _start_server(tmp_path, "--players", "human,random", "--replay", "r.html")
+    try:
+        parts = urllib.parse.urlsplit(url)
+        base, token = f"http://127.0.0.1:{parts.port}", urllib.parse.parse_qs(parts.query)["token"][0]
+
+        def call(path, body=None):
+            data = None if body is None else json.dumps(body).encode()
+            req = urllib.request.Request(f"{base}{path}", data=data, headers={
+                "X-Play-Token": token, "Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return json.load(r)
+
+        st = call("/api/new", {"scenario": "current", "side": 1, "level": "easy", "seed": 8, "game": 0})
+        while not st["over"]:
+            st = call("/api/act", {"action": st["choices"][0]["id"], "step": st["step"], "game": st["game"]})
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0 and err == "", err
+    assert "Stopped; the game is saved in atomic-africa-game-2.json." in out
+    assert "Replay page written to r.html" in out
+    g = Game.from_json((tmp_path / "atomic-africa-game-2.json").read_text())
+    assert g.is_over and g.seed == 8
+    assert (tmp_path / "r.html").read_text(encoding="utf-8") == render_html(
+        replay_data(g.scenario.to_dict(), g.rules.to_dict(), g.seed, g.history))
+    assert not Game.from_json((tmp_path / "atomic-africa-game.json").read_text()).history   # the first, untouched
+
+
 def test_ctrl_c_in_the_middle_of_a_decision_keeps_the_last_whole_one_saved(tmp_path, monkeypatch):
     save = tmp_path / "c.json"
     s = PlaySession.new(SMALL, 0, "human,greedy", save=save)
@@ -512,7 +547,7 @@ def test_the_levels_on_the_command_line(tmp_path, monkeypatch, capsys):
                            "hard", "--search-simulations", "5", "--save", "h.json"], input="q\n", capture_output=True,
                           text=True, cwd=tmp_path, timeout=300, env=env)
     assert proc.returncode == 0, proc.stderr
-    assert "Play test skirmish: Blue (you) vs Red (hard AI)" in proc.stdout
+    assert "Play test skirmish: Blue (you) vs Red (hard AI), 2 turns\n" in proc.stdout   # no seed: it tells the hands
     for argv, message in ((["--level", "hard", "--players", "human,easy"], "--level: not with --players; name the "
                            "AI there (e.g. --players human,hard)"),
                           (["--level", "brutal"], "argument --level: invalid choice: 'brutal' (choose from 'easy', "

@@ -291,6 +291,8 @@ def test_no_state_answer_and_no_verbose_log_line_shows_a_hidden_card_of_the_othe
         checked = walk(server, lambda choices: rng.choice(choices))
     assert checked >= 10
     g = session.game
+    # Nor the seed, which replays every draw: the title line says the sides and the turns.
+    assert session.log[0].endswith(f"{g.scenario.turns} turns") and f"seed {g.seed}" not in session.log[0]
     # The log told each draw: the person's own by name, the other side's face down (two people: both).
     draws = [line for line in session.log if re.match(r"  \w+ draws \d+ cards?", line)]
     people = [p for p, who in enumerate(session.players) if who == "human"]

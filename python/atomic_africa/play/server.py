@@ -44,7 +44,7 @@ Routes (all need the token; every POST answers the game's new state, or 400/409 
   optional; ``POST /api/load`` ``{"saved": text, "side": ..., "level": ..., "game": g}`` a saved
   game (``Game.to_json``'s text, at most :data:`MAX_LOAD_BODY` bytes). Either is saved to a new file
   beside the current save file (:func:`~atomic_africa.play.session.next_save_path`), never over
-  one; ``game`` (the current game's number, :attr:`PlaySession.game_id`) is required, so a stale
+  one; ``game`` (the current game's number, the session's ``game_id``) is required, so a stale
   tab cannot replace a game it has not seen;
 - ``GET /replay.html`` the replay page of the finished game (``?download=1`` as a file) and
   ``GET /game.json`` the saved game, both once the game is over.
@@ -266,7 +266,7 @@ class PlayServer(ThreadingHTTPServer):
         Returns
         -------
         PlaySession
-            The new session (also :attr:`session`).
+            The new session (also the server's ``session``).
 
         Raises
         ------

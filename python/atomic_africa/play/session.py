@@ -284,7 +284,12 @@ class PlaySession:
         narrator = Narrator(game, verbose=self.verbose)
         # The page plays the agents' turns out with the dice and the reasons whatever --verbose says.
         told = (narrator if self.verbose else Narrator(game, verbose=True)) if any(self.agents) else None
-        return narrator, told, narrator.opening(labels)
+        opening = narrator.opening(labels)
+        # The seed replays every draw, both hands included: hidden information, never on the screen.
+        seeded = f", seed {game.seed}, {game.scenario.turns} turns"
+        if opening[0].endswith(seeded):
+            opening[0] = opening[0][:-len(seeded)] + f", {game.scenario.turns} turns"
+        return narrator, told, opening
 
     def _feed(self, narrator, told, events, units) -> tuple:
         seen = self._seen(events)
@@ -671,7 +676,8 @@ class PlaySession:
         Returns
         -------
         dict
-            ``format``, ``game`` (:attr:`game_id`), ``board`` (:func:`~atomic_africa.replay.html.board_data`),
+            ``format``, ``game`` (the session's ``game_id``), ``board``
+            (:func:`~atomic_africa.replay.html.board_data`),
             ``step`` (decisions so far), ``turn``, ``turns``, ``stage``, ``over``, ``result``,
             ``players`` (labels), ``levels`` (each side's AI level, or None), ``hotseat``,
             ``to_play`` (the player who decides), ``human`` (a person decides now, on this screen),
@@ -683,7 +689,7 @@ class PlaySession:
             (:func:`~atomic_africa.play.choices.legal_choices`), ``undo`` (:meth:`undoable`),
             ``forces`` (:meth:`forces`), ``frame`` (the table now, and the moves and shots of the
             last phase resolved with their odds, as a replay page's frame), ``playback``
-            (:attr:`playback`), ``log`` (lines from ``log_from`` on), ``log_total`` and ``save``
+            (the session's ``playback``), ``log`` (lines from ``log_from`` on), ``log_total`` and ``save``
             (the save file, or None).
         """
         with self.lock:
