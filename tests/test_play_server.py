@@ -85,7 +85,8 @@ def test_served_on_127_0_0_1_only_with_a_random_token(served):
         PlayServer(served.session, 70000)
 
 
-@pytest.mark.parametrize("path", ["/", "/api/state", "/replay.html", "/game.json", "/nothing"])
+@pytest.mark.parametrize("path", ["/", "/api/state", "/replay.html", "/game.json", "/nothing",
+                                  "/api/measure?from=1,1&to=20,20"])
 def test_every_request_needs_the_token(served, path):
     for token in (None, "", "wrong", served.token[:-1], served.token + "x"):
         status, headers, body = request(served, "GET", path, token=token)
@@ -96,6 +97,15 @@ def test_every_request_needs_the_token(served, path):
     # The header works as the query parameter does.
     assert request(served, "GET", "/api/state", token=None, headers={"X-Play-Token": served.token})[0] == 200
     assert request(served, "POST", "/api/act", {"action": 0}, token=None)[0] == 403
+    # Every route that changes the game: refused without the token, or from another origin, the game as it was.
+    ok = Unchanged(served)
+    for route, body in _refused_posts(0).items():
+        good = dict(body, game=0, step=len(served.session.game.history), scenario="default", level="easy")
+        for token, headers in ((None, {}), ("wrong", {}), (True, {"Origin": "http://evil.example"}),
+                               (True, {"Sec-Fetch-Site": "cross-site"})):
+            status, _, out = request(served, "POST", route, good, token=token, headers=dict(headers))
+            assert status == 403 and b"Blue" not in out, (route, token, headers)
+            ok.check(route)
 
 
 @pytest.mark.parametrize("host", ["evil.example", f"evil.example:{0}", "127.0.0.1", "127.0.0.1:1", "[::1]:{port}",
@@ -358,6 +368,7 @@ def test_undo_and_handover_over_http_refuse_bad_and_stale_requests(tmp_path):
                 ("/api/handover", {"player": 0, "step": 0, "game": 1}, 409),     # another game
                 ("/api/handover", {"player": 2, "step": 0, "game": 0}, 400),
                 ("/api/handover", {"player": True, "step": 0, "game": 0}, 400),
+                ("/api/handover", {"player": 0.0, "step": 0, "game": 0}, 400),
                 ("/api/handover", {"player": 0, "step": 0}, 400),
                 ("/api/handover", {"player": 0, "step": 0, "game": "0"}, 400),
                 ("/api/undo", {"step": 0}, 400), ("/api/undo", {"game": 0}, 400), ("/api/undo", [0], 400)):
@@ -388,6 +399,7 @@ def test_a_new_game_and_a_saved_one_from_the_page_replace_the_game_and_keep_its_
                 ("/api/new", {"scenario": "../../etc/passwd", "game": 0}, 400, "scenario"),
                 ("/api/new", {"scenario": SMALL, "game": 0}, 400, "scenario"),     # a path: packaged names only
                 ("/api/new", {"scenario": "default", "side": 2, "game": 0}, 400, "side"),
+                ("/api/new", {"scenario": "default", "side": 1.0, "game": 0}, 400, "side"),
                 ("/api/new", {"scenario": "default", "level": "godlike", "game": 0}, 400, "level"),
                 ("/api/new", {"scenario": "default", "seed": -1, "game": 0}, 400, "seed"),
                 ("/api/new", {"scenario": "default", "seed": "3", "game": 0}, 400, "seed"),

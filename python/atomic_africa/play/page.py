@@ -242,6 +242,7 @@ PLAY_PAGE = r"""<!DOCTYPE html>
     while (!skip && Date.now() - t0 < SPEEDS[speed]) await sleep(Math.min(40, SPEEDS[speed]));
   }
   async function playOut(pb) {
+    if (!board || boardGame !== st.game) render();   // a new game's own table first
     playback.playing = true;
     skip = false;
     box.hidden = true;

@@ -281,7 +281,7 @@ class PlayServer(ThreadingHTTPServer):
             if game_id != old.game_id:
                 raise PlayError(f"game: {game_id} is not the game on this page any more (reload to see it)")
             side, level = body.get("side", 0), body.get("level", "normal")
-            if isinstance(side, bool) or side not in (0, 1):
+            if isinstance(side, bool) or not isinstance(side, int) or side not in (0, 1):
                 raise PlayError(f"side: expected 0 or 1 (the scenario's first or second side), got "
                                 f"{printable(repr(side))[:40]}", 400)
             if not isinstance(level, str) or level not in _LEVELS:

@@ -548,7 +548,7 @@ class PlaySession:
             400 if ``player`` is not 0 or 1; 409 if the screen is not being handed to that side or
             ``step`` is out of date.
         """
-        if isinstance(player, bool) or player not in (0, 1):
+        if isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1):
             raise PlayError(f"player: expected 0 or 1, got {printable(repr(player))[:40]}", 400)
         with self.lock:
             self._check_step(step)
