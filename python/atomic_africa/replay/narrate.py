@@ -420,8 +420,12 @@ class Narrator:
     def _on_draw(self, e, units):
         self._drawn[e["player"]] = len(e["cards"])
         if self.verbose:
-            cards = ", ".join(card_words(self._deck.name(c)) for c in e["cards"])
             drawn = f"  {self.sides[e['player']]} draws {_plural(len(e['cards']), 'card')}"
+            # A player's view of the log (game.events(player=p)) hides the other side's draws as
+            # NO_CARD: how many, never which (a hidden card is no card of the deck).
+            if any(c < 0 for c in e["cards"]):
+                return drawn + " (face down)"
+            cards = ", ".join(card_words(self._deck.name(c)) for c in e["cards"])
             return drawn + (f": {cards}" if cards else "")
 
     def _on_reshuffle(self, e, units):
