@@ -10,8 +10,8 @@ Run (about a minute of CPU for 4,000 games of one pairing on one scenario)::
 
 Game ``j`` of a pairing (A, B) is seeded ``j``; A takes side ``j % 2`` (seats swapped every other
 game; the agents are seeded ``2 j`` and ``2 j + 1``). The games are played natively
-(:func:`atomic_africa.agents.native.play_agent_games`) and replayed on the Python ``Game`` to read their
-events. Per row:
+with their events recorded (``VectorGame.play_games`` with ``record_events=True``: the same games, decision
+for decision, as the Python ``Game`` with the Python agents). Per row:
 
 - ``reactions``: units answering an activation (``react``: an ordered unit; ``reserve_card``: a unit
   without orders forced to react, with a Reserve card; ``confused``), and ``Reserve`` their share
@@ -34,9 +34,9 @@ import time
 
 import numpy as np
 
-from atomic_africa.agents.native import play_agent_games
+from atomic_africa.agents.native import agent_params
 from atomic_africa.cli.common import positive_count_arg, scenario_arg
-from atomic_africa.game import Game, GameSpec
+from atomic_africa.game import GameSpec, VectorGame
 from atomic_africa.game.scenario import packaged_scenarios
 from atomic_africa.rules import Rules
 from atomic_africa.selfplay import wilson_interval
@@ -46,11 +46,12 @@ DEFAULT_AGENTS = ("random", "heuristic", "greedy", "doctrine")
 BAND = (0.45, 0.55)
 
 
-def game_counts(g: Game) -> dict:
+def game_counts(events) -> dict:
     """Counts of one finished game's events (see the module notes)."""
     c = dict.fromkeys(("react", "reserve_card", "confused", "spent", "forced", "burned", "merge", "split"), 0)
     acted = set()
-    for e in g.events:
+    left = [0, 0]     # each player's Reserve: what Orders left, less each Reserve card taken
+    for e in events:
         t = e["type"]
         if t == "turn_end":
             acted.clear()
@@ -60,42 +61,32 @@ def game_counts(g: Game) -> dict:
             c["forced"] += 1
             c["spent"] += e["unit"] in acted
             acted.add(e["unit"])
+        if t == "orders_done":
+            left[e["player"]] = e["reserve"]
+        elif t == "reserve_card":
+            left[e["player"]] -= 1
+            c["burned"] += left[e["player"]] == 0
         if t in c:
             c[t] += 1
-    c["burned"] = burned_turns(g)
     return c
 
 
-def burned_turns(g: Game) -> int:
-    """Turns x players in which a player's forced reactions took the last card of its Reserve.
-
-    The Reserve after Orders is ``orders_done``'s ``reserve``; each ``reserve_card`` takes one.
-    """
-    n = 0
-    left = [0, 0]
-    for e in g.events:
-        if e["type"] == "orders_done":
-            left[e["player"]] = e["reserve"]
-        elif e["type"] == "reserve_card":
-            left[e["player"]] -= 1
-            n += left[e["player"]] == 0
-    return n
-
-
-def pairing_stats(spec, pair, games: int) -> dict:
-    """Totals over ``games`` games of ``pair`` (agent A, agent B) on ``spec``, seats swapped."""
-    j = np.arange(games)
-    kinds = np.array([pair if k % 2 == 0 else pair[::-1] for k in range(games)])
-    r = play_agent_games(spec, j.astype(np.uint64), kinds, np.stack([2 * j, 2 * j + 1], 1).astype(np.uint64),
-                         record_actions=True)
+def pairing_stats(spec, pair, games: int, batch: int = 500) -> dict:
+    """Totals over ``games`` games of ``pair`` (agent A, agent B) on ``spec``, seats swapped: the games
+    are played natively with their events recorded (``VectorGame.play_games``, ``record_events``)."""
     tot = dict.fromkeys(("react", "reserve_card", "confused", "spent", "forced", "burned", "merge", "split"), 0)
-    for k in range(games):
-        g = Game(spec, k)
-        for a in r["actions"][k]:
-            g.apply(int(a))
-        for key, x in game_counts(g).items():
-            tot[key] += x
-    p0, p1 = int((r["winner"] == 0).sum()), int((r["winner"] == 1).sum())
+    p0 = p1 = 0
+    vg = VectorGame(spec, min(batch, games), 0, record_events=True)
+    vg.agent_params = agent_params()
+    for lo in range(0, games, vg.num_envs):
+        j = np.arange(lo, min(games, lo + vg.num_envs))
+        kinds = np.array([pair if k % 2 == 0 else pair[::-1] for k in j])
+        r = vg.play_games(j.astype(np.uint64), kinds, np.stack([2 * j, 2 * j + 1], 1).astype(np.uint64))
+        for i in range(len(j)):
+            for key, x in game_counts(vg.events(i)).items():
+                tot[key] += x
+        p0 += int((r["winner"] == 0).sum())
+        p1 += int((r["winner"] == 1).sum())
     tot.update(games=games, p0=p0, p1=p1, draws=games - p0 - p1)
     return tot
 
