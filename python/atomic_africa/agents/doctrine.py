@@ -22,11 +22,12 @@ class DoctrineAgent(ScoringAgent):
     """Scripted fire and movement (see the module notes). Deterministic: ties go to the lowest id.
 
     Each turn, own units alternate between base of fire and manoeuvre by slot (swapped every
-    turn, so the elements bound forward in turn). With ``orders.reserve_by_choice``, the last unit to get
-    orders, if it is a base of fire in view of an enemy and another unit has orders, is on overwatch instead: it gets no orders and the cards stay in the
-    Reserve, to react with the best one when the enemy fires at it. Suppressed units get the cards and the first
-    activations that let them Rally; the base of fire activates before the manoeuvre element so that
-    the enemy is suppressed while it moves.
+    turn, so the elements bound forward in turn). With ``orders.reserve_by_choice``, the last unit
+    to get orders, if it is a base of fire in view of an enemy and another unit has orders, is on
+    overwatch instead: it gets no orders and the cards stay in the Reserve, to react with the best
+    one when the enemy fires at it. Suppressed units get the cards and the first activations that
+    let them Rally; the base of fire activates before the manoeuvre element so that the enemy is
+    suppressed while it moves.
     """
 
     name = "doctrine"
