@@ -320,6 +320,32 @@ def test_text_mode_plays_a_whole_game_from_stdin(tmp_path):
     assert f"Replay page written to {tmp_path / 't.html'}" in out
 
 
+def test_text_mode_finish_orders_is_the_last_choice_of_the_orders_prompt_as_on_the_page():
+    """Issue 35 point 5: with the Reserve by choice (the variant where finishing early is legal),
+    typing the first number gives a card, and "Finish orders" is the last number, as the page lists
+    it (groups in order of first appearance, the choices in id order)."""
+    import atomic_africa as aa
+    from atomic_africa.play.text import _numbered
+
+    rules = aa.Rules.default().replace(orders={"reserve_by_choice": True})
+    s = PlaySession.new(SMALL, 0, "human,human", rules=rules)
+    assert s.game.stage == "ORDERS"
+    shown = _numbered(s.choices())
+    assert [c["segment"] for _, c in shown][-1] == "END_ORDERS"
+    assert shown[-1][1]["label"].startswith("Finish orders")
+    assert {c["segment"] for _, c in shown[:-1]} == {"ASSIGN"}
+    # The page's order: its groups, in order of first appearance, each with its choices in order.
+    page = {}
+    for c in s.choices():
+        page.setdefault(c["group"] or "", []).append(c["id"])
+    assert [c["id"] for _, c in shown] == [a for ids in page.values() for a in ids]
+    out = _drive(s, ["1", "q"])
+    assert re.search(rf"^\s+{len(shown)}  Finish orders", out, re.M)
+    assert re.search(r"^\s+1  (?!Finish)", out, re.M)
+    assert [e["type"] for e in s.game.events].count("assign") == 1     # choice 1 gave a card
+    assert s.game.stage == "ORDERS"
+
+
 def test_text_mode_quit_and_end_of_input_save_and_resume(tmp_path):
     save = tmp_path / "q.json"
     s = PlaySession.new(SMALL, 1, "human,greedy", save=save)

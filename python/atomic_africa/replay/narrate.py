@@ -162,9 +162,10 @@ def hand_rule(rules) -> str:
     when = "at set-up" if o.hand_units == "setup" else "on the table that turn"
     attached = "" if o.attached_add_cards else " (attached units add none)"
     hold = (" and may hold cards back in the Reserve, leaving units without orders"
-            if o.reserve_by_choice else "")
+            if o.reserve_by_choice else ", and gives every unit a card while they last (the rest is its Reserve)")
+    spent = " (a unit that has acted has spent its card)" if o.spent_units_react else ""
     return (f"Hand: each turn a side draws one order card per own unit {when}{attached} plus its "
-            f"experience bonus, unless the scenario sets its hand size{hold}; a unit without orders, "
+            f"experience bonus, unless the scenario sets its hand size{hold}; a unit without orders{spent}, "
             "fired on with no friend to answer, reacts with a legal Reserve card of its side's choice, or, "
             "with none, confused (a card drawn until a legal one comes, a random direction, face cards "
             "Dig-in, or Sprint for vehicles).")
@@ -478,7 +479,8 @@ class Narrator:
 
     def _why_unforced(self) -> str:
         """Why no unit without orders is forced to react (RULES.md section 6): only the target of the
-        activated unit's own fire is, and only if it has not acted this turn."""
+        activated unit's own fire is (with ``orders.spent_units_react = false``, only if it has not
+        acted this turn)."""
         if self._activated is None:     # pragma: no cover - the engine declares before it asks
             return "no unit is forced to react"
         uid, action, t = self._activated
