@@ -68,7 +68,7 @@ def test_the_release_is_the_python_package_s_version():
     macro = dict(re.findall(r"^#define (AA_VERSION_\w+) (\S+)$", text, re.M))
     assert macro["AA_VERSION_STRING"] == f'"{atomic_africa.__version__}"'
     assert ".".join(macro[f"AA_VERSION_{k}"] for k in ("MAJOR", "MINOR", "PATCH")) == atomic_africa.__version__
-    for build in ("Makefile", "CMakeLists.txt", "atomic_africa.pc.in", "cmake/atomic_africaConfig.cmake.in"):
+    for build in ("Makefile", "CMakeLists.txt", "atomic_africa.pc.in", "atomic_africaConfig.cmake.in"):
         assert atomic_africa.__version__ not in (PKG / build).read_text(), build
 
 

@@ -93,7 +93,7 @@ def test_sdist_has_the_tests_and_no_generated_c(built):
     core = {p.relative_to(ROOT).as_posix() for p in (ROOT / "src" / "aa_core" / "csrc").iterdir()}
     assert core and core <= names, sorted(core - names)
     # ... and the files that build it without Python (make, CMake and its package, pkg-config)
-    for build in ("Makefile", "CMakeLists.txt", "sources.txt", "atomic_africa.pc.in", "cmake/atomic_africaConfig.cmake.in"):
+    for build in ("Makefile", "CMakeLists.txt", "sources.txt", "atomic_africa.pc.in", "atomic_africaConfig.cmake.in"):
         assert f"src/aa_core/{build}" in names, build
     for need in ("LICENSE", "README.md", "MANIFEST.in", "pyproject.toml", "setup.py",
                  "tests/conftest.py", "tests/support/engagements.py", "tests/test_pcg.py",
