@@ -1,9 +1,13 @@
 """The C core and the Cython kernels in src/aa_core, with compiler flags chosen per compiler
 (metadata: pyproject.toml).
 
-The C core (src/aa_core/csrc/*.c: rules engine, agents, kernels) is built once into the static
-library ``atomic_africa`` (build_clib), which every extension links; its headers are included by the
-Cython modules, which only declare and drive it (numpy.random's model).
+The C core (the sources src/aa_core/sources.txt lists, the one list the Makefile and CMake build
+too: rules engine, agents, kernels) is built once into the static library ``atomic_africa``
+(build_clib), which every extension links; its headers are included by the Cython modules, which
+only declare and drive it (numpy.random's model). The same objects, compiled with hidden visibility,
+also make the shared library ``libatomic_africa.so.N`` (N: the header's AA_ABI_VERSION; macOS
+``libatomic_africa.N.dylib``) that the wheel ships beside the static one for C hosts and ctypes
+(``aa_core.get_library_dir()``); with MSVC only the static library is built (CMake builds the DLL).
 
 - GCC and clang: ``-O3``, no FMA contraction (results equal on every machine), no debug info, and
   OpenMP for the Cython drivers when a tiny OpenMP program compiles and links (Apple's clang has none
@@ -14,6 +18,7 @@ Cython modules, which only declare and drive it (numpy.random's model).
 ``AA_DEBUG_BUILD=1`` keeps debug info (``-g``, unstripped) for profiling and debuggers.
 """
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -23,11 +28,23 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_clib import build_clib
 from setuptools.command.build_ext import build_ext
+from setuptools.modified import newer
 
 HERE = Path(__file__).parent
-CSRC = Path("src") / "aa_core" / "csrc"   # relative: setuptools wants relative source paths
-C_SOURCES = sorted((CSRC / p.name).as_posix() for p in (HERE / CSRC).glob("*.c"))
+CORE = Path("src") / "aa_core"            # relative: setuptools wants relative source paths
+CSRC = CORE / "csrc"
+C_SOURCES = [(CORE / line.strip()).as_posix() for line in (HERE / CORE / "sources.txt").read_text().splitlines()
+             if line.strip().endswith(".c")]
 C_HEADERS = sorted((CSRC / p.name).as_posix() for p in (HERE / CSRC).glob("*.h"))
+ABI_VERSION = re.search(r"^#define AA_ABI_VERSION (\d+)", (HERE / CORE / "include" / "atomic_africa.h").read_text(),
+                        re.M).group(1)
+
+
+def shared_library_name() -> str | None:
+    """The shared library's file name in the wheel (its soname), or None where none is built (MSVC)."""
+    if sys.platform == "win32":
+        return None
+    return f"libatomic_africa.{ABI_VERSION}.dylib" if sys.platform == "darwin" else f"libatomic_africa.so.{ABI_VERSION}"
 
 
 def _float_flags(compiler_type: str, debug: bool) -> list:
@@ -46,9 +63,25 @@ class BuildClib(build_clib):
         debug = os.environ.get("AA_DEBUG_BUILD") == "1"
         flags = _float_flags(self.compiler.compiler_type, debug)
         if self.compiler.compiler_type != "msvc":
-            flags = ["-std=c11"] + flags
+            # hidden: the shared library exports only the header's AA_API functions (and the
+            # extensions, linking the static one, export none of the core's)
+            flags = ["-std=c11", "-fPIC", "-fvisibility=hidden"] + flags
         libraries = [(name, {**info, "cflags": flags + list(info.get("cflags", []))}) for name, info in libraries]
         super().build_libraries(libraries)
+        if shared_library_name() is not None:
+            for _, info in libraries:
+                self._link_shared(info["sources"], debug)
+
+    def _link_shared(self, sources, debug: bool):
+        """libatomic_africa.so.N (soname) from the objects just compiled for the static library."""
+        objects = self.compiler.object_filenames(sources, output_dir=self.build_temp)
+        out = Path(self.build_clib) / shared_library_name()
+        if sys.platform == "darwin":
+            flags = ["-dynamiclib", "-install_name", f"@rpath/{out.name}"]
+        else:
+            flags = ["-shared", f"-Wl,-soname,{out.name}"] + ([] if debug else ["-s"])
+        if self.force or any(newer(o, str(out)) for o in objects) or not out.exists():
+            self.compiler.spawn(self.compiler.compiler_so[:1] + flags + objects + ["-lm", "-o", str(out)])
 
 # OpenMP compile and link flags to try, in order, per platform (the first that builds is used).
 _OPENMP_CANDIDATES = {
@@ -73,14 +106,17 @@ class BuildExt(build_ext):
         super().run()
 
     def _ship_library(self):
-        """Copy libatomic_africa.a into the package's lib/ (aa_core.get_library_dir()), so that the
-        wheel (and an in-place or editable build) carries it for C and C++ hosts."""
+        """Copy libatomic_africa.a and the shared library into the package's lib/
+        (aa_core.get_library_dir()), so that the wheel (and an in-place or editable build) carries
+        them for C and C++ hosts and ctypes."""
         clib = self.get_finalized_command("build_clib")
         dest = (HERE / "src" / "aa_core" / "lib") if self.inplace else Path(self.build_lib) / "aa_core" / "lib"
         dest.mkdir(parents=True, exist_ok=True)
         for name, _ in self.distribution.libraries or []:
             filename = self.compiler.library_filename(name) if self.compiler else f"lib{name}.a"
             self.copy_file(str(Path(clib.build_clib) / filename), str(dest / filename))
+        if shared_library_name() is not None:
+            self.copy_file(str(Path(clib.build_clib) / shared_library_name()), str(dest / shared_library_name()))
 
     def build_extensions(self):
         debug = os.environ.get("AA_DEBUG_BUILD") == "1"

@@ -1,6 +1,8 @@
 """Shared fixtures and the hypothesis profile (the OpenMP wait policy is the package's own:
 aa_core/__init__.py)."""
 import os
+import subprocess
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -16,3 +18,18 @@ settings.load_profile("aa")
 @pytest.fixture
 def rules():
     return aa.Rules.default()
+
+
+@pytest.fixture(scope="session")
+def make_build(tmp_path_factory) -> Path:
+    """The directory where the C core's Makefile alone (no Python involved) built the static and the
+    shared library, with the release flags (-O3) and, from GCC, each object's stack frames and call
+    graph (X.ci beside X.o: tests/support/stack_usage.py). Once per session (test_c_api.py and
+    test_c_libraries.py share an xdist group, so one worker builds it)."""
+    cc = next(c for c in ("/usr/bin/gcc", "/usr/bin/clang") if os.access(c, os.X_OK))
+    build = tmp_path_factory.mktemp("aa_make")
+    stack = " -fstack-usage -fcallgraph-info=su" if cc.endswith("gcc") else ""
+    proc = subprocess.run(["/usr/bin/make", "-s", "-j2", "-C", str(Path(__file__).resolve().parents[1] / "src" / "aa_core"),
+                           f"BUILD={build}", f"CC={cc}", f"CFLAGS=-O3{stack}"], capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    return build

@@ -68,6 +68,14 @@ def _checks_analysts(ns):
     assert len(ns["odds_df"]) == len(ns["drawn_df"]) and 0 < ns["error"] < 0.02
 
 
+def _checks_c_api(ns):
+    """The ctypes example: the shared library's legal ids are Game(None, 42)'s, a bad id is refused."""
+    from atomic_africa.game import Game
+
+    assert list(ns["legal"][:ns["m"]]) == Game(None, 42).legal_actions()
+    assert ns["status"] == 1 and ns["lib"].aa_version() == aa.__version__.encode()
+
+
 def _checks_readme(ns):
     assert ns["markers"].shape == (25,) and sum(ns["dist"].values()) == pytest.approx(1.0, abs=1e-12)
     assert ns["game"].is_over and ns["obs"].shape == (64, ns["vg"].observation_size)
@@ -86,6 +94,7 @@ CHECKS = {
     "guide/artillery.md": lambda ns: 0 < ns["odds"].hit < 1,
     "guide/play.md": lambda ns: ns["session"].game.is_over and Path("game.json").is_file(),
     "guide/information.md": lambda ns: ns["everything"] == list(ns["game"].events) and ns["theirs"],
+    "guide/c_api.md": _checks_c_api,
     "guide/planning.md": lambda ns: (len(ns["played"]) == 40 and ns["vg"].num_envs == ns["N"] + 1
                                      and ns["game"].s.turn >= 3 and ns["first"] >= 0),
 }

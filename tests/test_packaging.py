@@ -92,6 +92,9 @@ def test_sdist_has_the_tests_and_no_generated_c(built):
     assert not [n for n in names if n.endswith(".c") and not n.startswith("src/aa_core/csrc/") and n not in hand_written]
     core = {p.relative_to(ROOT).as_posix() for p in (ROOT / "src" / "aa_core" / "csrc").iterdir()}
     assert core and core <= names, sorted(core - names)
+    # ... and the files that build it without Python (make, CMake and its package, pkg-config)
+    for build in ("Makefile", "CMakeLists.txt", "sources.txt", "atomic_africa.pc.in", "atomic_africaConfig.cmake.in"):
+        assert f"src/aa_core/{build}" in names, build
     for need in ("LICENSE", "README.md", "MANIFEST.in", "pyproject.toml", "setup.py",
                  "tests/conftest.py", "tests/support/engagements.py", "tests/test_pcg.py",
                  "examples/embed/my_sim.pyx", "examples/embed/build.py", "benchmarks/conftest.py",
@@ -130,10 +133,23 @@ def test_wheel_contents(built):
     headers = {f"aa_core/csrc/{p.name}" for p in (ROOT / "src" / "aa_core" / "csrc").glob("*.h")}
     assert headers and headers <= set(names), sorted(headers - set(names))
     assert not [n for n in names if n.endswith(".c")]
-    # The C API for C and C++ hosts: its header (aa_core.get_include()) and the static library
-    # (aa_core.get_library_dir()).
+    # The C API for C and C++ hosts: its header (aa_core.get_include()), the static library and the
+    # shared one (aa_core.get_library_dir(), get_shared_library()), whose file is its soname.
     assert "aa_core/include/atomic_africa.h" in names
     assert ("aa_core/lib/atomic_africa.lib" if sys.platform == "win32" else "aa_core/lib/libatomic_africa.a") in names
+    abi = re.search(r"^#define AA_ABI_VERSION (\d+)", zf_header(wheel), re.M).group(1)
+    if sys.platform.startswith("linux"):
+        assert f"aa_core/lib/libatomic_africa.so.{abi}" in names
+    # Built libraries, not the core's sources nor its build files (a Makefile without its .c files
+    # would archive an empty library): the sdist has both.
+    build_files = [n for n in names if n.startswith("aa_core/") and Path(n).name in
+                   ("Makefile", "CMakeLists.txt", "sources.txt", "atomic_africa.pc.in", "atomic_africaConfig.cmake.in")]
+    assert build_files == [], build_files
+
+
+def zf_header(wheel) -> str:
+    with zipfile.ZipFile(wheel) as zf:
+        return zf.read("aa_core/include/atomic_africa.h").decode()
 
 
 @pytest.mark.slow

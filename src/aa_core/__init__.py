@@ -5,7 +5,9 @@ Three directories, one per kind of use (numpy's model: ``numpy.get_include()`` i
 
 - :func:`get_include`: the C compiler's include path for ``#include "atomic_africa.h"``, the public C
   API (docs/guide/c_api.md).
-- :func:`get_library_dir`: where ``libatomic_africa.a`` is (link with ``-latomic_africa -lm``).
+- :func:`get_library_dir`: where the static library ``libatomic_africa.a`` is (link with
+  ``-latomic_africa -lm``) and the shared library ``libatomic_africa.so.N`` (:func:`get_shared_library`;
+  N is the header's ``AA_ABI_VERSION``), for C hosts and ``ctypes``.
 - :func:`get_cython_include`: Cython's include path (``cythonize(include_path=[aa_core.get_cython_include()])``)
   to ``cimport aa_core.fire`` etc.: the directory that holds the ``aa_core`` package (an installed
   package is also found on ``sys.path``; an editable install is not).
@@ -40,5 +42,24 @@ def get_cython_include() -> str:
 
 
 def get_library_dir() -> str:
-    """Directory holding the static library ``libatomic_africa.a`` (``atomic_africa.lib`` with MSVC)."""
+    """Directory holding the C libraries: the static ``libatomic_africa.a`` (``atomic_africa.lib`` with
+    MSVC) and the shared ``libatomic_africa.so.N`` (:func:`get_shared_library`)."""
     return os.path.join(_HERE, "lib")
+
+
+def get_shared_library() -> str:
+    """Path of the shared C library in :func:`get_library_dir`: ``libatomic_africa.so.N`` (its soname;
+    macOS ``libatomic_africa.N.dylib``), N the ABI version, e.g. for ``ctypes.CDLL``.
+
+    Raises
+    ------
+    FileNotFoundError
+        When the package has none: a Windows (MSVC) build ships the static library only.
+    """
+    lib = get_library_dir()
+    names = sorted(n for n in (os.listdir(lib) if os.path.isdir(lib) else ())
+                   if n.startswith("libatomic_africa.") and (".so." in n or n.endswith(".dylib")))
+    if not names:
+        raise FileNotFoundError(f"no shared atomic_africa library in {lib} (a Windows build ships the static "
+                                "library only; CMake builds the DLL: docs/guide/c_api.md)")
+    return os.path.join(lib, names[-1])

@@ -70,6 +70,8 @@ cdef class Engine:
     cdef Params P
     cdef Game* games
     cdef EventBuffer* evs
+    cdef char* work              # each env's scratch (aa_state.work): work_size bytes at i * work_size
+    cdef size_t work_size
     cdef readonly int n
     cdef readonly bint record_events
     cdef readonly dict arrays
@@ -86,6 +88,7 @@ cdef class Engine:
     def __cinit__(self, dict params, dict tables, int n, bint record_events):
         self.games = NULL
         self.evs = NULL
+        self.work = NULL
         self.game_bg = NULL
         self.agent_bg = NULL
 
@@ -127,6 +130,12 @@ cdef class Engine:
         self.games = <Game*>malloc(n * sizeof(Game))
         if self.games == NULL:
             raise MemoryError("num_envs: cannot allocate the game views")
+        # The core keeps its large buffers (legal-id lists, a phase's attacks) in each game's
+        # scratch, not on the stack: one per env, allocated here, so the parallel loops allocate nothing.
+        self.work_size = aa_work_size(P)
+        self.work = <char*>malloc(n * self.work_size)
+        if self.work == NULL:
+            raise MemoryError("num_envs: cannot allocate the games' scratch")
         if record_events:
             self.evs = <EventBuffer*>malloc(n * sizeof(EventBuffer))
             if self.evs == NULL:
@@ -173,6 +182,7 @@ cdef class Engine:
             aa_pcg_bitgen(&arng[i, 1, 0], &self.agent_bg[2 * i + 1])
             self.games[i].rng = &self.game_bg[i]
             self.games[i].ev = &self.evs[i] if self.evs != NULL else NULL
+            self.games[i].work = self.work + i * self.work_size
 
     def __dealloc__(self):
         cdef int i
@@ -181,6 +191,7 @@ cdef class Engine:
                 free(self.evs[i].data)
             free(self.evs)
         free(self.games)
+        free(self.work)
         free(self.game_bg)
         free(self.agent_bg)
 
@@ -636,11 +647,11 @@ cdef inline int8_t _score_end(Game* g, float* rewards) noexcept nogil:
     return <int8_t>w
 
 
-# The legal-action buffers live on the stack (as in is_legal): no allocation inside the parallel
-# loops, so nothing there can fail.
+# The legal-action buffer is the game's scratch (as in is_legal): no allocation inside the parallel
+# loops, so nothing there can fail, and a small stack.
 cdef void _mask_row(const Params* P, Game* g, uint8_t* row) noexcept nogil:
     """row[a] = 1 where action a is legal in g, else 0."""
-    cdef int buf[MAX_LEGAL]
+    cdef int* buf = <int*>g.work
     cdef int k, m
     memset(row, 0, P.n_actions)
     m = aa_legal_actions(P, g, buf)

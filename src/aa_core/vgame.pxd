@@ -167,6 +167,7 @@ cdef extern from "csrc/aa_engine.h":
         int8_t* fcover      # n_feat: each terrain feature's current cover
         aa_bitgen* rng      # the game's stream (numpy's bitgen_t layout)
         EventBuffer* ev     # NULL: events not recorded
+        void* work          # scratch of aa_work_size(P) bytes (legal-id lists...): not state, never copied
 
     # Native agents: batched twins of atomic_africa.agents (kind AGENT_*); only AGENT_RANDOM draws.
     enum:
@@ -187,6 +188,7 @@ cdef extern from "csrc/aa_engine.h":
     # The C library's entry points (see csrc/aa_engine.h for each contract).
     void make_view "aa_make_view"(const Params* P, Game* g, V* v) noexcept nogil
     size_t aa_state_size(const Params* P) noexcept nogil
+    size_t aa_work_size(const Params* P) noexcept nogil
     void aa_state_bind(Game* g, const Params* P, void* mem) noexcept nogil
     void aa_start_game(const Params* P, Game* g) noexcept nogil
     int aa_legal_actions(const Params* P, Game* g, int* out) noexcept nogil

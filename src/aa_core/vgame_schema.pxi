@@ -182,6 +182,7 @@ cdef extern from "csrc/aa_schema.h":
         EventBuffer* ev
         int32_t* s
         int U, C, K
+        int turn_due
         int8_t* alive
         int8_t* kind
         int8_t* hwd

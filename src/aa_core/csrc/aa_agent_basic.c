@@ -52,7 +52,7 @@ static double heuristic_score(V *v, int a) {
 /* HeuristicAgent.act: the legal action with the best one-step score (ties: the lowest id); -1 when
  * none is legal. */
 int aa_heuristic_act(V *v) {
-    int buf[MAX_LEGAL];
+    int *buf = (int *)v->g->work;   /* n_actions ids */
     int m = aa_legal_v(v, buf);
     int i, best_a;
     double s, best_s;
@@ -197,7 +197,7 @@ static double doctrine_score(V *v, const aa_agent_params *ap, int a, int base, i
 /* DoctrineAgent.act (ScoringAgent.act): the legal action with the best doctrine score (ties: the
  * lowest id); -1 when none is legal. */
 int aa_doctrine_act(V *v, const aa_agent_params *ap) {
-    int buf[MAX_LEGAL];
+    int *buf = (int *)v->g->work;   /* n_actions ids */
     int m = aa_legal_v(v, buf);
     int i, u, best_a, base = 0, see = 0;
     double s, best_s;

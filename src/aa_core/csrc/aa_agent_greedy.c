@@ -58,18 +58,26 @@ void aa_fill_odds_tables(const signed char *table5, aa_odds_side *o) {
 typedef struct gview {            /* one decision's facts (the Python agent's _View), on the stack */
     V *v;
     const aa_agent_params *ap;
-    int row[MAX_SLOTS_TOTAL];     /* odds_row of each unit's dice after wounds (-1: not yet) */
-    int cov[MAX_SLOTS_TOTAL];     /* cover at each unit's position (-1: not yet) */
-    double basic[MAX_SLOTS_TOTAL * 2];           /* Basic action value by unit and posture */
-    int8_t basic_done[MAX_SLOTS_TOTAL * 2];
+    int16_t row[MAX_SLOTS_TOTAL];  /* odds_row of each unit's dice after wounds (< ODDS_ROWS; -1: not yet) */
+    int8_t cov[MAX_SLOTS_TOTAL];   /* cover at each unit's position (-1: not yet) */
+    int side0;                     /* the first slot of the player to move (its units' Basic values) */
+    double basic[MAX_SLOTS_TOTAL];       /* Basic action value by own unit (u - side0) and posture */
+    int8_t basic_done[MAX_SLOTS_TOTAL];
 } gview;
+
+/* Where the Basic value of u (one of the mover's units: every card and declaration is one of
+ * theirs) and posture is kept; -1 for any other unit (not kept). */
+AA_INLINE int basic_slot(const gview *c, int u, int posture) {
+    int k = u - c->side0;
+    return k >= 0 && k < c->v->C ? k * 2 + posture : -1;
+}
 
 AA_INLINE const aa_odds_side *side_of(gview *c, int u, int action, int posture) {
     int d[3];
     int shattered;
     if (c->row[u] < 0) {
         aa_wounded_dice(c->v, u, d, &shattered);
-        c->row[u] = odds_row(d);
+        c->row[u] = (int16_t)odds_row(d);
     }
     return c->v->P->tables.odds + c->row[u] + action * 2 + posture;
 }
@@ -79,7 +87,7 @@ AA_INLINE int g_los(gview *c, int a, int b) { return los(c->v, a, b); }
 
 AA_INLINE int unit_cover(gview *c, int t) {
     if (c->cov[t] < 0)
-        c->cov[t] = cover_at(c->v, c->v->x[t], c->v->y[t]);
+        c->cov[t] = (int8_t)cover_at(c->v, c->v->x[t], c->v->y[t]);
     return c->cov[t];
 }
 
@@ -244,24 +252,24 @@ static double split_part(gview *c, int u, int t, int posture, int k) {
  * only); 0.0 without a pair. Each share depends on its own target only, so it is taken once. */
 static double best_split(gview *c, int u, int t1, int posture) {
     V *v = c->v;
-    int e = 1 - u / v->C, t, t2, need = v->P->orders.fire_needs_los, seen = 0;
+    int e = 1 - u / v->C, t, t2, need = v->P->orders.fire_needs_los, seen = 0, e0 = e * v->C;
     double best = 0.0, x;
-    double decl[MAX_SLOTS_TOTAL];
-    double other[MAX_SLOTS_TOTAL];
-    int8_t ok[MAX_SLOTS_TOTAL];
-    for (t = e * v->C; t < (e + 1) * v->C; t++) {
-        ok[t] = (int8_t)(v->alive[t] && (!need || g_los(c, u, t)));
-        if (ok[t]) {
+    double decl[MAX_SLOTS_TOTAL / 2];   /* by t - e0: one side's slots */
+    double other[MAX_SLOTS_TOTAL / 2];
+    int8_t ok[MAX_SLOTS_TOTAL / 2];
+    for (t = e0; t < e0 + v->C; t++) {
+        ok[t - e0] = (int8_t)(v->alive[t] && (!need || g_los(c, u, t)));
+        if (ok[t - e0]) {
             if (t1 < 0 || t == t1)
-                decl[t] = split_part(c, u, t, posture, 0);
-            other[t] = split_part(c, u, t, posture, 1);
+                decl[t - e0] = split_part(c, u, t, posture, 0);
+            other[t - e0] = split_part(c, u, t, posture, 1);
         }
     }
-    for (t = e * v->C; t < (e + 1) * v->C; t++) {
-        if (ok[t] && (t1 < 0 || t == t1)) {
-            for (t2 = e * v->C; t2 < (e + 1) * v->C; t2++) {
-                if (t2 != t && ok[t2]) {
-                    x = decl[t] + other[t2];
+    for (t = e0; t < e0 + v->C; t++) {
+        if (ok[t - e0] && (t1 < 0 || t == t1)) {
+            for (t2 = e0; t2 < e0 + v->C; t2++) {
+                if (t2 != t && ok[t2 - e0]) {
+                    x = decl[t - e0] + other[t2 - e0];
                     if (!seen || x > best)
                         best = x;
                     seen = 1;
@@ -343,9 +351,9 @@ static double action_value(gview *c, int u, int action, int posture) {
     int side = u / v->C, e = 1 - side, C = v->C, t, k, nf, i, n_assets, need = v->P->orders.fire_needs_los;
     int seen = 0;
     double best = 0.0, x;
-    int fs[MAX_FEATURES];
-    if (action == A_BASIC && c->basic_done[u * 2 + posture])
-        return c->basic[u * 2 + posture];
+    int slot = action == A_BASIC ? basic_slot(c, u, posture) : -1;
+    if (slot >= 0 && c->basic_done[slot])
+        return c->basic[slot];
     if (action == A_RALLY) {
         for (t = side * C; t < (side + 1) * C; t++) {
             if (v->alive[t] && v->markers[t] > 0) {
@@ -381,16 +389,18 @@ static double action_value(gview *c, int u, int action, int posture) {
             seen = 1;
         }
     }
-    if (action == A_HEAVY_WEAPON) {
-        nf = aa_feature_targets(v, u, fs);
+    if (action == A_HEAVY_WEAPON && v->hwp[u]) {   /* aa_feature_targets, one at a time (no list) */
+        nf = v->P->terrain.n_feat;
         for (i = 0; i < nf; i++) {
-            x = feature_value(c, u, fs[i], posture);
-            best = aa_pmax(best, x);
+            if (aa_feature_target(v, u, i)) {
+                x = feature_value(c, u, i, posture);
+                best = aa_pmax(best, x);
+            }
         }
     }
-    if (action == A_BASIC) {
-        c->basic[u * 2 + posture] = best;
-        c->basic_done[u * 2 + posture] = 1;
+    if (slot >= 0) {
+        c->basic[slot] = best;
+        c->basic_done[slot] = 1;
     }
     return best;
 }
@@ -477,22 +487,27 @@ static double move_value(gview *c, int u, int a, int target, double *band_val, i
 }
 
 /* ---------------------------------------------------------------------------------- decision */
+enum { GREEDY_CHUNK = 64 };
+
 /* GreedyAgent.act: the legal action of the highest value, ties to the lowest id; -1 if none is
  * legal (or the odds tables are missing). */
 int aa_greedy_act(V *v, const aa_agent_params *ap) {
-    int buf[MAX_LEGAL];
-    double val[MAX_LEGAL];
-    int m = aa_legal_v(v, buf), i, best_a = -1;
+    int *buf = (int *)v->g->work;   /* n_actions ids */
+    double val[GREEDY_CHUNK];       /* the values of GREEDY_CHUNK ids at a time: a small frame */
+    int m = aa_legal_v(v, buf), i, lo, n, best_a = -1;
     double best = 0.0;
     if (m <= 1)
         return m == 1 ? buf[0] : -1;
     if (v->P->tables.odds == NULL)
         return -1;
-    aa_greedy_values(v, ap, buf, m, val);
-    for (i = 0; i < m; i++) {
-        if (best_a < 0 || val[i] > best || (val[i] == best && buf[i] < best_a)) {
-            best = val[i];
-            best_a = buf[i];
+    for (lo = 0; lo < m; lo += GREEDY_CHUNK) {   /* each value depends on the state and its action only */
+        n = m - lo < GREEDY_CHUNK ? m - lo : GREEDY_CHUNK;
+        aa_greedy_values(v, ap, buf + lo, n, val);
+        for (i = 0; i < n; i++) {
+            if (best_a < 0 || val[i] > best || (val[i] == best && buf[lo + i] < best_a)) {
+                best = val[i];
+                best_a = buf[lo + i];
+            }
         }
     }
     return best_a;
@@ -512,7 +527,8 @@ void aa_greedy_values(V *v, const aa_agent_params *ap, const int *buf, int m, do
         c.row[i] = -1;
         c.cov[i] = -1;
     }
-    memset(c.basic_done, 0, (size_t)(2 * U));
+    c.side0 = me * C;
+    memset(c.basic_done, 0, (size_t)(2 * C));
     memset(band_done, 0, sizeof(band_done));
     if (v->s[S_DECL] >= 0)
         u = v->s[S_DECL];

@@ -35,7 +35,8 @@ typedef struct ts_search {
     int *child_of;     /* n_actions: node index of each action among the current node's children, -1 */
     int *path;         /* nodes of this simulation's walk, root first */
     int *cand;         /* n_actions: the expanded children legal at the current node */
-    double *val;       /* MAX_LEGAL: the greedy values of the actions considered (width > 0) */
+    int *legal;        /* n_actions: the actions legal at the current node */
+    double *val;       /* n_actions: the greedy values of the actions considered (width > 0) */
     int width;         /* the greedy agent's best actions considered at a node (0: every legal one) */
     int root_m;        /* the root's candidate actions (ascending) and their greedy values */
     int *root_legal;
@@ -113,7 +114,7 @@ static double reward_of(const aa_params *P, aa_state *g, int player) {
 static void simulate(ts_search *t, aa_state *root, int me, aa_bitgen *rng) {
     const aa_params *P = t->P;
     aa_state *g = &t->copy;
-    int legal[MAX_LEGAL];
+    int *legal = t->legal;
     int m, i, k, node = 0, depth = 1, child, best, a, pick, n_new, n_cand, player, steps, ranked;
     double score, best_score, r;
     ts_node *c;
@@ -162,7 +163,7 @@ static void simulate(ts_search *t, aa_state *root, int me, aa_bitgen *rng) {
                     if (pick < 0 || t->val[i] > t->val[pick])
                         pick = i;
             } else {   /* the rollout agent's choice first, else a uniform unexpanded action */
-                a = aa_agent_choose(P, g, (int)t->ap->rollout, t->ap, g->rng);
+                a = aa_rollout_choose(P, g, (int)t->ap->rollout, t->ap, g->rng);
                 for (i = 0; i < n_new && pick < 0; i++)
                     if (legal[i] == a)
                         pick = i;
@@ -194,7 +195,7 @@ static void simulate(ts_search *t, aa_state *root, int me, aa_bitgen *rng) {
     }
     /* rollout */
     for (steps = 0; g->s[S_STAGE] != ST_OVER && ((int)t->ap->rollout_depth <= 0 || steps < (int)t->ap->rollout_depth); steps++) {
-        a = aa_agent_choose(P, g, (int)t->ap->rollout, t->ap, g->rng);
+        a = aa_rollout_choose(P, g, (int)t->ap->rollout, t->ap, g->rng);
         if (a < 0)
             break;
         aa_apply_action(P, g, a);
@@ -213,6 +214,7 @@ static void release(ts_search *t) {
     free(t->child_of);
     free(t->path);
     free(t->cand);
+    free(t->legal);
     free(t->val);
     free(t->root_legal);
     free(t->root_val);
@@ -220,15 +222,15 @@ static void release(ts_search *t) {
 }
 
 int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa_bitgen *rng) {
-    int legal[MAX_LEGAL];
     ts_search t;
-    int m, s, child, best = -1, me = g->s[S_CUR], cap, depth_max;
+    int m, s, child, best = -1, me = g->s[S_CUR], cap, depth_max, first;
     size_t bytes;
     if (g->s[S_STAGE] == ST_OVER)
         return -1;
-    m = aa_legal_actions(P, g, legal);
+    m = aa_legal_actions(P, g, (int *)g->work);   /* the game's scratch: n_actions ids */
     if (m <= 1)
-        return m == 1 ? legal[0] : -1;
+        return m == 1 ? ((int *)g->work)[0] : -1;
+    first = ((int *)g->work)[0];
     cap = (int)ap->simulations + 1;
     depth_max = cap + 1;
     bytes = aa_state_size(P);
@@ -240,16 +242,17 @@ int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa
     t.child_of = (int *)malloc((size_t)P->n_actions * sizeof(int));
     t.path = (int *)malloc((size_t)depth_max * sizeof(int));
     t.cand = (int *)malloc((size_t)P->n_actions * sizeof(int));
-    t.val = (double *)malloc((size_t)MAX_LEGAL * sizeof(double));
+    t.legal = (int *)malloc((size_t)P->n_actions * sizeof(int));
+    t.val = (double *)malloc((size_t)P->n_actions * sizeof(double));
     t.root_legal = (int *)malloc((size_t)P->n_actions * sizeof(int));
     t.root_val = (double *)malloc((size_t)P->n_actions * sizeof(double));
     t.width = P->tables.odds != NULL ? (int)ap->width : 0;   /* no odds tables: no greedy values */
     t.block = malloc(bytes);
-    if (t.nodes == NULL || t.child_of == NULL || t.path == NULL || t.cand == NULL || t.val == NULL || t.root_legal == NULL
-            || t.root_val == NULL || t.block == NULL) {
+    if (t.nodes == NULL || t.child_of == NULL || t.path == NULL || t.cand == NULL || t.legal == NULL || t.val == NULL
+            || t.root_legal == NULL || t.root_val == NULL || t.block == NULL) {
         /* out of memory: the rollout agent's own choice (the search is an improvement, not a need) */
         release(&t);
-        return aa_agent_choose(P, g, (int)ap->rollout, ap, rng);
+        return aa_rollout_choose(P, g, (int)ap->rollout, ap, rng);
     }
     for (s = 0; s < P->n_actions; s++)
         t.child_of[s] = -1;
@@ -281,7 +284,7 @@ int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa
                 || (t.nodes[child].visits == t.nodes[best].visits && t.nodes[child].action < t.nodes[best].action))
             best = child;
     }
-    s = best >= 0 ? t.nodes[best].action : legal[0];
+    s = best >= 0 ? t.nodes[best].action : first;
     release(&t);
     return s;
 }

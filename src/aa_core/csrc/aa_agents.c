@@ -13,7 +13,7 @@ int aa_random_index(int m, aa_bitgen *rng) {
 
 /* -1 when no action is legal. */
 static int random_act(V *v, aa_bitgen *rng) {
-    int buf[MAX_LEGAL];
+    int *buf = (int *)v->g->work;   /* n_actions ids */
     int m = aa_legal_v(v, buf);
     if (m == 0)
         return -1;
@@ -22,6 +22,12 @@ static int random_act(V *v, aa_bitgen *rng) {
 }
 
 int aa_agent_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng) {
+    if (kind == AGENT_ISMCTS)
+        return aa_ismcts_act(P, g, ap, rng);
+    return aa_rollout_choose(P, g, kind, ap, rng);
+}
+
+int aa_rollout_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng) {
     V v;
     aa_make_view(P, g, &v);
     if (kind == AGENT_RANDOM)
@@ -32,7 +38,5 @@ int aa_agent_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_pa
         return aa_greedy_act(&v, ap);
     if (kind == AGENT_DOCTRINE)
         return aa_doctrine_act(&v, ap);
-    if (kind == AGENT_ISMCTS)
-        return aa_ismcts_act(P, g, ap, rng);
     return -1;
 }

@@ -204,7 +204,7 @@ aa_status aa_game_current_player(const aa_game *game, int *player) {
 /* The sorted legal ids in game->legal (cached until the game next changes: a host asks for them,
  * then applies one of them, and aa_game_apply checks it against the cache); their number. */
 static int legal_cached(const aa_game *game) {
-    int ids[MAX_LEGAL];   /* the core's contract: room for MAX_LEGAL (the stack, as the drivers do) */
+    int *ids = (int *)game->g.work;   /* the game's scratch: n_actions ids */
     int m, k;
     aa_game *gm = (aa_game *)game;   /* the cache is not observable state */
     if (game->n_legal >= 0)
@@ -545,18 +545,26 @@ static aa_status check_engagement(const aa_params *P, const aa_engagement *e) {
  * shooter, or the Defense histogram (d, count) of the target, nonzero entries in row-major order. */
 enum { SIM_MAX_SCORE = 24, SIM_SLOTS = SIM_MAX_SCORE + 2, SIM_WOUND_SLOTS = 2 * SIM_MAX_SCORE + 1 };
 
-aa_status aa_simulate_fire(const aa_spec *spec, const aa_engagement *engagement, uint64_t seed, size_t n,
-                           int8_t *markers, int16_t *wounds) {
-    const aa_params *P;
-    const aa_engagement *e = engagement;
-    const signed char *t5, *row;
-    aa_fire_cdf t;
+/* aa_simulate_fire's counting tables, allocated once per call. */
+typedef struct sim_work {
     int64_t att[SIM_SLOTS * SIM_SLOTS], hist[4][SIM_SLOTS];
     int64_t a0[SIM_SLOTS * SIM_SLOTS], a1[SIM_SLOTS * SIM_SLOTS], a_count[SIM_SLOTS * SIM_SLOTS];
     int64_t d[SIM_SLOTS], d_count[SIM_SLOTS];
     int64_t out[(MAX_MARKERS_PER_HIT + 1) * SIM_WOUND_SLOTS], counts[(MAX_MARKERS_PER_HIT + 1) * SIM_WOUND_SLOTS];
     int8_t o_markers[(MAX_MARKERS_PER_HIT + 1) * SIM_WOUND_SLOTS];
     int16_t o_wounds[(MAX_MARKERS_PER_HIT + 1) * SIM_WOUND_SLOTS];
+} sim_work;
+
+aa_status aa_simulate_fire(const aa_spec *spec, const aa_engagement *engagement, uint64_t seed, size_t n,
+                           int8_t *markers, int16_t *wounds) {
+    const aa_params *P;
+    const aa_engagement *e = engagement;
+    const signed char *t5, *row;
+    aa_fire_cdf t;
+    sim_work *w;
+    int64_t *att, *a0, *a1, *a_count, *d, *d_count, *out, *counts;
+    int8_t *o_markers;
+    int16_t *o_wounds;
     uint32_t base[AA_SEED_POOL];
     uint64_t total;
     size_t c, lo, hi;
@@ -576,11 +584,24 @@ aa_status aa_simulate_fire(const aa_spec *spec, const aa_engagement *engagement,
         return st;
     if (n == 0)
         return AA_OK;
+    w = (sim_work *)malloc(sizeof *w);   /* ~116 KiB: on the heap, not the host thread's stack */
+    if (w == NULL)
+        return aa_fail(AA_ERR_MEMORY, "aa_simulate_fire: cannot allocate the outcome counts (out of memory)");
+    att = w->att;
+    a0 = w->a0;
+    a1 = w->a1;
+    a_count = w->a_count;
+    d = w->d;
+    d_count = w->d_count;
+    out = w->out;
+    counts = w->counts;
+    o_markers = w->o_markers;
+    o_wounds = w->o_wounds;
     /* the engagement's exact outcome counts, as batch.simulate_fire's table (odds._engagement_counts) */
     t5 = P->tables.table5;
     row = t5 + (e->shooter_action * 2 + e->shooter_posture) * 3;
     aa_side_counts(e->shooter[0], e->shooter[1], e->shooter[2], row, e->shooter_action == A_SPRINT, att,
-                   SIM_SLOTS, SIM_SLOTS, hist[0], hist[1], hist[2], hist[3], SIM_SLOTS);
+                   SIM_SLOTS, SIM_SLOTS, w->hist[0], w->hist[1], w->hist[2], w->hist[3], SIM_SLOTS);
     for (i = 0; i < SIM_SLOTS; i++)
         for (j = 0; j < SIM_SLOTS; j++)
             if (att[i * SIM_SLOTS + j] != 0) {
@@ -590,15 +611,17 @@ aa_status aa_simulate_fire(const aa_spec *spec, const aa_engagement *engagement,
             }
     row = t5 + (e->target_action * 2 + e->target_posture) * 3;
     aa_side_counts(e->target[0], e->target[1], e->target[2], row, e->target_action == A_SPRINT, att,
-                   SIM_SLOTS, SIM_SLOTS, hist[0], hist[1], hist[2], hist[3], SIM_SLOTS);
+                   SIM_SLOTS, SIM_SLOTS, w->hist[0], w->hist[1], w->hist[2], w->hist[3], SIM_SLOTS);
     for (i = 0; i < SIM_SLOTS; i++)
-        if (hist[0][i] != 0) {
+        if (w->hist[0][i] != 0) {
             d[nd] = i - 1;
-            d_count[nd++] = hist[0][i];
+            d_count[nd++] = w->hist[0][i];
         }
     cap = P->fire.rules.turn_cap[e->vehicle ? 1 : 0];
-    if (cap < 0 || cap > MAX_MARKERS_PER_HIT)   /* the spec loader bounds it; the tables below hold that many */
+    if (cap < 0 || cap > MAX_MARKERS_PER_HIT) {   /* the spec loader bounds it; the tables hold that many */
+        free(w);
         return ARG("spec: turn marker cap %ld; allowed 0..%d", (long)cap, MAX_MARKERS_PER_HIT);
+    }
     aa_engagement_counts(a0, a1, a_count, na, d, d_count, nd, e->shooter_action == A_SPLIT_FIRE, e->range_band,
                          e->armor, e->cover, e->ap, e->vehicle, &P->fire.rules, out, cap + 1, SIM_WOUND_SLOTS);
     for (k = 0; k < (cap + 1) * SIM_WOUND_SLOTS; k++)
@@ -610,6 +633,7 @@ aa_status aa_simulate_fire(const aa_spec *spec, const aa_engagement *engagement,
     total = (uint64_t)e->shooter[0] * (uint64_t)e->shooter[1] * (uint64_t)e->shooter[2] * (uint64_t)e->target[0]
             * (uint64_t)e->target[1] * (uint64_t)e->target[2];
     status = aa_fire_cdf_init(&t, counts, o_markers, o_wounds, n_out, total);
+    free(w);   /* the table holds copies of what it needs */
     if (status != 0) {
         aa_fire_cdf_free(&t);
         return status == AA_SIM_NO_MEMORY

@@ -189,6 +189,9 @@ static void cleanup_rest(V *v) {
         winner = f0 == f1 ? -1 : (f0 > f1 ? 0 : 1);
         game_over(v, winner, winner >= 0 ? R_MORE_FIGURES : R_EQUAL_FIGURES);
     } else {
-        aa_begin_turn(v);
+        /* the next turn begins in the entry point (aa_start_game, aa_apply_action), in a loop: turns
+         * that pass with no decision (no orders, no splits) would otherwise nest one call chain per
+         * turn on the stack */
+        v->turn_due = 1;
     }
 }

@@ -51,8 +51,8 @@ static void own_deck(V *v, int p, uint8_t *mark) {
 }
 
 void aa_determinize(const aa_params *P, aa_state *g, int player) {
-    int16_t pool[MAX_CARDS];
-    uint8_t mark[MAX_CARDS];
+    int16_t *pool = (int16_t *)g->work;                 /* K cards each, in the game's scratch */
+    uint8_t *mark = (uint8_t *)(pool + P->K);
     V v;
     int q = 1 - player, K = P->K, C = P->C, i, u, c, n = 0, first = 0, need_any;
     int16_t *deck, *hand, *dis;

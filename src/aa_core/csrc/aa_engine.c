@@ -424,6 +424,15 @@ static void begin_reaction(V *v) {
     confused_draw(v, t);
 }
 
+/* The turns Clean-up ended while this entry point ran (each ends in a call chain that returns here:
+ * Clean-up's last step is its caller's last step, up to the entry point). */
+static void next_turns(V *v) {
+    while (v->turn_due) {
+        v->turn_due = 0;
+        aa_begin_turn(v);
+    }
+}
+
 /* ---------------------------------------------------------------------------------- start / apply */
 void aa_start_game(const aa_params *P, aa_state *g) {   /* Game._start_game (game/engine.py) */
     V v;
@@ -454,6 +463,7 @@ void aa_start_game(const aa_params *P, aa_state *g) {   /* Game._start_game (gam
         aa_ev_list(&v, E_SHUFFLE, p, deck, K);
     }
     aa_begin_turn(&v);
+    next_turns(&v);
 }
 
 void aa_apply_action(const aa_params *P, aa_state *g, int a) {   /* Game._apply_action (game/engine.py) */
@@ -554,6 +564,7 @@ void aa_apply_action(const aa_params *P, aa_state *g, int a) {   /* Game._apply_
             }
         }
     }
+    next_turns(&v);
 }
 
 /* ---------------------------------------------------------------------------------- storage */
@@ -576,8 +587,19 @@ static size_t state_layout(const aa_params *P, aa_state *g, char *mem) {
     AA_PLACE(i8, int8_t, NI8 * U);
     AA_PLACE(los, int8_t, U * U);
     AA_PLACE(fcover, int8_t, n_feat);
+    off = (off + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+    AA_PLACE(work, char, aa_work_size(P));
 #undef AA_PLACE
     return off;
+}
+
+size_t aa_work_size(const aa_params *P) {
+    size_t ids = (size_t)P->n_actions * sizeof(int);                  /* a legal-id list */
+    size_t cards = (size_t)P->K * (sizeof(int16_t) + sizeof(uint8_t));  /* aa_determinize's pool */
+    size_t attacks = aa_resolve_work_size(P);                          /* aa_resolve's attacks */
+    size_t n = ids > cards ? ids : cards;
+    n = n > attacks ? n : attacks;
+    return (n + sizeof(double) - 1) / sizeof(double) * sizeof(double);
 }
 
 size_t aa_state_size(const aa_params *P) {

@@ -10,7 +10,7 @@
  *
  *     aa_start_game(&P, &g);
  *     while (g.s[S_STAGE] != ST_OVER) {
- *         n = aa_legal_actions(&P, &g, buf);               (buf: MAX_LEGAL ints)
+ *         n = aa_legal_actions(&P, &g, buf);               (buf: n_actions ints)
  *         aa_apply_action(&P, &g, buf[k]);
  *     }
  *
@@ -193,16 +193,27 @@ typedef struct aa_state {
     int8_t *fcover;     /* max(1, n_feat): each terrain feature's current cover */
     aa_bitgen *rng;     /* the game's stream (Game's RandomSource) */
     aa_events *ev;      /* NULL: events not recorded */
+    /* Scratch of aa_work_size(P) bytes, aligned for double: not state, never copied. The core keeps
+     * its large buffers here instead of on the stack (docs/guide/c_api.md, "Stack"), so that no
+     * call needs more than a few KiB of stack: the legal ids an agent or aa_is_legal lists, a
+     * determinization's card pools, an Activation phase's attacks. Each core call uses it only
+     * while it calls nothing else that does, so one buffer per game is enough; a query on a game
+     * (an agent's choice, aa_is_legal) writes it, so it too is single-threaded per game. */
+    void *work;
 } aa_state;
 
-/* Bytes of one game's arrays for P in one block (aa_state_bind lays them out). */
+/* Bytes of one game's scratch (aa_state.work) for P. */
+size_t aa_work_size(const aa_params *P);
+
+/* Bytes of one game's arrays for P in one block, its scratch last (aa_state_bind lays them out). */
 size_t aa_state_size(const aa_params *P);
 
-/* Point g's arrays into `mem` (aa_state_size(P) bytes, aligned for double); g->rng and g->ev are
- * left to the caller. A game copies as that block plus its stream. */
+/* Point g's arrays and scratch into `mem` (aa_state_size(P) bytes, aligned for double); g->rng and
+ * g->ev are left to the caller. A game copies as that block plus its stream. */
 void aa_state_bind(aa_state *g, const aa_params *P, void *mem);
 
-/* Copy src's arrays into dst's (the stream and event pointers stay dst's own). */
+/* Copy src's arrays into dst's (the stream, event and scratch pointers stay dst's own; the
+ * scratch is not copied). */
 void aa_state_copy(const aa_params *P, aa_state *dst, const aa_state *src);
 
 /* Game._start_game: units from the scenario, both decks shuffled, turn 1 begun (events cleared by the
@@ -210,7 +221,8 @@ void aa_state_copy(const aa_params *P, aa_state *dst, const aa_state *src);
 void aa_start_game(const aa_params *P, aa_state *g);
 
 /* Game.legal_actions, unsorted: the legal action ids of the player to move into out (room for
- * MAX_LEGAL, at least n_actions, ints); returns their number (0 once the game is over). */
+ * n_actions ints: the ids are distinct, below n_actions); returns their number (0 once the game is
+ * over). */
 int aa_legal_actions(const aa_params *P, aa_state *g, int *out);
 
 /* Legal action ids ascending, in place (Game.legal_actions' order): the core lists them nearly
@@ -250,6 +262,7 @@ AA_INLINE void aa_make_view(const aa_params *P, aa_state *g, aa_view *v) {
     v->U = P->U;
     v->C = P->C;
     v->K = P->K;
+    v->turn_due = 0;
     aa_view_rows(v, g->i8, g->i32, g->f64, P->U);
 }
 
@@ -281,6 +294,11 @@ typedef struct aa_agent_params {   /* the Python agents' constructor values (ato
 } aa_agent_params;
 
 int aa_agent_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng);
+
+/* aa_agent_choose for the agents that do not search (AGENT_RANDOM .. AGENT_DOCTRINE; -1 for any
+ * other kind): the ISMCTS agent's rollouts call this one, so no call path leads from the search
+ * back into itself (tests/support/stack_usage.py bounds the stack of every path). */
+int aa_rollout_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng);
 
 /* RandomAgent's pick among m >= 1 legal actions in id order: its index (no draw when m == 1), for a
  * host that has the sorted legal ids already (aa_api.c's cache) and need not list them again. */

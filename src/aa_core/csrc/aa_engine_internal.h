@@ -210,6 +210,8 @@ AA_INLINE int cff_targets(V *v, int u, int *out) { return aa_enemy_targets(v, u,
 
 /* Game._feature_targets: features u's point-target heavy weapon may aim at; into out unless NULL. */
 int aa_feature_targets(V *v, int u, int *out);
+/* Whether feature f is one of them (u's heavy weapon a point-target one). */
+int aa_feature_target(V *v, int u, int f);
 
 /* Units u may Rally (itself first if suppressed); into out unless NULL. */
 int aa_rally_targets(V *v, int u, int *out);
@@ -255,6 +257,8 @@ void aa_begin_movement(V *v);
 void aa_place_destination(V *v, int u, double ang, double d);
 void aa_next_move(V *v);
 void aa_resolve(V *v);
+/* Bytes of aa_resolve's scratch (its attacks and their targets, in aa_state.work). */
+size_t aa_resolve_work_size(const aa_params *P);
 void aa_sprint_displace(V *v, int u, double ang, double d);
 void aa_next_sprint(V *v);
 void aa_cleanup(V *v);

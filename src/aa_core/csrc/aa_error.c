@@ -15,6 +15,8 @@ static AA_THREAD_LOCAL char last_error[512];
 
 int aa_abi_version(void) { return AA_ABI_VERSION; }
 
+const char *aa_version(void) { return AA_VERSION_STRING; }
+
 const char *aa_last_error(void) { return last_error; }
 
 aa_status aa_fail(aa_status status, const char *fmt, ...) {

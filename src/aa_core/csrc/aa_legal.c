@@ -17,15 +17,20 @@ int aa_enemy_targets(V *v, int u, int need_los, int heavy_weapon, int *out) {
 
 /* Game._feature_targets and _sees_feature (game/engine.py): features u's point-target heavy weapon may aim
  * at (armor, cover left, in view from u if fire needs LOS, the feature itself not blocking). */
+int aa_feature_target(V *v, int u, int f) {
+    const aa_params *P = v->P;
+    return P->terrain.feat_armor[f] > 0 && v->g->fcover[f] > 0
+           && (!P->orders.fire_needs_los
+               || !blocked(v, v->x[u], v->y[u], P->tables.feat_x[f], P->tables.feat_y[f], f));
+}
+
 int aa_feature_targets(V *v, int u, int *out) {
     const aa_params *P = v->P;
     int f, n = 0;
     if (!v->hwp[u])
         return 0;
     for (f = 0; f < P->terrain.n_feat; f++) {
-        if (P->terrain.feat_armor[f] > 0 && v->g->fcover[f] > 0
-                && (!P->orders.fire_needs_los
-                    || !blocked(v, v->x[u], v->y[u], P->tables.feat_x[f], P->tables.feat_y[f], f))) {
+        if (aa_feature_target(v, u, f)) {
             if (out != NULL)
                 out[n] = f;
             n += 1;
@@ -186,7 +191,6 @@ int aa_legal_v(V *v, int *out) {
     int st = v->s[S_STAGE], cur = v->s[S_CUR], C = v->C, n = 0, u, k, i, c, a, nh, nm;
     int acts[2 * N_ACTIONS];
     int posts[2 * N_ACTIONS];
-    int ts[MAX_TARGETS];
     int sup;
     int16_t *hand;
     if (st == ST_OVER)
@@ -235,20 +239,21 @@ int aa_legal_v(V *v, int *out) {
     }
     if (st == ST_DECLARE_TARGET) {
         a = v->action[u];
+        /* the targets listed into out, then made ids in place (no target list on the stack) */
         if (a == A_HEAVY_WEAPON)
-            k = hw_targets(v, u, ts);
+            k = hw_targets(v, u, out);
         else if (a == A_RALLY)
-            k = aa_rally_targets(v, u, ts);
+            k = aa_rally_targets(v, u, out);
         else if (a == A_CALL_FOR_FIRE)
-            k = cff_targets(v, u, ts);
+            k = cff_targets(v, u, out);
         else
-            k = fire_targets(v, u, ts);
+            k = fire_targets(v, u, out);
         for (i = 0; i < k; i++)
-            out[i] = P->base.target + ts[i];
+            out[i] += P->base.target;
         if (a == A_HEAVY_WEAPON) {
-            n = aa_feature_targets(v, u, ts);
+            n = aa_feature_targets(v, u, out + k);
             for (i = 0; i < n; i++)
-                out[k + i] = P->base.feature + ts[i];
+                out[k + i] += P->base.feature;
             k += n;
         }
         if (optional_target(a)) {
@@ -258,10 +263,10 @@ int aa_legal_v(V *v, int *out) {
         return k;
     }
     if (st == ST_DECLARE_TARGET2) {
-        k = fire_targets(v, u, ts);
-        for (i = 0; i < k; i++) {
-            if (ts[i] != v->target[u]) {
-                out[n] = P->base.target + ts[i];
+        k = fire_targets(v, u, out);
+        for (i = 0; i < k; i++) {   /* in place: n <= i */
+            if (out[i] != v->target[u]) {
+                out[n] = P->base.target + out[i];
                 n += 1;
             }
         }
@@ -303,7 +308,7 @@ int aa_legal_actions(const aa_params *P, aa_state *g, int *out) {   /* Game._leg
 }
 
 int aa_is_legal(const aa_params *P, aa_state *g, int a) {
-    int buf[MAX_LEGAL];
+    int *buf = (int *)g->work;   /* n_actions ids */
     int i, n = aa_legal_actions(P, g, buf);
     for (i = 0; i < n; i++)
         if (buf[i] == a)

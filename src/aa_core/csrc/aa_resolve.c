@@ -52,17 +52,38 @@ void aa_next_move(V *v) {
 }
 
 /* ---------------------------------------------------------------------------------- resolution */
+/* One phase's attacks, struct of arrays. Each of the (at most two) participants makes at most two
+ * attacks of its own, or one Call for Fire on every unit in the blast: at most 2 * U + 4, under
+ * MAX_ATTACKS. The arrays of `A` live in the game's scratch (aa_resolve_work_size); `F` (heavy
+ * weapons at terrain features, one per participant) on the stack. */
 typedef struct attacks {
-    int n;
-    int src[MAX_ATTACKS];
-    int tgt[MAX_ATTACKS];
-    int att[MAX_ATTACKS];
-    int band[MAX_ATTACKS];
-    int ap[MAX_ATTACKS];
+    int n, cap;
+    int *src, *tgt, *att, *band, *ap;
 } attacks;
 
+enum { FEATURE_ATTACKS = 2 };
+
+AA_INLINE int attack_cap(const aa_params *P) {
+    return 2 * P->U + 4 < MAX_ATTACKS ? 2 * P->U + 4 : MAX_ATTACKS;
+}
+
+/* The scratch: A's five arrays, then fire()'s six per-target arrays (a target is a unit slot). */
+size_t aa_resolve_work_size(const aa_params *P) {
+    return ((size_t)5 * (size_t)attack_cap(P) + (size_t)6 * (size_t)P->U) * sizeof(int);
+}
+
+static void attacks_bind(attacks *A, int *mem, int cap) {
+    A->n = 0;
+    A->cap = cap;
+    A->src = mem;
+    A->tgt = mem + cap;
+    A->att = mem + 2 * cap;
+    A->band = mem + 3 * cap;
+    A->ap = mem + 4 * cap;
+}
+
 AA_INLINE void push_attack(attacks *A, int src, int tgt, int att, int b, int ap) {
-    if (A->n < MAX_ATTACKS) {
+    if (A->n < A->cap) {
         A->src[A->n] = src;
         A->tgt[A->n] = tgt;
         A->att[A->n] = att;
@@ -172,13 +193,13 @@ static int rally(V *v, int u, const aa_scores *sc, int *target) {
  * target then capped per turn, wounds summed. */
 static void fire(V *v, attacks *A, const int *parts, const aa_scores *scores, int n_parts) {
     const aa_params *P = v->P;
-    int targets[MAX_ATTACKS];
-    int defense[MAX_ATTACKS];
-    int cover[MAX_ATTACKS];
-    int mk[MAX_ATTACKS];
-    int wd[MAX_ATTACKS];
+    int *targets = A->src + 5 * A->cap;   /* the scratch after A's arrays: U each (distinct targets) */
+    int *defense = targets + v->U;
+    int *cover = defense + v->U;
+    int *mk = cover + v->U;
+    int *wd = mk + v->U;
+    int *index = wd + v->U;
     int nt = 0, i, j, t, k, m, w, c0, c1, c2, found, veh;
-    int index[MAX_TARGETS];
     double px[3], py[3];
     aa_scores sc;
     if (A->n == 0)
@@ -269,9 +290,10 @@ void aa_resolve(V *v) {
     int is_rally[2];
     attacks A;
     attacks F;   /* heavy weapons at terrain features: tgt = feature index */
+    int f_mem[5 * FEATURE_ATTACKS];
     double px[3], py[3];
-    A.n = 0;
-    F.n = 0;
+    attacks_bind(&A, (int *)v->g->work, attack_cap(P));
+    attacks_bind(&F, f_mem, FEATURE_ATTACKS);
     if (v->s[S_ACT] >= 0)
         parts[np_++] = v->s[S_ACT];
     if (v->s[S_REACT] >= 0)

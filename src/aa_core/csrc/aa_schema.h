@@ -199,6 +199,7 @@ typedef struct aa_view {
     struct aa_events *ev;
     int32_t *s;
     int U, C, K;
+    int turn_due;   /* Clean-up ended a turn: the entry point begins the next (a loop) */
     int8_t *alive;
     int8_t *kind;
     int8_t *hwd;

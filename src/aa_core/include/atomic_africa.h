@@ -1,16 +1,28 @@
 /* atomic-africa's public C API: the Atomic Africa engine for C and C++ hosts, on opaque handles.
  *
- * Link the static library libatomic_africa.a (no Python needed at run time). Every function that
- * can fail returns an aa_status; on failure aa_last_error() holds a one-line message for this
- * thread naming the argument and what is allowed. Nothing here aborts or crashes on bad input.
+ * Link the shared library libatomic_africa.so (soname libatomic_africa.so.AA_ABI_VERSION) or the
+ * static library libatomic_africa.a (no Python needed at run time; docs/guide/c_api.md says how to
+ * build, install and find them: CMake's find_package(atomic_africa), pkg-config atomic_africa). Every
+ * function that can fail returns an aa_status; on failure aa_last_error() holds a one-line message
+ * for this thread naming the argument and what is allowed. Nothing here aborts or crashes on bad
+ * input.
  *
  * Ownership and threading: a spec (rules + scenario) is immutable once made and may be shared
- * read-only by any number of threads and games; it must outlive the games made from it. A game
- * handle is single-threaded: use one handle from one thread at a time (copies are independent).
+ * read-only by any number of threads and games; it must outlive the games made from it. A game is
+ * single-threaded: one thread at a time may call ANY function on it, the const ones included
+ * (aa_game_legal_actions, aa_game_observe, aa_game_player_events, aa_game_is_over ... and
+ * aa_agent_action, which reads the game): a query fills caches inside the game (line of sight, the
+ * legal ids, its scratch memory), so two threads querying one game at once is a data race. Give
+ * each thread its own game (aa_game_copy makes one). An agent likewise (its random stream). Games,
+ * agents and specs used by different threads need no lock.
+ *
+ * Stack: no function here needs more than 16 KiB of the calling thread's stack (large buffers live
+ * in the game or on the heap), so a host thread of 32 KiB runs any of them.
  *
  * Version policy: AA_ABI_VERSION changes whenever a declaration here or a layout a compiled host
  * can see changes; aa_abi_version() is the value the library was built with. Within one ABI
- * version, functions are only ever added. */
+ * version, functions are only ever added. AA_VERSION_STRING and aa_version() name the release
+ * (atomic-africa's package version). */
 #ifndef ATOMIC_AFRICA_H
 #define ATOMIC_AFRICA_H
 
@@ -22,6 +34,31 @@ extern "C" {
 #endif
 
 #define AA_ABI_VERSION 1
+
+/* The release (the Python package atomic-africa of the same version; tests/test_c_api.py keeps
+ * them equal). */
+#define AA_VERSION_MAJOR 0
+#define AA_VERSION_MINOR 1
+#define AA_VERSION_PATCH 0
+#define AA_VERSION_STRING "0.1.0"
+
+/* AA_API marks the library's exported functions: the shared library is built with hidden
+ * visibility, so it exports exactly the functions declared here. On Windows a host of the DLL
+ * defines AA_SHARED (CMake's atomic_africa::shared target does), a host of the static library
+ * nothing. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(AA_BUILDING_SHARED)
+#define AA_API __declspec(dllexport)
+#elif defined(AA_SHARED)
+#define AA_API __declspec(dllimport)
+#else
+#define AA_API
+#endif
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define AA_API __attribute__((visibility("default")))
+#else
+#define AA_API
+#endif
 
 typedef enum aa_status {
     AA_OK = 0,
@@ -40,10 +77,13 @@ typedef struct aa_spec aa_spec;   /* rules + scenario, immutable */
 typedef struct aa_game aa_game;   /* one game in play */
 
 /* The ABI version the library was built with (compare with AA_ABI_VERSION). */
-int aa_abi_version(void);
+AA_API int aa_abi_version(void);
+
+/* The release the library was built from: its AA_VERSION_STRING, e.g. "0.1.0". */
+AA_API const char *aa_version(void);
 
 /* The message of this thread's last failure ("" if none); valid until its next failing call. */
-const char *aa_last_error(void);
+AA_API const char *aa_last_error(void);
 
 /* ------------------------------------------------------------------------------------- specs */
 
@@ -52,21 +92,21 @@ const char *aa_last_error(void);
  * shared, read-only, by every spec that has it (kept until exit, for 8 distinct tables; past that a
  * spec owns a copy), so only the first call of a process pays for them; the later ones cost tens of
  * microseconds. Thread-safe. */
-aa_status aa_spec_default(aa_spec **out);
+AA_API aa_status aa_spec_default(aa_spec **out);
 
 /* A spec from the bytes of a file written by `atomic-africa compile` (validated field by field). */
-aa_status aa_spec_load(const void *data, size_t len, aa_spec **out);
+AA_API aa_status aa_spec_load(const void *data, size_t len, aa_spec **out);
 
 /* Free a spec (NULL is allowed). */
-void aa_spec_free(aa_spec *spec);
+AA_API void aa_spec_free(aa_spec *spec);
 
 /* ------------------------------------------------------------------------------------- sizes */
 
 /* The size of the flat action space (ids 0..n-1; also enough room for any legal-action list). */
-int aa_num_actions(const aa_spec *spec);
+AA_API int aa_num_actions(const aa_spec *spec);
 
 /* Floats in one observation (aa_game_observe). */
-int aa_observation_size(const aa_spec *spec);
+AA_API int aa_observation_size(const aa_spec *spec);
 
 /* ------------------------------------------------------------------------------------- games
  * A game is the Python atomic_africa.game.Game(scenario, seed) of the spec's battle: the same legal
@@ -74,13 +114,13 @@ int aa_observation_size(const aa_spec *spec);
 
 /* A new game of `spec` seeded with `seed` (Game(scenario, seed)); its first decision is ready (or
  * it is already over). Free it with aa_game_free. */
-aa_status aa_game_new(const aa_spec *spec, uint64_t seed, aa_game **out);
+AA_API aa_status aa_game_new(const aa_spec *spec, uint64_t seed, aa_game **out);
 
 /* An independent copy of a game (state, random stream and events): both go on alike. */
-aa_status aa_game_copy(const aa_game *game, aa_game **out);
+AA_API aa_status aa_game_copy(const aa_game *game, aa_game **out);
 
 /* Free a game (NULL is allowed). */
-void aa_game_free(aa_game *game);
+AA_API void aa_game_free(aa_game *game);
 
 /* ------------------------------------------------------------------------------------ planning
  * A copy carries the whole truth: the dice to come, the opponent's hand and both decks' order. A
@@ -88,7 +128,7 @@ void aa_game_free(aa_game *game);
 
 /* A new chance stream: future dice and shuffles come from PCG64(SeedSequence(seed)), as for a game
  * made with aa_game_new(spec, seed) (Python: Game.reseed). */
-aa_status aa_game_reseed(aa_game *game, uint64_t seed);
+AA_API aa_status aa_game_reseed(aa_game *game, uint64_t seed);
 
 /* Resample everything hidden from `player` (0 or 1) consistently with what it has seen (Python:
  * Game.determinize, draw for draw): the game is reseeded with `seed`, then `player`'s own deck gets
@@ -96,37 +136,37 @@ aa_status aa_game_reseed(aa_game *game, uint64_t seed);
  * bottom of its discard pile) are dealt again. The result depends only on what `player` may know and
  * on `seed`; it is a state the engine plays, `player`'s observation is unchanged and, when `player`
  * is to move, so are its legal actions. The event records stay as they were. */
-aa_status aa_game_determinize(aa_game *game, int player, uint64_t seed);
+AA_API aa_status aa_game_determinize(aa_game *game, int player, uint64_t seed);
 
 /* 1 if the game is over, 0 while it runs. */
-int aa_game_is_over(const aa_game *game);
+AA_API int aa_game_is_over(const aa_game *game);
 
 /* The player to decide next (0 or 1) into *player; -1 once the game is over. */
-aa_status aa_game_current_player(const aa_game *game, int *player);
+AA_API aa_status aa_game_current_player(const aa_game *game, int *player);
 
 /* The legal action ids of the player to move, ascending, into buf (room for cap ids); returns
  * their number (0 once the game is over). cap too small: -AA_ERR_ARGUMENT, buf untouched;
  * buf NULL with cap 0 only counts them. aa_num_actions(spec) is always room enough. */
-int aa_game_legal_actions(const aa_game *game, int32_t *buf, int cap);
+AA_API int aa_game_legal_actions(const aa_game *game, int32_t *buf, int cap);
 
 /* Apply one decision of the player to move and run to the next decision. An id outside
  * 0..aa_num_actions-1 is AA_ERR_ARGUMENT, an id not legal now AA_ERR_ILLEGAL, any action once the
  * game is over AA_ERR_OVER; a refused action changes nothing. */
-aa_status aa_game_apply(aa_game *game, int32_t action);
+AA_API aa_status aa_game_apply(aa_game *game, int32_t action);
 
 /* The winner (0 or 1; -1 a draw) into *winner once the game is over; AA_ERR_RUNNING before. */
-aa_status aa_game_winner(const aa_game *game, int *winner);
+AA_API aa_status aa_game_winner(const aa_game *game, int *winner);
 
 /* What `player` (0 or 1) may see: aa_observation_size(spec) floats into out (room for cap), the
  * Python Game.observation(player). */
-aa_status aa_game_observe(const aa_game *game, int player, float *out, int cap);
+AA_API aa_status aa_game_observe(const aa_game *game, int player, float *out, int cap);
 
 /* The game's event records since it began (set-up included), as doubles: per event its code (the
  * index of its type in atomic_africa.game.schema.EVENTS), its turn, its number of values n, then
  * the n values. *records stays valid until the game is next changed or freed. AA_ERR_MEMORY if a
  * record could not be stored (out of memory; the game itself is right). Recording is on by
  * default; aa_game_record_events(game, 0) turns it off (for speed) and drops the records. */
-aa_status aa_game_events(const aa_game *game, const double **records, size_t *n);
+AA_API aa_status aa_game_events(const aa_game *game, const double **records, size_t *n);
 
 /* The event records as `player` (0 or 1) may know them (its information set), copied into buf (room
  * for cap doubles): the records of aa_game_events, same format and lengths, with the values that
@@ -136,10 +176,10 @@ aa_status aa_game_events(const aa_game *game, const double **records, size_t *n)
  * the Python Game.events(player=p)). *n receives the number of values. buf NULL with cap 0 only
  * counts them; cap too small: AA_ERR_ARGUMENT naming the size needed, buf untouched. AA_ERR_MEMORY as
  * aa_game_events (the values held are copied). */
-aa_status aa_game_player_events(const aa_game *game, int player, double *buf, size_t cap, size_t *n);
+AA_API aa_status aa_game_player_events(const aa_game *game, int player, double *buf, size_t cap, size_t *n);
 
 /* Turn event recording on (1) or off (0); off drops the records held. */
-aa_status aa_game_record_events(aa_game *game, int on);
+AA_API aa_status aa_game_record_events(aa_game *game, int on);
 
 /* ------------------------------------------------------------------------------------ agents
  * The built-in agents of atomic_africa.agents, each choosing the action its Python class chooses
@@ -162,11 +202,11 @@ typedef struct aa_agent_options {
 typedef struct aa_agent aa_agent;   /* one agent (its random stream), single-threaded */
 
 /* The Python classes' defaults into *out. */
-aa_status aa_agent_defaults(aa_agent_options *out);
+AA_API aa_status aa_agent_defaults(aa_agent_options *out);
 
 /* A new agent of `kind` (aa_agent_kind); `seed` seeds the random agent's stream (the others ignore
  * it); options NULL: the defaults. Free it with aa_agent_free. */
-aa_status aa_agent_new(int kind, uint64_t seed, const aa_agent_options *options, aa_agent **out);
+AA_API aa_status aa_agent_new(int kind, uint64_t seed, const aa_agent_options *options, aa_agent **out);
 
 /* The ISMCTS agent's search (atomic_africa.agents.ISMCTSAgent's arguments). Each simulation
  * determinizes a copy of the game for the player to move (aa_game_determinize), walks the tree by
@@ -182,27 +222,27 @@ typedef struct aa_search_options {
 #define AA_MAX_SIMULATIONS 1000000
 
 /* The ISMCTSAgent class's defaults into *out. */
-aa_status aa_search_defaults(aa_search_options *out);
+AA_API aa_status aa_search_defaults(aa_search_options *out);
 
 /* aa_agent_new with search options (NULL: the defaults; read only by AA_AGENT_ISMCTS). The ISMCTS
  * agent draws from its own stream, seeded with `seed`: its decision depends only on what the
  * player to move may know, the stream and the options, never on the clock. */
-aa_status aa_agent_new_search(int kind, uint64_t seed, const aa_agent_options *options,
+AA_API aa_status aa_agent_new_search(int kind, uint64_t seed, const aa_agent_options *options,
                               const aa_search_options *search, aa_agent **out);
 
 /* Free an agent (NULL is allowed). */
-void aa_agent_free(aa_agent *agent);
+AA_API void aa_agent_free(aa_agent *agent);
 
 /* The action the agent plays for the player to move in `game` into *action (the game unchanged;
  * apply it with aa_game_apply). AA_ERR_OVER once the game is over. */
-aa_status aa_agent_action(aa_agent *agent, const aa_game *game, int32_t *action);
+AA_API aa_status aa_agent_action(aa_agent *agent, const aa_game *game, int32_t *action);
 
 /* -------------------------------------------------------------------------------------- fire */
 
 /* The markers (before the per-turn cap) and wounds of one attack under the spec's rules
  * (atomic_africa.resolve_fire): attack >= 0 against range band 1..bands, defense >= 0, armor >= 1,
  * cover 0 (none), 1 (light) or 2 (heavy); no armor penetration, an infantry target. */
-aa_status aa_resolve_fire(const aa_spec *spec, int attack, int range_band, int defense, int armor, int cover,
+AA_API aa_status aa_resolve_fire(const aa_spec *spec, int attack, int range_band, int defense, int armor, int cover,
                           int *markers, int *wounds);
 
 /* One shooter's engagement of one target, as atomic_africa.batch.simulate_fire takes it. */
@@ -220,7 +260,7 @@ typedef struct aa_engagement {
 /* Roll and resolve n independent engagements: markers[i] (after the per-turn cap) and wounds[i],
  * equal to atomic_africa.batch.simulate_fire(n, ..., seed=seed): engagements
  * [c * AA_SIMULATE_CHUNK, (c + 1) * AA_SIMULATE_CHUNK) draw from child c of SeedSequence(seed). */
-aa_status aa_simulate_fire(const aa_spec *spec, const aa_engagement *engagement, uint64_t seed, size_t n,
+AA_API aa_status aa_simulate_fire(const aa_spec *spec, const aa_engagement *engagement, uint64_t seed, size_t n,
                            int8_t *markers, int16_t *wounds);
 
 #ifdef __cplusplus

@@ -109,7 +109,8 @@ def render() -> str:
             "/* One game's unit rows as named pointers (v->x[u] is unit u's x); aa_make_view (aa_engine.h)",
             " * fills it. */",
             "typedef struct aa_view {", "    const struct aa_params *P;", "    struct aa_state *g;",
-            "    struct aa_events *ev;", "    int32_t *s;", "    int U, C, K;"]
+            "    struct aa_events *ev;", "    int32_t *s;", "    int U, C, K;",
+            "    int turn_due;   /* Clean-up ended a turn: the entry point begins the next (a loop) */"]
     out += [f"    {ctype} *{name};" for _, ctype, name in _views()]
     out += ["} aa_view;", "",
             "/* Point v's unit rows into one game's storage: i8 (NI8 x U), i32 (NI32 x U), f64 (NF64 x U). */",
@@ -133,7 +134,7 @@ def render_pxi() -> str:
         out.append("")
     out += ["    # One game's unit rows as named pointers (v.x[u] is unit u's x).",
             '    ctypedef struct V "aa_view":', "        const Params* P", "        Game* g",
-            "        EventBuffer* ev", "        int32_t* s", "        int U, C, K"]
+            "        EventBuffer* ev", "        int32_t* s", "        int U, C, K", "        int turn_due"]
     out += [f"        {ctype}* {name}" for _, ctype, name in _views()]
     return "\n".join(out) + "\n"
 
