@@ -24,17 +24,6 @@ from aa_core.vgame cimport *
 import numpy as np
 
 
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define AA_PREFETCH(p) __builtin_prefetch((const void *)(p))
-    #else
-    #define AA_PREFETCH(p) ((void)(p))
-    #endif
-    """
-    void AA_PREFETCH(const void* p) noexcept nogil
-
-
 # A game can be over before its first decision (e.g. a side whose only units are attached gets no
 # order cards, and Clean-up removes them in turn 1). Starting an episode skips such games and goes on
 # to the next episode, at most this many episodes in a row; then the scenario is at fault.
@@ -321,24 +310,6 @@ cdef class Engine:
         nb = self.n_act[self.map_w[i]]
         return self._padded_id(b, self._block_of(b, nb, a, 0), a)
 
-    cdef inline void _prefetch_map(self, Py_ssize_t i) noexcept nogil:
-        """With several maps, start loading env i's map data (its Params, the start of its own
-        tables, its action blocks) while the loop still works on the env before it: each env
-        reads its own map's, which the envs between two of its visits pushed out of the cache
-        (with one map it stays there)."""
-        cdef const char* p
-        cdef size_t off
-        if self.maps == 1 or i >= self.n:
-            return
-        p = <const char*>self._P(i)
-        for off in range(0, sizeof(Params), 64):
-            AA_PREFETCH(p + off)
-        p = <const char*>self._P(i).terrain.cx      # where mixed.py packs a map's own tables (a
-                                                    # prefetch of any address is harmless)
-        for off in range(0, 1024, 64):
-            AA_PREFETCH(p + off)
-        AA_PREFETCH(self.act_blocks + <Py_ssize_t>self.map_w[i] * self.act_w * 5)
-
     cdef void _observe(self, Py_ssize_t i, int player, float* out) noexcept nogil:
         """Env i's observation for `player` into out (obs_size floats): the map's own observation,
         then (several maps) its blocks moved up to their padded places, last first (each block's
@@ -585,7 +556,6 @@ cdef class Engine:
         cdef int32_t[::1] ea = np.empty(n, dtype=np.int32)     # the engine's ids
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                self._prefetch_map(i + 1)
                 ea[i] = self._engine_id(i, actions[i]) if active[i] else -1
                 ok[i] = not active[i] or (ea[i] >= 0 and aa_is_legal(self._P(i), &self.games[i], ea[i]))
         for i in range(n):
@@ -593,7 +563,6 @@ cdef class Engine:
                 return i
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                self._prefetch_map(i + 1)
                 g = &self.games[i]
                 rewards[i, 0] = 0.0
                 rewards[i, 1] = 0.0
@@ -649,7 +618,6 @@ cdef class Engine:
         cdef Py_ssize_t i, n = self.n
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                self._prefetch_map(i + 1)
                 self._mask_row(i, &out[i, 0])
 
     def masks_at(self, const int64_t[::1] envs, uint8_t[:, ::1] out, int threads):
@@ -678,7 +646,6 @@ cdef class Engine:
         cdef Py_ssize_t i, n = self.n
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                self._prefetch_map(i + 1)
                 out[i] = self._caller_id(i, self._agent_move(i, kinds[i])) if active[i] else -1
 
     cdef inline int _agent_move(self, Py_ssize_t i, int kind) noexcept nogil:
@@ -844,7 +811,6 @@ cdef class Engine:
         cdef int a, cur, side
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                self._prefetch_map(i + 1)
                 g = &self.games[i]
                 side = learner[i] if learner[i] >= 0 else aa_learner_side(self.seed_w[i])
                 rewards[i, 0] = 0.0
