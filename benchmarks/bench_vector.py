@@ -284,6 +284,25 @@ def map_ratios(rounds: int) -> tuple:
     return per, {name: m / med["plain"] for name, m in med.items()}
 
 
+def map_mix(maps: int = max(MAP_COUNTS)) -> list:
+    """What the maps themselves cost, without sampling: for each of the first ``maps`` maps, a plain
+    VectorGame of it and one of map 0 played in turn (the same loop), its CPU time per decision over
+    map 0's. Their mean is the ratio a sampler of those maps would show if sampling cost nothing."""
+    specs = _map_samplers()[max(MAP_COUNTS)].specs
+    out = []
+    for j in range(maps):
+        per = []
+        for spec in (specs[0], specs[j]):
+            vg = _Counting(VectorGame(spec, MAP_ENVS, 0, threads=1))
+            vg.opponent_turns("random", 0)
+            vg.decisions = 0
+            t = time.process_time()
+            d = map_loop(vg)
+            per.append((time.process_time() - t) / max(d, 1))
+        out.append(per[1] / per[0])
+    return out
+
+
 @pytest.mark.parametrize("entry", list(MAP_ENTRIES))
 def test_map_sampling_cost(benchmark, items, entry):
     benchmark.group = "map_sampling"

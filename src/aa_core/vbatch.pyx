@@ -2,17 +2,19 @@
 """The batch driver of the native game (VectorGame's kernel side): many games' state in numpy arrays,
 stepped together with the GIL released on OpenMP threads; per-env random streams (the game's and one
 per side for the native agents); whole games and opponent turns played by native agents in one call;
-C-level capsules.
+C-level capsules. One battle for every env, or several (MixedVectorGame): each env then plays the
+map its episode's seed draws, with that map's parameters, in the maps' common padded layout.
 
 The rules themselves live in the C core (csrc/aa_engine.h: aa_start_game, aa_legal_actions,
 aa_apply_action, aa_observe, aa_agent_choose) and so do the seeds (csrc/aa_pcg.h); this module only
 owns storage, threads and the Python face, so another driver (a C host) reuses the rules unchanged.
 """
+cimport cython
 from cpython.pycapsule cimport PyCapsule_New
 from cython.parallel cimport prange
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memmove, memset
 
 from aa_core.pcg cimport (PCG_WORDS, aa_episode_seed, aa_learner_side, aa_pcg_bitgen, aa_pcg_from_seed,
                           aa_spawn_seed)
@@ -61,13 +63,35 @@ cdef bint _log_push(ActionLog* log, int a) noexcept nogil:
     return True
 
 
+@cython.final
 cdef class Engine:
     """Many games stepped together; state lives in the numpy arrays of `arrays` (batch first).
 
     Built by atomic_africa.game.native.vector.VectorGame, which validates every argument and owns the
     per-env bit generators; the methods here trust their inputs.
+
+    One battle (`params` and `tables` dicts), or several (lists of them, one per map, and `padding`):
+    then each env plays the map its game seed draws (_pick, as ScenarioSampler.pick), and the Python
+    face speaks the maps' common padded layout (atomic_africa.game.scenarios.PaddedSpec): padded
+    observation rows and masks, padded action ids, converted here per env. Every env's state row has
+    room for the largest map and holds its own map's arrays at the start of each row (the C core
+    takes every stride from the map's Params).
     """
-    cdef Params P
+    cdef Params* Ps              # each map's rules and scenario constants (maps >= 1)
+    cdef readonly int maps
+    cdef int32_t* map_w          # env i plays map map_w[i] (arrays["map"] with several maps)
+    cdef readonly int obs_size   # an observation row: the padded layout's with several maps
+    cdef readonly int n_actions  # a mask row, the action ids (padded with several maps)
+    cdef bint padded
+    # The padding as a few blocks per map (PaddedSpec._blocks), not as tables of every id: a few
+    # hundred bytes a map, which stay in cache with 64 maps where id tables would not.
+    cdef const int32_t* act_blocks  # (maps, act_w, 5): action blocks (own start, padded start, rows,
+                                    # own row width, padded row width), ascending, covering own ids
+    cdef const int32_t* n_act       # (maps,)
+    cdef const int32_t* blocks      # (maps, blk_w, 3): observation blocks (own start, padded start, length)
+    cdef const int32_t* n_blocks    # (maps,)
+    cdef const double* cum          # (maps,) cumulative weights of the maps
+    cdef int act_w, blk_w
     cdef Game* games
     cdef EventBuffer* evs
     cdef char* work              # each env's scratch (aa_state.work): work_size bytes at i * work_size
@@ -85,33 +109,56 @@ cdef class Engine:
     cdef int n_seed_words
     cdef AgentParams agent_params  # the native agents' constructor values (set_agent_params)
 
-    def __cinit__(self, dict params, dict tables, int n, bint record_events):
+    def __cinit__(self, *args, **kwargs):
+        self.Ps = NULL
         self.games = NULL
         self.evs = NULL
         self.work = NULL
         self.game_bg = NULL
         self.agent_bg = NULL
 
-    def __init__(self, dict params, dict tables, int n, bint record_events):
-        cdef Params* P = &self.P
-        cdef int i, U, K
+    def __init__(self, params, tables, int n, bint record_events, dict padding=None):
+        """`params`, `tables`: one battle's dicts (native_params with the unit templates), or lists
+        of them, one per map, with `padding` (atomic_africa.game.native.mixed.engine_maps)."""
+        cdef Params* P
+        cdef int i, j, U, K, F
+        cdef int32_t[::1] mw
+        plist = [params] if isinstance(params, dict) else list(params)
+        tlist = [tables] if isinstance(tables, dict) else list(tables)
+        if not plist or len(tlist) != len(plist):
+            raise ValueError(f"tables: expected one tables dict per params dict ({len(plist)}), got {len(tlist)}")
+        if len(plist) > 1 and padding is None:
+            raise ValueError("padding: several maps need their padded layout")
         self.n = n
         self.record_events = record_events
-        self._keep = [tables]
-        P.C, P.U, P.K = params["C"], params["U"], params["K"]
-        P.obs_size, P.n_actions = params["obs_size"], params["n_actions"]
-        P.base = params["base"]
-        P.movement = params["movement"]
-        P.orders = params["orders"]
-        P.rally = params["rally"]
-        P.call_for_fire = params["call_for_fire"]
-        P.cleanup = params["cleanup"]
-        P.dice = params["dice"]
-        P.fire = params["fire"]
-        P.table = params["table"]
-        _bind_tables(&P.tables, tables)
-        _bind_terrain(&P.terrain, params["terrain"], tables)
-        U, K = P.U, P.K
+        self.maps = len(plist)
+        self.Ps = <Params*>calloc(self.maps, sizeof(Params))
+        if self.Ps == NULL:
+            raise MemoryError("scenario: cannot allocate the maps' parameters")
+        self._keep = [tlist, padding]
+        U = K = F = 1
+        for j in range(self.maps):
+            P = &self.Ps[j]
+            params, tables = plist[j], tlist[j]
+            P.C, P.U, P.K = params["C"], params["U"], params["K"]
+            P.obs_size, P.n_actions = params["obs_size"], params["n_actions"]
+            P.base = params["base"]
+            P.movement = params["movement"]
+            P.orders = params["orders"]
+            P.rally = params["rally"]
+            P.call_for_fire = params["call_for_fire"]
+            P.cleanup = params["cleanup"]
+            P.dice = params["dice"]
+            P.fire = params["fire"]
+            P.table = params["table"]
+            _bind_tables(&P.tables, tables)
+            _bind_terrain(&P.terrain, params["terrain"], tables)
+            U, K, F = max(U, P.U), max(K, P.K), max(F, P.terrain.n_feat)
+        self.padded = padding is not None
+        if self.padded:
+            self._bind_padding(padding)
+        else:
+            self.obs_size, self.n_actions = self.Ps[0].obs_size, self.Ps[0].n_actions
         self.arrays = {
             "scalars": np.zeros((n, NS), dtype=np.int32),
             "unit_i8": np.zeros((n, NI8, U), dtype=np.int8),
@@ -121,18 +168,27 @@ cdef class Engine:
             "counts": np.zeros((n, 2, NC), dtype=np.int32),
             "sprint_bonus": np.zeros((n, 2), dtype=np.float64),
             "los": np.full((n, U * U), -1, dtype=np.int8),
-            "fcover": np.zeros((n, max(1, P.terrain.n_feat)), dtype=np.int8),
+            "fcover": np.zeros((n, F), dtype=np.int8),
             "rng": np.zeros((n, PCG_WORDS), dtype=np.uint64),
             "agent_rng": np.zeros((n, 2, PCG_WORDS), dtype=np.uint64),
             "episode": np.zeros(n, dtype=np.int64),
             "game_seed": np.zeros(n, dtype=np.uint64),
         }
+        env_map = np.zeros(n, dtype=np.int32)
+        if self.padded:
+            self.arrays["map"] = env_map      # part of the state (copy_envs, load)
+        else:
+            self._keep.append(env_map)
+        mw = env_map
+        self.map_w = &mw[0]
         self.games = <Game*>malloc(n * sizeof(Game))
         if self.games == NULL:
             raise MemoryError("num_envs: cannot allocate the game views")
         # The core keeps its large buffers (legal-id lists, a phase's attacks) in each game's
         # scratch, not on the stack: one per env, allocated here, so the parallel loops allocate nothing.
-        self.work_size = aa_work_size(P)
+        self.work_size = 0
+        for j in range(self.maps):      # the largest map's: any env may play any map
+            self.work_size = max(self.work_size, aa_work_size(&self.Ps[j]))
         self.work = <char*>malloc(n * self.work_size)
         if self.work == NULL:
             raise MemoryError("num_envs: cannot allocate the games' scratch")
@@ -151,6 +207,189 @@ cdef class Engine:
         self.n_seed_words = 1
         self.seed_words[0] = 0
         self._bind()
+
+    cdef _bind_padding(self, dict pad):
+        """The padded layout's blocks (checked here: the kernels index with them unchecked)."""
+        cdef int m = self.maps
+        cdef const int32_t[:, :, ::1] ab = pad["act_blocks"]
+        cdef const int32_t[::1] na = pad["n_act_blocks"]
+        cdef const int32_t[:, :, ::1] bl = pad["obs_blocks"]
+        cdef const int32_t[::1] nb = pad["n_blocks"]
+        cdef const double[::1] cum = pad["cum"]
+        cdef int j, k, end, pend
+        self.obs_size, self.n_actions = pad["obs_size"], pad["n_actions"]
+        if ab.shape[0] != m or na.shape[0] != m or bl.shape[0] != m or nb.shape[0] != m or cum.shape[0] != m \
+                or ab.shape[2] != 5 or bl.shape[2] != 3:
+            raise ValueError("padding: expected one row per map of every table")
+        for j in range(m):
+            if not 0 <= na[j] <= ab.shape[1] or not 0 <= nb[j] <= bl.shape[1]:
+                raise ValueError(f"padding: map {j}'s block counts")
+            end = pend = 0
+            for k in range(na[j]):      # own ids back to back; padded ids ascending, apart, in range
+                if ab[j, k, 0] != end or ab[j, k, 1] < pend or ab[j, k, 2] < 1 or ab[j, k, 3] < 1 \
+                        or ab[j, k, 4] < ab[j, k, 3] \
+                        or <int64_t>ab[j, k, 1] + <int64_t>ab[j, k, 2] * ab[j, k, 4] > self.n_actions:
+                    raise ValueError(f"padding: map {j}'s action block {k}")
+                end = ab[j, k, 0] + ab[j, k, 2] * ab[j, k, 3]
+                pend = ab[j, k, 1] + ab[j, k, 2] * ab[j, k, 4]
+            if end != self.Ps[j].n_actions:
+                raise ValueError(f"padding: map {j}'s action blocks do not cover its actions")
+            end = pend = 0
+            for k in range(nb[j]):      # the same for the observation (one row per block)
+                if bl[j, k, 0] != end or bl[j, k, 1] < pend or bl[j, k, 1] < bl[j, k, 0] or bl[j, k, 2] < 0 \
+                        or bl[j, k, 1] + bl[j, k, 2] > self.obs_size:
+                    raise ValueError(f"padding: map {j}'s observation block {k}")
+                end = bl[j, k, 0] + bl[j, k, 2]
+                pend = bl[j, k, 1] + bl[j, k, 2]
+            if end != self.Ps[j].obs_size:
+                raise ValueError(f"padding: map {j}'s observation blocks do not cover its observation")
+        self.act_blocks, self.n_act = &ab[0, 0, 0], &na[0]
+        self.blocks, self.n_blocks, self.cum = &bl[0, 0, 0], &nb[0], &cum[0]
+        self.act_w, self.blk_w = ab.shape[1], bl.shape[1]
+
+    cdef inline const Params* _P(self, Py_ssize_t i) noexcept nogil:
+        """Env i's map's parameters."""
+        return &self.Ps[self.map_w[i]]
+
+    @cython.cdivision(True)
+    cdef inline int _pick(self, uint64_t gs) noexcept nogil:
+        """ScenarioSampler.pick: the first uint64 of SeedSequence(gs, spawn_key=(3,)) as a number in
+        [0, 1) (rounded to a double as Python's int / float does), placed on the cumulative weights
+        (numpy's searchsorted, side "right"), at most the last map."""
+        cdef int lo = 0, hi = self.maps, mid
+        cdef double u
+        if self.maps == 1:
+            return 0
+        u = <double>aa_spawn_seed(gs, 3) / 18446744073709551616.0
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.cum[mid] <= u:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < self.maps else self.maps - 1
+
+    @cython.cdivision(True)
+    cdef inline int _engine_id(self, Py_ssize_t i, int64_t a) noexcept nogil:
+        """Env i's engine action id of the caller's id a (padded with several maps); -1 if none:
+        the block holding padded id a, then its row and column there (a column past the map's
+        row width is a slot the map does not have)."""
+        cdef const int32_t* b
+        cdef int k, nb, row, col
+        cdef int64_t off
+        if a < 0 or a >= self.n_actions:
+            return -1
+        if not self.padded:
+            return <int>a
+        b = self.act_blocks + <Py_ssize_t>self.map_w[i] * self.act_w * 5
+        nb = self.n_act[self.map_w[i]]
+        for k in range(nb):
+            off = a - b[5 * k + 1]
+            if off < 0:
+                return -1
+            if off < <int64_t>b[5 * k + 2] * b[5 * k + 4]:
+                if b[5 * k + 2] == 1:
+                    return b[5 * k] + <int>off if off < b[5 * k + 3] else -1
+                row, col = <int>(off // b[5 * k + 4]), <int>(off % b[5 * k + 4])
+                return b[5 * k] + row * b[5 * k + 3] + col if col < b[5 * k + 3] else -1
+        return -1
+
+    cdef inline int _block_of(self, const int32_t* b, int nb, int e, int k) noexcept nogil:
+        """The action block (of nb at b) holding own id e, searched from block k (0 if e is below
+        it): the ids of a legal list are nearly ascending, so this is mostly k itself."""
+        if k >= nb or e < b[5 * k]:
+            k = 0
+        while k + 1 < nb and e >= b[5 * (k + 1)]:
+            k += 1
+        return k
+
+    @cython.cdivision(True)
+    cdef inline int64_t _padded_id(self, const int32_t* b, int k, int e) noexcept nogil:
+        """Own id e of action block k (at b) as a padded id."""
+        cdef int off = e - b[5 * k]
+        if b[5 * k + 2] == 1:
+            return b[5 * k + 1] + off
+        return b[5 * k + 1] + (off // b[5 * k + 3]) * b[5 * k + 4] + off % b[5 * k + 3]
+
+    cdef inline int64_t _caller_id(self, Py_ssize_t i, int a) noexcept nogil:
+        """The caller's id (padded with several maps) of env i's engine action id a (-1 stays -1)."""
+        cdef const int32_t* b
+        cdef int nb
+        if a < 0 or not self.padded:
+            return a
+        b = self.act_blocks + <Py_ssize_t>self.map_w[i] * self.act_w * 5
+        nb = self.n_act[self.map_w[i]]
+        return self._padded_id(b, self._block_of(b, nb, a, 0), a)
+
+    cdef void _observe(self, Py_ssize_t i, int player, float* out) noexcept nogil:
+        """Env i's observation for `player` into out (obs_size floats): the map's own observation,
+        then (several maps) its blocks moved up to their padded places, last first (each block's
+        place is at or after its own, past the blocks below it), and the rest zeroed."""
+        cdef const int32_t* b
+        cdef int k, nb, end = 0
+        aa_observe(self._P(i), &self.games[i], player, out)
+        if not self.padded:
+            return
+        b = self.blocks + <Py_ssize_t>self.map_w[i] * self.blk_w * 3
+        nb = self.n_blocks[self.map_w[i]]
+        for k in range(nb - 1, -1, -1):
+            if b[3 * k + 1] != b[3 * k]:
+                memmove(out + b[3 * k + 1], out + b[3 * k], b[3 * k + 2] * sizeof(float))
+        for k in range(nb):
+            if b[3 * k + 1] > end:
+                memset(out + end, 0, (b[3 * k + 1] - end) * sizeof(float))
+            end = b[3 * k + 1] + b[3 * k + 2]
+        if self.obs_size > end:
+            memset(out + end, 0, (self.obs_size - end) * sizeof(float))
+
+    @cython.cdivision(True)
+    cdef void _mask_row(self, Py_ssize_t i, uint8_t* row) noexcept nogil:
+        """row[a] = 1 where the caller's action id a is legal in env i, else 0. The legal-action
+        buffer is the game's scratch (as in is_legal): nothing inside the parallel loops can fail.
+        Padded: own ids [lo, hi) are padded ids from `base` on (one row of a block), found again
+        only when an id falls outside (the legal ids come in runs)."""
+        cdef int* buf = <int*>self.games[i].work
+        cdef int k, m, e, r, blk = 0, nb, lo = 0, hi = 0, base = 0
+        cdef const int32_t* b
+        memset(row, 0, self.n_actions)
+        m = aa_legal_actions(self._P(i), &self.games[i], buf)
+        if self.padded:
+            b = self.act_blocks + <Py_ssize_t>self.map_w[i] * self.act_w * 5
+            nb = self.n_act[self.map_w[i]]
+            for k in range(m):
+                e = buf[k]
+                if e < lo or e >= hi:
+                    blk = self._block_of(b, nb, e, blk)
+                    r = 0 if b[5 * blk + 2] == 1 else (e - b[5 * blk]) // b[5 * blk + 3]
+                    lo = b[5 * blk] + r * b[5 * blk + 3]
+                    hi = lo + b[5 * blk + 3]
+                    base = b[5 * blk + 1] + r * b[5 * blk + 4]
+                row[base + e - lo] = 1
+        else:
+            for k in range(m):
+                row[buf[k]] = 1
+
+    def env_maps(self, int32_t[::1] out):
+        """out[i] = the map env i plays."""
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            out[i] = self.map_w[i]
+
+    def side_totals(self, int64_t[:, :, ::1] out):
+        """out[i, p] = the figures, wounds and markers of side p's live units in env i."""
+        cdef Py_ssize_t i
+        cdef int p, u
+        cdef V v
+        with nogil:
+            for i in range(self.n):
+                make_view(self._P(i), &self.games[i], &v)
+                for p in range(2):
+                    out[i, p, 0] = out[i, p, 1] = out[i, p, 2] = 0
+                    for u in range(p * v.C, (p + 1) * v.C):
+                        if v.alive[u]:
+                            out[i, p, 0] += v.figures[u]
+                            out[i, p, 1] += v.wounds[u]
+                            out[i, p, 2] += v.markers[u]
 
     cdef _bind(self):
         cdef int32_t[:, ::1] s = self.arrays["scalars"]
@@ -192,12 +431,15 @@ cdef class Engine:
             free(self.evs)
         free(self.games)
         free(self.work)
+        free(self.Ps)
         free(self.game_bg)
         free(self.agent_bg)
 
-    def c_params(self):
-        """PyCapsule "aa_core.vgame.Params" holding a const Params* (valid while this Engine lives)."""
-        return PyCapsule_New(&self.P, "aa_core.vgame.Params", NULL)
+    def c_params(self, int j=0):
+        """PyCapsule "aa_core.vgame.Params" holding map j's const Params* (valid while this Engine lives)."""
+        if not 0 <= j < self.maps:
+            raise IndexError(f"j: {j} is not a map index; allowed 0..{self.maps - 1}")
+        return PyCapsule_New(&self.Ps[j], "aa_core.vgame.Params", NULL)
 
     def c_game(self, int i):
         """PyCapsule "aa_core.vgame.Game" holding env i's Game* (valid while this Engine lives)."""
@@ -217,6 +459,8 @@ cdef class Engine:
                     or a.shape != self.arrays[k].shape:
                 raise ValueError(f"arrays[{k!r}]: expected a {self.arrays[k].dtype} array of shape "
                                  f"{self.arrays[k].shape}")
+        if "map" in arrays and arrays["map"].size and not 0 <= arrays["map"].min() <= arrays["map"].max() < self.maps:
+            raise ValueError(f"arrays['map']: expected map indices 0..{self.maps - 1}")
         for k, a in arrays.items():
             np.copyto(self.arrays[k], a)
         self.arrays["los"].fill(-1)
@@ -231,8 +475,9 @@ cdef class Engine:
 
     cdef void _seed_env(self, Py_ssize_t i, uint64_t gs, uint64_t s0, uint64_t s1) noexcept nogil:
         """Env i's streams for Game(spec, gs) with RandomAgent(s0) playing side 0 and RandomAgent(s1)
-        side 1: each PCG64(SeedSequence(seed))."""
+        side 1: each PCG64(SeedSequence(seed)); with several maps, the map gs draws."""
         self.seed_w[i] = gs
+        self.map_w[i] = self._pick(gs)
         aa_pcg_from_seed(gs, self.rng_w + i * PCG_WORDS)
         aa_pcg_from_seed(s0, self.agent_w + 2 * i * PCG_WORDS)
         aa_pcg_from_seed(s1, self.agent_w + (2 * i + 1) * PCG_WORDS)
@@ -257,7 +502,7 @@ cdef class Engine:
                 if g.ev != NULL:
                     g.ev.size = mark
             self._seed_episode(i, episode)
-            aa_start_game(&self.P, g)
+            aa_start_game(self._P(i), g)
             if g.s[S_STAGE] != ST_OVER:
                 return True
         return False
@@ -295,12 +540,12 @@ cdef class Engine:
         with nogil:
             for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=4):
                 g = &self.games[envs[j]]
-                aa_observe(&self.P, g, 0, &final[j, 0, 0])
-                aa_observe(&self.P, g, 1, &final[j, 1, 0])
+                self._observe(envs[j], 0, &final[j, 0, 0])
+                self._observe(envs[j], 1, &final[j, 1, 0])
                 ep[envs[j]] += 1
                 ok[j] = self._start_decided(envs[j], &ep[0])
                 if observe_all and ok[j]:
-                    aa_observe(&self.P, g, g.s[S_CUR], &obs[envs[j], 0])
+                    self._observe(envs[j], g.s[S_CUR], &obs[envs[j], 0])
         self._check_events()
         for j in range(m):
             if not ok[j]:
@@ -321,10 +566,11 @@ cdef class Engine:
         cdef Game* g
         cdef int cur
         cdef uint8_t[::1] ok = np.empty(n, dtype=np.uint8)
+        cdef int32_t[::1] ea = np.empty(n, dtype=np.int32)     # the engine's ids
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                ok[i] = not active[i] or (0 <= actions[i] < self.P.n_actions and
-                                          aa_is_legal(&self.P, &self.games[i], <int>actions[i]))
+                ea[i] = self._engine_id(i, actions[i]) if active[i] else -1
+                ok[i] = not active[i] or (ea[i] >= 0 and aa_is_legal(self._P(i), &self.games[i], ea[i]))
         for i in range(n):
             if not ok[i]:
                 return i
@@ -338,13 +584,13 @@ cdef class Engine:
                 if g.ev != NULL:
                     g.ev.size = 0        # an inactive env logs nothing in this step
                 if active[i]:
-                    aa_apply_action(&self.P, g, <int>actions[i])
+                    aa_apply_action(self._P(i), g, ea[i])
                     if g.s[S_STAGE] == ST_OVER:
                         terminated[i] = 1
                         winner[i] = _score_end(g, &rewards[i, 0])
                 if observe_all:
                     cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
-                    aa_observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
+                    self._observe(i, cur if cur >= 0 else 0, &obs[i, 0])
         self._check_events()
         return -1
 
@@ -361,7 +607,7 @@ cdef class Engine:
                     p = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
                     if p < 0:
                         p = 0
-                aa_observe(&self.P, g, p, &out[j, 0])
+                self._observe(envs[j], p, &out[j, 0])
 
     cdef int _check_events(self) except -1:
         """MemoryError if an env's event records could not grow in the last call (flags cleared)."""
@@ -385,14 +631,14 @@ cdef class Engine:
         cdef Py_ssize_t i, n = self.n
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                _mask_row(&self.P, &self.games[i], &out[i, 0])
+                self._mask_row(i, &out[i, 0])
 
     def masks_at(self, const int64_t[::1] envs, uint8_t[:, ::1] out, int threads):
         """out[j, a] = 1 where action a is legal in env envs[j]."""
         cdef Py_ssize_t j, m = envs.shape[0]
         with nogil:
             for j in prange(m, num_threads=threads, schedule="dynamic", chunksize=4):
-                _mask_row(&self.P, &self.games[envs[j]], &out[j, 0])
+                self._mask_row(envs[j], &out[j, 0])
 
     def random_actions(self, const uint8_t[::1] active, int64_t[::1] out, int threads):
         """A uniformly random legal action per active env (-1 elsewhere and where the game is over):
@@ -408,12 +654,12 @@ cdef class Engine:
     def agent_actions(self, const int8_t[::1] kinds, const uint8_t[::1] active, int64_t[::1] out,
                       int threads):
         """The action of native agent kinds[i] (AGENT_*) for the player to move in each active env
-        (-1 elsewhere and where the game is over); AGENT_RANDOM draws from the agent stream of the
-        side to move."""
+        (-1 elsewhere and where the game is over), as the caller's id (padded with several maps);
+        AGENT_RANDOM draws from the agent stream of the side to move."""
         cdef Py_ssize_t i, n = self.n
         with nogil:
             for i in prange(n, num_threads=threads, schedule="dynamic", chunksize=4):
-                out[i] = self._agent_move(i, kinds[i]) if active[i] else -1
+                out[i] = self._caller_id(i, self._agent_move(i, kinds[i])) if active[i] else -1
 
     cdef inline int _agent_move(self, Py_ssize_t i, int kind) noexcept nogil:
         """Native agent `kind`'s action for the player to move in env i (-1 if the game is over or no
@@ -422,7 +668,7 @@ cdef class Engine:
         cdef int cur = g.s[S_CUR]
         if g.s[S_STAGE] == ST_OVER or cur < 0:
             return -1
-        return aa_agent_choose(&self.P, g, kind, &self.agent_params, &self.agent_bg[2 * i + cur])
+        return aa_agent_choose(self._P(i), g, kind, &self.agent_params, &self.agent_bg[2 * i + cur])
 
     def copy_envs(self, const int64_t[::1] src, const int64_t[::1] dst):
         """Env dst[j] becomes a copy of env src[j] (state, streams, episode, events): each pair is
@@ -465,7 +711,7 @@ cdef class Engine:
         with nogil:
             for j in prange(m, num_threads=threads, schedule="static"):
                 aa_pcg_from_seed(seeds[j], self.rng_w + envs[j] * PCG_WORDS)
-                aa_determinize(&self.P, &self.games[envs[j]], players[j])
+                aa_determinize(self._P(envs[j]), &self.games[envs[j]], players[j])
 
     def start_seeded(self, const int64_t[::1] envs, const uint64_t[::1] game_seeds,
                      const uint64_t[:, ::1] agent_seeds, int threads):
@@ -479,7 +725,7 @@ cdef class Engine:
                 if g.ev != NULL:
                     g.ev.size = 0
                 self._seed_env(envs[j], game_seeds[j], agent_seeds[j, 0], agent_seeds[j, 1])
-                aa_start_game(&self.P, g)
+                aa_start_game(self._P(envs[j]), g)
         self._check_events()
 
     def play_games(self, const uint64_t[::1] game_seeds, const uint64_t[:, ::1] agent_seeds,
@@ -541,7 +787,7 @@ cdef class Engine:
         if g.ev != NULL:
             g.ev.size = 0
         self._seed_env(j, gs, s0, s1)
-        aa_start_game(&self.P, g)
+        aa_start_game(self._P(j), g)
         while g.s[S_STAGE] != ST_OVER:
             a = self._agent_move(j, k1 if g.s[S_CUR] == 1 else k0)
             if a < 0:
@@ -550,9 +796,9 @@ cdef class Engine:
             if log != NULL and not _log_push(log, a):
                 status = 2
                 break
-            aa_apply_action(&self.P, g, a)
+            aa_apply_action(self._P(j), g, a)
             d += 1
-        make_view(&self.P, g, &v)
+        make_view(self._P(j), g, &v)
         winner[0] = <int8_t>g.s[S_WINNER]
         reason[0] = <int8_t>g.s[S_REASON]
         turns[0] = g.s[S_TURN]
@@ -593,7 +839,7 @@ cdef class Engine:
                         if a < 0:
                             why[i] = _OPP_NO_ACTION
                             break
-                        aa_apply_action(&self.P, g, a)
+                        aa_apply_action(self._P(i), g, a)
                         decisions[i] += 1
                         if g.s[S_STAGE] == ST_OVER:
                             if ended[i]:
@@ -601,8 +847,8 @@ cdef class Engine:
                                 break
                             ended[i] = 1
                             winner[i] = _score_end(g, &rewards[i, 0])
-                            aa_observe(&self.P, g, 0, &final[i, 0, 0])
-                            aa_observe(&self.P, g, 1, &final[i, 1, 0])
+                            self._observe(i, 0, &final[i, 0, 0])
+                            self._observe(i, 1, &final[i, 1, 0])
                             ep[i] += 1
                             if not self._start_decided(i, &ep[0]):
                                 why[i] = _OPP_NO_DECISION
@@ -611,7 +857,7 @@ cdef class Engine:
                                 side = aa_learner_side(self.seed_w[i])
                 if observe_all:
                     cur = g.s[S_CUR] if g.s[S_STAGE] != ST_OVER else g.s[S_LAST]
-                    aa_observe(&self.P, g, cur if cur >= 0 else 0, &obs[i, 0])
+                    self._observe(i, cur if cur >= 0 else 0, &obs[i, 0])
         self._check_events()
         for i in range(n):
             if why[i]:
@@ -645,18 +891,6 @@ cdef inline int8_t _score_end(Game* g, float* rewards) noexcept nogil:
         rewards[w] = 1.0
         rewards[1 - w] = -1.0
     return <int8_t>w
-
-
-# The legal-action buffer is the game's scratch (as in is_legal): no allocation inside the parallel
-# loops, so nothing there can fail, and a small stack.
-cdef void _mask_row(const Params* P, Game* g, uint8_t* row) noexcept nogil:
-    """row[a] = 1 where action a is legal in g, else 0."""
-    cdef int* buf = <int*>g.work
-    cdef int k, m
-    memset(row, 0, P.n_actions)
-    m = aa_legal_actions(P, g, buf)
-    for k in range(m):
-        row[buf[k]] = 1
 
 
 ctypedef fused table_t:

@@ -142,7 +142,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         The scenario (the packaged default if ``None``); a list or a
         :class:`~atomic_africa.game.scenarios.ScenarioSampler`: each game's battle drawn from its
         seed, observations and action ids in the sampler's padded layout, played by a
-        :class:`~atomic_africa.game.native.mixed.MixedVectorGame` (one engine per map in play).
+        :class:`~atomic_africa.game.native.mixed.MixedVectorGame` (one native engine of every map).
     player : {0, 1, "random"}
         The learner's side in every game; ``"random"``: drawn for each game from its seed (see the
         module notes; ``players`` holds the current sides).

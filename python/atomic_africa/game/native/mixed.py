@@ -1,38 +1,135 @@
 """MixedVectorGame: ``num_envs`` games, each episode's battle drawn from a
 :class:`~atomic_africa.game.scenarios.ScenarioSampler`, in the sampler's padded layout.
 
-The native kernel holds one battle per engine, so this keeps one :class:`VectorGame` per map of the
-sampler (built when the map is first drawn, ``num_envs`` rows each: env ``i`` plays in row ``i`` of
-its current map's engine, the other engines' row ``i`` idle). Env ``i``'s episode ``k`` is
-``Game(sampler.specs[j], g)`` with ``g = VectorGame.episode_seed(seed, i, k)`` and
-``j = sampler.pick(g)``, its side ``p``'s native random agent ``RandomAgent(VectorGame.agent_seed(g,
-p))``: the same game as a single-battle VectorGame of map ``j`` plays for that seed, whatever the
-number of envs or threads. As there, a game over before its first decision is skipped.
+Env ``i``'s episode ``k`` is ``Game(sampler.specs[j], g)`` with ``g = VectorGame.episode_seed(seed,
+i, k)`` and ``j = sampler.pick(g)``, its side ``p``'s native random agent
+``RandomAgent(VectorGame.agent_seed(g, p))``: the same game as a single-battle VectorGame of map
+``j`` plays for that seed, whatever the number of envs or threads. As there, a game over before its
+first decision is skipped.
 
-Its methods are :class:`VectorGame`'s (``reset``, ``step``, ``opponent_turns``, ``observations``,
-``action_masks``, ``random_actions``, ``agent_actions``, ``side_totals``, ...), with observations and
-action ids in the padded layout (:class:`~atomic_africa.game.scenarios.PaddedSpec`, :attr:`spec`);
-the environments take it in place of a VectorGame when given several scenarios. Each call goes to
-every engine that holds a game of an env involved, so a call costs about as many engine calls as
-maps are in play: fine for a few maps, slower for hundreds. An illegal action raises
-:class:`~atomic_africa.game.IllegalActionError` before any game changes.
+It is a :class:`VectorGame` whose one native engine holds every map: the maps' parameters are
+prepared once (cached per sampler), each env's state has room for the largest map, and the kernel
+switches parameters per env: at the start of each episode it draws the env's map from the game seed
+(as :meth:`ScenarioSampler.pick <atomic_africa.game.scenarios.ScenarioSampler.pick>`, in C) and
+converts observations, masks and action ids between the map's own layout and the padded one
+(:class:`~atomic_africa.game.scenarios.PaddedSpec`, :attr:`spec`). So a call costs one engine call
+whatever the number of maps. Its methods are VectorGame's (``reset``, ``step``, ``opponent_turns``,
+``observations``, ``action_masks``, ``random_actions``, ``agent_actions``, ``side_totals``,
+``start_games``, ``play_games``, ``copy_envs``, ``determinize`` ...) in the padded layout; it keeps
+no event records and has no snapshots (``pickle``, ``clone``).
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
+from aa_core import vbatch as _k
+
 from ... import _validate as v
-from ..._limits import MAX_ENVS
 from ..actions import legal_ids_text
-from ..engine import IllegalActionError
 from ..scenarios import ScenarioSampler
-from .agent_args import agent_kinds
-from .vector import DECISION_TRIES, VectorGame
+from ..schema import SCALAR_COLUMN
+from ..state import Stage
+from .layout import unit_templates
+from .params import native_params
+from .snapshot import env_bytes
+from .vector import VectorGame
 
-__all__ = ["MixedVectorGame"]
+__all__ = ["MixedVectorGame", "engine_maps"]
+
+_S_STAGE, _S_CUR = SCALAR_COLUMN["stage"], SCALAR_COLUMN["cur"]
+
+# sampler -> its engine_maps (built once: about 1 ms a map)
+_PREPARED = weakref.WeakKeyDictionary()
 
 
-class MixedVectorGame:
+def engine_maps(sampler) -> tuple:
+    """Every map's native parameters and the padded layout's tables, as ``aa_core.vbatch.Engine``
+    takes them: ``(params, tables, padding)`` (lists of one dict per map, and a dict). Built once per
+    sampler and shared, read-only, by its engines.
+
+    ``padding``: ``obs_size``, ``n_actions`` (the padded sizes); ``act_blocks`` (int32 (maps, B, 5):
+    map ``j``'s action ids as blocks ``(own start, padded start, rows, own row width, padded row
+    width)``, ascending: ``PaddedSpec``'s blocks) and ``n_act_blocks``; ``obs_blocks`` (int32 (maps,
+    B, 3): its observation as blocks ``(own start, padded start, length)``) and ``n_blocks``; ``cum``
+    (the sampler's cumulative weights, what :meth:`ScenarioSampler.pick` places a game seed on).
+    """
+    got = _PREPARED.get(sampler)
+    if got is not None:
+        return got
+    pad = sampler.padded
+    params, tables, obs_blocks, act_blocks = [], [], [], []
+    seen = {}       # (key, dtype, bytes) -> the first map's array of that content
+    for j, spec in enumerate(sampler.specs):
+        p, t = native_params(spec)
+        t.update(unit_templates(spec.initial_units(), spec.C))
+        # one array per content: the tables the rules make (cards, Table 5) are every map's, and the
+        # kernel reads them at every decision; shared, they stay in cache as with one map
+        # (the odds tables, 7 MB, are one cached array already: compared by identity)
+        t = {k: seen.setdefault((k, a.dtype.str, a.shape, a.tobytes() if a.nbytes <= 65536 else id(a)), a)
+             for k, a in t.items()}
+        params.append(p)
+        tables.append(t)
+        obs, acts = pad._block_maps[j]
+        obs_blocks.append([(s0, d0, sw) for s0, d0, r, sw, _ in obs if r == 1 and sw])
+        act_blocks.append([b for b in acts if b[3]])
+    users = {}
+    for t in tables:
+        for a in t.values():
+            users[id(a)] = users.get(id(a), 0) + 1
+    tables = [_packed(t, [k for k, a in t.items() if users[id(a)] == 1 and a.nbytes <= 65536]) for t in tables]
+
+    def table(blocks, width):
+        out = np.zeros((len(blocks), max(map(len, blocks)), width), dtype=np.int32)
+        for j, b in enumerate(blocks):
+            out[j, :len(b)] = b
+        out.flags.writeable = False
+        return out
+
+    def counts(blocks):
+        out = np.array([len(b) for b in blocks], dtype=np.int32)
+        out.flags.writeable = False
+        return out
+
+    cum = np.array(sampler._cum, dtype=np.float64)
+    cum.flags.writeable = False
+    padding = {"obs_size": pad.observation_size, "n_actions": pad.num_actions,
+               "act_blocks": table(act_blocks, 5), "n_act_blocks": counts(act_blocks),
+               "obs_blocks": table(obs_blocks, 3), "n_blocks": counts(obs_blocks), "cum": cum}
+    got = _PREPARED[sampler] = (params, tables, padding)
+    return got
+
+
+# The map's own tables in the order the kernel reads them most (terrain at every line of sight),
+# the unit templates (read at a game's start only) last.
+_HOT_FIRST = ("cx", "cy", "cr", "circ_blocks", "circ_feat", "circ_cover", "vx", "vy", "poly_off", "poly_blocks",
+              "poly_feat", "poly_cover", "feat_armor", "feat_x", "feat_y", "feat_cover0")
+
+
+def _packed(tables: dict, own: list) -> dict:
+    """``tables`` with the arrays named in ``own`` copied into one 64-byte aligned buffer (each
+    array 8-byte aligned in it): a map's tables are then a few cache lines in a row, not one numpy
+    allocation each, which is what a kernel switching maps env by env reads (a few percent at 64
+    maps in interleaved rounds)."""
+    own = sorted(own, key=lambda k: (_HOT_FIRST.index(k) if k in _HOT_FIRST else len(_HOT_FIRST), k))
+    at, size = {}, 0
+    for k in own:
+        at[k] = size
+        size += -(-tables[k].nbytes // 8) * 8
+    buf = np.empty(size + 64, dtype=np.uint8)
+    start = -buf.ctypes.data % 64
+    out = dict(tables)
+    for k in own:
+        a = tables[k]
+        view = buf[start + at[k]:start + at[k] + a.nbytes].view(a.dtype).reshape(a.shape)
+        view[...] = a
+        view.flags.writeable = False
+        out[k] = view
+    return out
+
+
+class MixedVectorGame(VectorGame):
     """``num_envs`` games of a :class:`~atomic_africa.game.scenarios.ScenarioSampler`'s battles.
 
     Parameters
@@ -41,148 +138,61 @@ class MixedVectorGame:
     num_envs : int
         ``>= 1``.
     seed : int
-        Non-negative: env ``i``'s episode ``k`` is the game of seed ``VectorGame.episode_seed(seed, i, k)``.
+        Non-negative: env ``i``'s episode ``k`` is the game of seed ``VectorGame.episode_seed(seed, i, k)``
+        on the map ``sampler.pick`` draws from that seed.
     threads : int
-        Threads of every engine (results do not depend on it).
+        OpenMP threads of each call (results do not depend on it).
 
     Attributes
     ----------
     spec : PaddedSpec
         The layout (``num_actions``, ``observation_size``, ``C`` ...).
     sampler : ScenarioSampler
+        Also :attr:`scenario`.
     maps : ndarray of int64, shape (num_envs,)
         The map each env plays now.
+
+    Raises
+    ------
+    TypeError
+        If ``sampler`` is not a ScenarioSampler.
+    MemoryError
+        If ``num_envs`` games of the largest map do not fit in the memory available.
     """
 
     def __init__(self, sampler, num_envs: int = 1, seed: int = 0, *, threads: int = 1):
         if not isinstance(sampler, ScenarioSampler):
             raise TypeError(f"sampler: expected a ScenarioSampler, got {type(sampler).__name__}")
-        self.sampler, self.spec = sampler, sampler.padded
-        self.num_envs = v.as_int(num_envs, "num_envs", lo=1, hi=MAX_ENVS)
+        super().__init__(sampler, num_envs, seed, threads=threads)
+
+    def _make_engine(self, sampler, rules):
+        """One Engine of every map (``rules``: the sampler's own, always)."""
+        if not isinstance(sampler, ScenarioSampler):
+            raise TypeError(f"sampler: expected a ScenarioSampler, got {type(sampler).__name__}")
+        if self.record_events:
+            raise ValueError("record_events: a MixedVectorGame keeps no event records; allowed False")
+        self.sampler = self.scenario = sampler
+        self.spec, self.rules = sampler.padded, sampler.rules
         self.num_actions, self.observation_size = self.spec.num_actions, self.spec.observation_size
-        self.rules = sampler.rules
-        self._threads = v.as_threads(threads, "threads")
-        self._engines = {}
-        self._agent_params = None
-        self._rows = np.arange(self.num_envs)
-        self.maps = np.zeros(self.num_envs, dtype=np.int64)
-        self._episodes = np.zeros(self.num_envs, dtype=np.int64)
-        self._mask_cache = None     # padded masks of every env while no game has moved
-        self.reset(seed=seed)
-
-    # ------------------------------------------------------------------ engines
-    @property
-    def scenario(self):
-        """The sampler the battles come from."""
-        return self.sampler
+        per_env = max(env_bytes(s) for s in sampler.specs) + 4 * self.observation_size + self.num_actions
+        what = f"{self.num_envs:,} games of {len(sampler)} scenarios ({per_env:,} bytes each)"
+        v.check_memory(self.num_envs * per_env, "num_envs", what, "use fewer envs")
+        params, tables, padding = engine_maps(sampler)
+        try:
+            self._engine = _k.Engine(params, tables, self.num_envs, False, padding)
+        except MemoryError:
+            raise v.memory_error(self.num_envs * per_env, "num_envs", what, "use fewer envs") from None
+        self._shape = (self.num_envs,)
+        self._all_active = np.ones(self.num_envs, dtype=np.uint8)
+        self._all_envs = np.arange(self.num_envs, dtype=np.int64)
+        self._maps_buf = np.empty(self.num_envs, dtype=np.int32)
 
     @property
-    def threads(self) -> int:
-        return self._threads
-
-    @threads.setter
-    def threads(self, k) -> None:
-        self._threads = v.as_threads(k, "threads")
-        for e in self._engines.values():
-            e.threads = self._threads
-
-    @property
-    def agent_params(self):
-        return None if self._agent_params is None else dict(self._agent_params)
-
-    @agent_params.setter
-    def agent_params(self, value) -> None:
-        self._agent_params = None if value is None else dict(value)
-        for e in self._engines.values():
-            e.agent_params = value
-
-    def _engine(self, j: int) -> VectorGame:
-        e = self._engines.get(j)
-        if e is None:
-            e = self._engines[j] = VectorGame(self.sampler.specs[j], self.num_envs, 0, threads=self._threads)
-            if self._agent_params is not None:
-                e.agent_params = self._agent_params
-        return e
-
-    def _in_play(self, envs=None):
-        """(map, engine, rows) of each map played by the envs ``envs`` (bool mask or None: all)."""
-        maps = self.maps if envs is None else np.where(envs, self.maps, -1)
-        for j in np.unique(maps[maps >= 0]).tolist():
-            yield j, self._engines[j], maps == j
-
-    # ------------------------------------------------------------------ episodes
-    def _place(self, envs, episodes) -> None:
-        """Start env ``envs[t]``'s episode ``episodes[t]`` (or the next with a decision)."""
-        self._mask_cache = None
-        envs, episodes = list(envs), list(episodes)
-        for _ in range(DECISION_TRIES):
-            if not envs:
-                return
-            seeds = [VectorGame.episode_seed(self._seed, i, k) for i, k in zip(envs, episodes)]
-            maps = [self.sampler.pick(g) for g in seeds]
-            by_map = {}
-            for i, k, g, j in zip(envs, episodes, seeds, maps):
-                by_map.setdefault(j, []).append((i, k, g))
-            retry_e, retry_k = [], []
-            for j, rows in by_map.items():
-                eng = self._engine(j)
-                idx = np.array([r[0] for r in rows], dtype=np.int64)
-                eng.start_games(np.array([r[2] for r in rows], dtype=np.uint64), envs=idx)
-                self.maps[idx] = j
-                self._episodes[idx] = [r[1] for r in rows]
-                over = eng.current_player[idx] < 0
-                retry_e += idx[over].tolist()
-                retry_k += [r[1] + 1 for r, o in zip(rows, over.tolist()) if o]
-            envs, episodes = retry_e, retry_k
-        if envs:
-            raise ValueError(f"scenario: no game reached a decision in {DECISION_TRIES} episodes (env {envs[0]}, "
-                             f"up to episode {episodes[0]}); does each side get order cards?")
-
-    def reset(self, seed=None):
-        """Start new games in every env: episode 0 of ``seed``, or every env's next episode.
-
-        Returns
-        -------
-        observations, info
-            As :meth:`VectorGame.reset`, in the padded layout.
-        """
-        if seed is not None:
-            self._seed = v.as_int(seed, "seed", lo=0)
-            episodes = np.zeros(self.num_envs, dtype=np.int64)
-        else:
-            episodes = self._episodes + 1
-        self._place(range(self.num_envs), episodes.tolist())
-        return self.observations(), self._info(np.full(self.num_envs, -2, dtype=np.int8))
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
-    @property
-    def episodes(self) -> np.ndarray:
-        """(num_envs,) int64: each env's episode index."""
-        return self._episodes.copy()
-
-    def _gather(self, attr, dtype):
-        out = np.empty(self.num_envs, dtype=dtype)
-        for _, eng, rows in self._in_play():
-            out[rows] = getattr(eng, attr)[rows]
-        return out
-
-    @property
-    def episode_seeds(self) -> np.ndarray:
-        """(num_envs,) uint64: each env's current game seed."""
-        return self._gather("episode_seeds", np.uint64)
-
-    @property
-    def current_player(self) -> np.ndarray:
-        """(num_envs,) int8: the player to move in each env."""
-        return self._gather("current_player", np.int8)
-
-    @property
-    def learner_sides(self) -> np.ndarray:
-        """(num_envs,) int8: :meth:`VectorGame.learner_side` of each env's game seed."""
-        return self._gather("learner_sides", np.int8)
+    def maps(self) -> np.ndarray:
+        """(num_envs,) int64: the map each env plays now."""
+        with self._lock:
+            self._engine.env_maps(self._maps_buf)
+            return self._maps_buf.astype(np.int64)
 
     def start_figures(self) -> np.ndarray:
         """(num_envs, 2) float64: each side's figures at set-up in each env's battle (>= 1)."""
@@ -190,163 +200,61 @@ class MixedVectorGame:
         return per_map[self.maps]
 
     def side_totals(self) -> np.ndarray:
-        """As :meth:`VectorGame.side_totals`."""
+        """As :meth:`VectorGame.side_totals` (each env summed over its own map's slots)."""
         out = np.empty((self.num_envs, 2, 3), dtype=np.int64)
-        for _, eng, rows in self._in_play():
-            out[rows] = eng.side_totals()[rows]
+        with self._lock:
+            self._engine.side_totals(out)
         return out
 
-    def _info(self, winner) -> dict:
-        turn = np.empty(self.num_envs, dtype=np.int32)
-        for _, eng, rows in self._in_play():
-            turn[rows] = eng._info(winner)["turn"][rows]
-        return {"current_player": self.current_player, "turn": turn, "episode": self.episodes, "winner": winner}
+    def _why(self, i: int, a: int) -> str:
+        if not 0 <= a < self.num_actions:
+            return (f"actions[{i}]: action {a} is out of range in env {i}; "
+                    f"allowed 0..{self.num_actions - 1}")
+        self._engine.env_maps(self._maps_buf)
+        s = self._engine.arrays["scalars"][i]
+        shown = legal_ids_text(self._masks()[i])
+        return (f"actions[{i}]: action {a} is not legal in env {i} (map {int(self._maps_buf[i])}, stage "
+                f"{Stage.NAMES[int(s[_S_STAGE])]}, player {int(s[_S_CUR])}); legal: {shown}")
 
-    # ------------------------------------------------------------------ views
-    def _padded(self, size: int, what: str, fetch, envs):
-        """(k, size) padded rows of ``envs`` (None: all) from each map's ``fetch(engine, rows)``."""
-        sel = None if envs is None else v.int_array(envs, "envs")
-        k = self.num_envs if sel is None else sel.size
-        out = np.zeros((k, size), dtype=np.float32 if what == "observation" else bool)
-        maps = self.maps if sel is None else self.maps[sel]
-        for j in np.unique(maps).tolist():
-            at = np.flatnonzero(maps == j)
-            src = fetch(self._engines[j], at if sel is None else sel[at])
-            if at.size == k:            # every row on this map: straight into the output
-                self.spec.scatter(out, src, j, what)
-            else:
-                tmp = np.zeros((at.size, size), dtype=out.dtype)
-                self.spec.scatter(tmp, src, j, what)
-                out[at] = tmp
+    def play_games(self, game_seeds, agents, agent_seeds, *, record_actions: bool = False) -> dict:
+        """As :meth:`VectorGame.play_games`, game ``j`` on the map its seed draws; the recorded
+        actions are padded ids."""
+        out = super().play_games(game_seeds, agents, agent_seeds, record_actions=record_actions)
+        if "actions" in out:
+            maps = self.maps
+            out["actions"] = [self.spec.to_padded(a, int(maps[j])).astype(np.int32)
+                              for j, a in enumerate(out["actions"])]
         return out
 
-    def observations(self, player=None, envs=None) -> np.ndarray:
-        """As :meth:`VectorGame.observations`, padded."""
-        return self._padded(self.observation_size, "observation",
-                            lambda eng, rows: eng.observations(player, envs=rows), envs)
+    def events(self, i: int, player=None) -> list:
+        """Not kept: a MixedVectorGame records no events (ValueError)."""
+        raise ValueError("record_events: a MixedVectorGame keeps no event records; use a VectorGame of "
+                         "one map (record_events=True) for events")
 
-    def action_masks(self, envs=None) -> np.ndarray:
-        """As :meth:`VectorGame.action_masks`, padded."""
-        out = self._padded(self.num_actions, "mask", lambda eng, rows: eng.action_masks(envs=rows), envs)
-        if envs is None:
-            self._mask_cache = out.copy()      # the next step's legality check reads it
-        return out
+    def c_params(self, i: int = 0):
+        """Env ``i``'s current map's rules and scenario constants for Cython code
+        (``aa_core.vgame.Params``, as :meth:`VectorGame.c_params`).
 
-    def _from_engine(self, per_engine, active):
-        out = np.full(self.num_envs, -1, dtype=np.int64)
-        for j, eng, rows in self._in_play(active):
-            out[rows] = self.spec.to_padded(per_engine(eng, rows)[rows], j)
-        return out
+        Parameters
+        ----------
+        i : int
+            Env index.
 
-    def random_actions(self, active=None) -> np.ndarray:
-        """As :meth:`VectorGame.random_actions`, padded ids."""
-        act = None if active is None else np.asarray(active, dtype=bool)
-        return self._from_engine(lambda eng, rows: eng.random_actions(active=rows), act)
+        Returns
+        -------
+        PyCapsule
+        """
+        i = v.as_int(i, "i", lo=0, hi=self.num_envs - 1)
+        return self._engine.c_params(int(self.maps[i]))
 
-    def agent_actions(self, agents, active=None) -> np.ndarray:
-        """As :meth:`VectorGame.agent_actions`, padded ids."""
-        kinds = agent_kinds(agents, "agents", (self.num_envs,))
-        act = None if active is None else np.asarray(active, dtype=bool)
-        return self._from_engine(lambda eng, rows: eng.agent_actions(kinds, active=rows), act)
+    def __getstate__(self):
+        raise TypeError("MixedVectorGame: snapshots (pickle, clone) are not supported; make a new one "
+                        "from the sampler and seed")
 
-    # ------------------------------------------------------------------ stepping
-    def _engine_actions(self, a, act) -> dict:
-        """Each map's engine actions (checked legal before any game changes: against the masks of
-        the last :meth:`action_masks` if nothing moved since, else the engines')."""
-        per = {}
-        cache = self._mask_cache
-        for j, eng, rows in self._in_play(act):
-            ea = np.zeros(self.num_envs, dtype=np.int64)
-            ea[rows] = self.spec.to_engine(a[rows], j)
-            envs = np.flatnonzero(rows)
-            if cache is not None:
-                inside = (a[envs] >= 0) & (a[envs] < self.num_actions)
-                ok = inside & cache[envs, np.where(inside, a[envs], 0)]
-            else:
-                masks = eng.action_masks(envs=envs)
-                ok = (ea[envs] >= 0) & masks[np.arange(envs.size), np.maximum(ea[envs], 0)]
-            if not ok.all():
-                i = int(envs[~ok][0])
-                n = self.num_actions
-                if not 0 <= a[i] < n:
-                    raise IllegalActionError(f"actions[{i}]: action {a[i]} is out of range in env {i}; "
-                                             f"allowed 0..{n - 1}")
-                legal = self.action_masks(envs=[i])[0]
-                raise IllegalActionError(f"actions[{i}]: action {a[i]} is not legal in env {i} (map {j}); "
-                                         f"legal: {legal_ids_text(legal)}")
-            per[j] = (eng, rows, ea)
-        return per
-
-    def _finish(self, term, winner, final, rewards, t, r, info, j, rows):
-        ended = t & rows
-        rewards[rows] += r[rows]
-        if ended.any():
-            term |= ended
-            winner[ended] = info["winner"][ended]
-            for i in np.flatnonzero(ended).tolist():
-                final[i] = self.spec.observation(info["final_observation"][i], j)
-
-    def step(self, actions, active=None, *, observe: bool = True):
-        """As :meth:`VectorGame.step`, padded; a finished game's env goes on to its next episode,
-        on the map that episode's seed draws."""
-        a = np.asarray(actions)
-        if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
-            raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions: expected shape ({self.num_envs},) (one action per env), got {a.shape}")
-        a = a.astype(np.int64)
-        act = None if active is None else np.asarray(active, dtype=bool)
-        per = self._engine_actions(a, act)
-        self._mask_cache = None
-        n = self.num_envs
-        rewards = np.zeros((n, 2), dtype=np.float32)
-        term = np.zeros(n, dtype=bool)
-        winner = np.full(n, -2, dtype=np.int8)
-        final = np.empty(n, dtype=object)
-        for j, (eng, rows, ea) in per.items():
-            _, r, t, _, info = eng.step(ea, active=rows, observe=False)
-            self._finish(term, winner, final, rewards, t, r, info, j, rows)
-        if term.any():
-            done = np.flatnonzero(term)
-            self._place(done.tolist(), (self._episodes[done] + 1).tolist())
-        info = self._info(winner)
-        if term.any():
-            info["final_observation"], info["_final_observation"] = final, term.copy()
-        return (self.observations() if observe else None), rewards, term, np.zeros(n, dtype=bool), info
-
-    def opponent_turns(self, opponent, learner, active=None, *, observe: bool = True):
-        """As :meth:`VectorGame.opponent_turns`, padded: a game started during the call (on its own
-        map) is played on until its learner is to move."""
-        kinds = agent_kinds(opponent, "opponent", (self.num_envs,))
-        n = self.num_envs
-        self._mask_cache = None
-        act = np.ones(n, dtype=bool) if active is None else np.asarray(active, dtype=bool)
-        rewards = np.zeros((n, 2), dtype=np.float32)
-        term = np.zeros(n, dtype=bool)
-        winner = np.full(n, -2, dtype=np.int8)
-        final = np.empty(n, dtype=object)
-        decisions = np.zeros(n, dtype=np.int64)
-        todo = act.copy()
-        while todo.any():
-            ended_now = np.zeros(n, dtype=bool)
-            for j, eng, rows in self._in_play(todo):
-                _, r, t, _, info = eng.opponent_turns(kinds, learner, active=rows, observe=False)
-                decisions[rows] += info["decisions"][rows]
-                if (t & rows & term).any():
-                    i = int(np.flatnonzero(t & rows & term)[0])
-                    raise RuntimeError(f"opponent_turns: env {i}: a second game ended in this call: the "
-                                       f"learner had no decision in a whole game")
-                ended_now |= t & rows
-                self._finish(term, winner, final, rewards, t, r, info, j, rows)
-            if ended_now.any():
-                done = np.flatnonzero(ended_now)
-                self._place(done.tolist(), (self._episodes[done] + 1).tolist())
-            todo = ended_now          # the new games: their opponent moves first, maybe
-        info = self._info(winner)
-        info["decisions"] = decisions
-        if term.any():
-            info["final_observation"], info["_final_observation"] = final, term.copy()
-        return (self.observations() if observe else None), rewards, term, np.zeros(n, dtype=bool), info
+    def clone(self):
+        """Not supported (TypeError): see :meth:`__getstate__`."""
+        return self.__getstate__()
 
     def __repr__(self):
-        return f"MixedVectorGame({len(self.sampler)} scenarios, num_envs={self.num_envs}, seed={self._seed})"
+        return (f"MixedVectorGame({len(self.sampler)} scenarios, num_envs={self.num_envs}, seed={self._seed}, "
+                f"threads={self._threads})")
