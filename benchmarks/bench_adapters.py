@@ -21,7 +21,13 @@ hands the learner what it needs to decide again: its observations and its action
   per-env info dicts), ``env.step(actions)``: the env step the runner times, not its connectors or
   module. Its games are the others' (the learner's draws come from the same native streams), but
   with next-step autoreset an env whose game ended sits out one step, so it plays slightly fewer
-  decisions in the same steps: every entry is compared per decision.
+  decisions in the same steps: every entry is compared per decision;
+- ``rllib_multiagent``: :class:`~atomic_africa.env.rllib.AtomicAfricaMultiAgentEnv`, one game per
+  env object, as RLlib's multi-agent env runner steps its copies (one after the other: it batches
+  no multi-agent env): ``MULTI_COPIES`` copies in the absolute view, each stepped once per learner
+  step with the native random agent's action for the side to move (self-play: both sides'
+  decisions go through ``step``), a game that ends reset. Only the env's ``step`` and ``reset``, not
+  RLlib's vector wrapper around them: a lower bound of what that runner pays per decision.
 
 Group ``masked_sampling`` (per learner step, 16 envs: the README's Gymnasium example): a uniformly
 random legal action per env drawn by Gymnasium's ``action_space.sample(mask=...)`` (one masked
@@ -47,6 +53,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks
 
 import atomic_africa  # noqa: F401  (registers AtomicAfrica-v0)
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
+from atomic_africa.env.rllib import AtomicAfricaMultiAgentEnv
 from atomic_africa.env.rllib_vector import AtomicAfricaRLlibVectorEnv
 from atomic_africa.env.sb3 import AtomicAfricaSB3VecEnv
 from atomic_africa.game import VectorGame
@@ -149,9 +156,32 @@ def rllib_loop(env, steps=STEPS):
     return vg.decisions
 
 
+#: Copies of the multi-agent env the rllib_multiagent entry steps in turn.
+MULTI_COPIES = 16
+
+
+def new_multiagent():
+    envs = [AtomicAfricaMultiAgentEnv({"threads": 1, "view": "absolute"}) for _ in range(MULTI_COPIES)]
+    return envs, [e.reset(seed=i)[0] for i, e in enumerate(envs)]
+
+
+def multiagent_loop(state, steps=STEPS):
+    envs, obs = state
+    decisions = 0
+    for _ in range(steps):
+        for j, env in enumerate(envs):
+            (agent, _), = obs[j].items()
+            # the absolute view's ids are the engine's: the native random agent's draw for the side to move
+            ob, _, term, _, _ = env.step({agent: int(env.vector_game.random_actions()[0])})
+            obs[j] = env.reset()[0] if term["__all__"] else ob
+            decisions += 1
+    return decisions
+
+
 ENTRIES = {"raw_engine": (new_raw, raw_loop),
            "raw_engine_nomask": (new_raw, lambda vg, steps=STEPS: raw_loop(vg, steps, masks=False)),
-           "gym_vector": (new_gym, gym_loop), "sb3": (new_sb3, sb3_loop), "rllib": (new_rllib, rllib_loop)}
+           "gym_vector": (new_gym, gym_loop), "sb3": (new_sb3, sb3_loop), "rllib": (new_rllib, rllib_loop),
+           "rllib_multiagent": (new_multiagent, multiagent_loop)}
 
 
 def test_every_entry_plays_the_same_decisions():
@@ -162,6 +192,7 @@ def test_every_entry_plays_the_same_decisions():
     # the same games, less the steps an env sits out after each end (tests/test_env_adapters_vs_raw.py
     # checks every observation against the raw engine's)
     assert 0.9 * ref < rllib_loop(new_rllib(), steps) <= ref
+    assert multiagent_loop(new_multiagent(), steps) == steps * MULTI_COPIES     # other games: self-play
 
 
 @pytest.mark.parametrize("entry", list(ENTRIES))
