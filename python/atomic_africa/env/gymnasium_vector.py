@@ -376,17 +376,19 @@ class AtomicAfricaVectorEnv(VectorEnv):
             # the learner had no decision in a whole game: its episode would be empty
             raise RuntimeError(self._no_decision_message(twice, sides))
         out.ended |= term
-        fo = info["final_observation"]
+        fo = info["final_observation"]     # the engine's fresh (2, obs_size) arrays
         idx = np.flatnonzero(term)
-        if self.player == "random":
-            finals = np.stack([fo[i][p] for i, p in zip(idx.tolist(), sides[idx].tolist())])
-        else:
-            finals = np.stack([fo[i][self.player] for i in idx.tolist()])
-        if not self._engine_frame:      # one mapping for all of them
-            finals = self.view.observation(finals, sides[idx], copy=False)
-        finals = self._select(finals)
-        for j, i in enumerate(idx.tolist()):
-            out.final_obs[i] = finals[j]
+        rows = idx.tolist()
+        learners = sides[idx].tolist() if self.player == "random" else [self.player] * len(rows)
+        final_obs = out.final_obs
+        if self._engine_frame:          # nothing to map: each learner's row as it is
+            for i, p in zip(rows, learners):
+                final_obs[i] = fo[i][p] if self._columns is None else fo[i][p][self._columns]
+        else:                           # one mapping for all of them
+            finals = np.stack([fo[i][p] for i, p in zip(rows, learners)])
+            finals = self._select(self.view.observation(finals, sides[idx], copy=False))
+            for j, i in enumerate(rows):
+                final_obs[i] = finals[j]
         np.copyto(out.winners, info["winner"], where=term)
         np.copyto(out.final_players, sides, where=term)
         if self.player == "random":

@@ -190,7 +190,9 @@ class AtomicAfricaRLlibVectorEnv(AtomicAfricaVectorEnv):
         ended = out.ended
         if np.count_nonzero(ended):
             idx = np.flatnonzero(ended)
-            obs[idx] = np.stack(out.final_obs[idx].tolist())     # the finished games' last views
+            final_obs = out.final_obs
+            for i in idx.tolist():          # the finished games' last views
+                obs[i] = final_obs[i]
             self._masks[idx] = False     # nothing is legal there; the next step ignores them
             self._pending = ended.copy()     # the returned array is the caller's
         else:
