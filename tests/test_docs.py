@@ -159,7 +159,8 @@ def test_the_defaults_table_has_every_value_with_its_tag_and_meaning():
 PUBLIC_MODULES = ["atomic_africa", "atomic_africa.batch", "atomic_africa.odds", "atomic_africa.reference",
                   "atomic_africa.game", "atomic_africa.game.native", "atomic_africa.replay",
                   "atomic_africa.agents", "atomic_africa.selfplay", "atomic_africa.env",
-                  "atomic_africa.env.sb3", "atomic_africa.env.rllib", "atomic_africa.league",
+                  "atomic_africa.env.sb3", "atomic_africa.env.rllib", "atomic_africa.env.rllib_vector",
+                  "atomic_africa.league",
                   "atomic_africa.artillery", "aa_core"]
 
 

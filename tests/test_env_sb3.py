@@ -131,3 +131,43 @@ def test_the_vecenv_interface_over_one_batched_env():
     with pytest.raises(IllegalActionError):
         env.step(illegal)
     np.testing.assert_array_equal(env.action_masks(), masks)  # nothing changed
+
+
+@pytest.mark.parametrize("options", [{}, {"player": "random", "info_game_seed": True, "skip_forced": True,
+                                          "view": "absolute"}])
+def test_infos_are_the_vector_envs_info_per_env(options):
+    # The vector env stepped alongside with the same seed and actions: each SB3 info dict holds
+    # exactly the per-env entries Gymnasium's DictInfoToList makes of the vector env's info (the
+    # masks and final observations apart), and a finished game's terminal observation.
+    from gymnasium.wrappers.vector import DictInfoToList
+
+    env = AtomicAfricaSB3VecEnv(num_envs=3, scenario=SMALL, seed=2, **options)
+    ref = AtomicAfricaVectorEnv(num_envs=3, scenario=SMALL, **options)
+    to_list = DictInfoToList(ref)._convert_info_to_list
+
+    def expected(info):
+        return to_list({k: v for k, v in info.items() if k.lstrip("_") not in ("action_mask", "final_obs")})
+
+    obs = env.reset()
+    ref_obs, info = ref.reset(seed=2)
+    np.testing.assert_array_equal(obs, ref_obs)
+    assert env.reset_infos == expected(info)
+    rng = np.random.default_rng(1)
+    ends = 0
+    for _ in range(80):
+        masks = get_action_masks(env)
+        np.testing.assert_array_equal(masks, info["action_mask"])
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, dones, infos = env.step(actions)
+        ref_obs, ref_rewards, term, _, info = ref.step(actions)
+        np.testing.assert_array_equal(obs, ref_obs)
+        np.testing.assert_array_equal(rewards, ref_rewards.astype(np.float32))
+        np.testing.assert_array_equal(dones, term)
+        for i, (got, want) in enumerate(zip(infos, expected(info))):
+            got = dict(got)
+            if dones[i]:
+                np.testing.assert_array_equal(got.pop("terminal_observation"), info["final_obs"][i])
+                assert got.pop("TimeLimit.truncated") is False
+                ends += 1
+            assert got == want
+    assert ends >= 6

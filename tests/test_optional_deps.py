@@ -49,6 +49,7 @@ API_CASES = {
     "AtomicAfricaAEC": "from atomic_africa.env import AtomicAfricaAEC",
     "AtomicAfricaSB3VecEnv": "from atomic_africa.env import AtomicAfricaSB3VecEnv",
     "AtomicAfricaMultiAgentEnv": "from atomic_africa.env.rllib import AtomicAfricaMultiAgentEnv",
+    "AtomicAfricaRLlibVectorEnv": "from atomic_africa.env import AtomicAfricaRLlibVectorEnv",
     "save_png": "from atomic_africa.replay.render import save_png; from atomic_africa import Game; "
                 "save_png(Game(seed=0), 'x.png')",
 }
@@ -84,7 +85,8 @@ EXPECTED_CLI = [("render", "matplotlib", "render", "plot"),
 EXPECTED_API = [("AtomicAfricaEnv", "gymnasium", "gym"), ("AtomicAfricaVectorEnv", "gymnasium", "gym"),
                 ("gymnasium_env", "gymnasium", "gym"), ("pettingzoo_env", "pettingzoo", "pettingzoo"),
                 ("AtomicAfricaAEC", "pettingzoo", "pettingzoo"), ("save_png", "matplotlib", "plot"),
-                ("AtomicAfricaSB3VecEnv", "stable-baselines3", "sb3"), ("AtomicAfricaMultiAgentEnv", "ray", "rllib")]
+                ("AtomicAfricaSB3VecEnv", "stable-baselines3", "sb3"), ("AtomicAfricaMultiAgentEnv", "ray", "rllib"),
+                ("AtomicAfricaRLlibVectorEnv", "gymnasium", "gym")]
 
 
 def _child(code: str, blocked, cwd) -> subprocess.CompletedProcess:

@@ -572,3 +572,16 @@ def test_step_without_observations_is_the_same_game():
     np.testing.assert_array_equal(a.action_masks(), b.action_masks())
     with pytest.raises(TypeError, match="observe"):
         a.step(a.random_actions(), observe="no")
+
+
+def test_action_masks_into_a_callers_buffer():
+    vg = VectorGame(None, 3, 0)
+    buf = np.ones((3, vg.num_actions), dtype=bool)
+    assert vg.action_masks(out=buf) is buf
+    np.testing.assert_array_equal(buf, vg.action_masks())
+    with pytest.raises(TypeError, match="out: expected a numpy bool array, got ndarray of dtype uint8"):
+        vg.action_masks(out=buf.view(np.uint8))
+    with pytest.raises(ValueError, match=rf"out: expected a writeable C-contiguous array of shape \(3, {vg.num_actions}\)"):
+        vg.action_masks(out=buf[:2])
+    with pytest.raises(ValueError, match="out: only for every env's masks"):
+        vg.action_masks(envs=[0], out=buf)

@@ -13,6 +13,9 @@
   (masks for sb3-contrib's ``MaskablePPO``) [sb3].
 - :mod:`.rllib`: :class:`AtomicAfricaMultiAgentEnv`, both sides as RLlib agents for self-play, masks
   in the observation as RLlib's action-masking module expects [rllib].
+- :mod:`.rllib_vector`: :class:`AtomicAfricaRLlibVectorEnv`, the vector env in the layout of RLlib's
+  single-agent env runner (next-step autoreset, masks in the observation): RLlib steps all the
+  games of an env runner in one engine call [gym; used with rllib].
 
 The native engine these run on is :class:`atomic_africa.game.VectorGame`; the built-in agents
 are in :mod:`atomic_africa.agents`, the self-play job in :mod:`atomic_africa.selfplay`.
@@ -30,7 +33,8 @@ from .._gymnasium import ENV_ID  # registered with Gymnasium by `import atomic_a
 
 __all__ = ["ENV_ID", "AtomicAfricaEnv",
            "AtomicAfricaAEC", "pettingzoo_env", "gymnasium_env", "AtomicAfricaVectorEnv",
-           "gymnasium_vector", "RewardShaping", "masked_sample", "AtomicAfricaSB3VecEnv", "AtomicAfricaMultiAgentEnv"]
+           "gymnasium_vector", "RewardShaping", "masked_sample", "AtomicAfricaSB3VecEnv", "AtomicAfricaMultiAgentEnv",
+           "AtomicAfricaRLlibVectorEnv"]
 
 _LAZY = {"AtomicAfricaEnv": ("gymnasium_env", "AtomicAfricaEnv"),
          "AtomicAfricaAEC": ("pettingzoo_env", "AtomicAfricaAEC"),
@@ -40,7 +44,8 @@ _LAZY = {"AtomicAfricaEnv": ("gymnasium_env", "AtomicAfricaEnv"),
          "RewardShaping": ("shaping", "RewardShaping"),
          "masked_sample": ("sampling", "masked_sample"),
          "AtomicAfricaSB3VecEnv": ("sb3", "AtomicAfricaSB3VecEnv"),
-         "AtomicAfricaMultiAgentEnv": ("rllib", "AtomicAfricaMultiAgentEnv")}
+         "AtomicAfricaMultiAgentEnv": ("rllib", "AtomicAfricaMultiAgentEnv"),
+         "AtomicAfricaRLlibVectorEnv": ("rllib_vector", "AtomicAfricaRLlibVectorEnv")}
 
 
 def __getattr__(name):

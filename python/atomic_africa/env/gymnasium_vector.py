@@ -103,25 +103,36 @@ class _StepOutcome:
     """What one reset/step gathers over its rounds, per env: the learner's reward, its games that
     ended (final observation, winner, the learner's side) and the decisions skipped."""
 
-    __slots__ = ("n", "reward", "ended", "_final_obs", "_winners", "_final_players", "skipped")
+    __slots__ = ("n", "reward", "ended", "_final_obs", "_winners", "_final_players", "_skipped")
 
     def __init__(self, n: int):
         self.n = n
         self.reward = np.zeros(n, dtype=np.float64)
         self.ended = np.zeros(n, dtype=bool)
         self._final_obs = self._winners = self._final_players = None     # made at the first end
-        self.skipped = np.zeros(n, dtype=np.int64)
+        self._skipped = None        # made when first read (skip_forced)
+
+    @property
+    def skipped(self):
+        if self._skipped is None:
+            self._skipped = np.zeros(self.n, dtype=np.int64)
+        return self._skipped
+
+    @skipped.setter
+    def skipped(self, value):
+        self._skipped = value
 
     @property
     def final_obs(self):
         if self._final_obs is None:
-            self._final_obs = np.full(self.n, None, dtype=object)
+            self._final_obs = np.empty(self.n, dtype=object)     # all None
         return self._final_obs
 
     @property
     def winners(self):
+        """int8: the finished games' winners (0, 1, -1 for a draw), 0 where no game ended."""
         if self._winners is None:
-            self._winners = np.full(self.n, -2, dtype=np.int8)
+            self._winners = np.zeros(self.n, dtype=np.int8)
         return self._winners
 
     @property
@@ -250,6 +261,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._ones = np.ones(self.num_envs, dtype=bool)
         self._masks = None      # learner's masks after the last reset/step; None before reset
+        self._mask_out = None   # an adapter's buffer the engine writes the masks into (None: new arrays)
         self._seeds = None      # game seeds of the current games
         # options: opponent_turns' learner argument, the sides of the current games, shaping, skipping
         self._learner_arg = "random" if player == "random" else self.player
@@ -329,7 +341,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
                 if not need.any():
                     return vg.observations() if observe else None   # the learner is to move everywhere
                 _, r, t, _, info = self._callable_turns(need)
-            out.reward += r[self._rows, sides]
+            self._add_rewards(out, r, sides)
             self._end(out, t, info, sides, strict_end)
             if isinstance(self.opponent, str):
                 return obs
@@ -355,21 +367,30 @@ class AtomicAfricaVectorEnv(VectorEnv):
     def _end(self, out, term, info, sides, strict_end: bool):
         """The games ``term`` ended (their learner was ``sides``): keep their ends in ``out``; with
         ``player="random"`` their new games' sides replace theirs in ``players``."""
-        if not term.any():
+        # np.count_nonzero: a C call, where ndarray.any() goes through numpy's Python wrapper (twice
+        # a step)
+        if not np.count_nonzero(term):
             return
         twice = term if strict_end else term & out.ended
-        if twice.any():
+        if np.count_nonzero(twice):
             # the learner had no decision in a whole game: its episode would be empty
             raise RuntimeError(self._no_decision_message(twice, sides))
         out.ended |= term
-        fo = info["final_observation"]
+        fo = info["final_observation"]     # the engine's fresh (2, obs_size) arrays
         idx = np.flatnonzero(term)
-        finals = np.stack([fo[i][sides[i]] for i in idx.tolist()])   # one mapping for all of them
-        finals = self._select(self.view.observation(finals, sides[idx], copy=False))
-        for j, i in enumerate(idx.tolist()):
-            out.final_obs[i] = finals[j]
-        out.winners[term] = info["winner"][term]
-        out.final_players[term] = sides[term]
+        rows = idx.tolist()
+        learners = sides[idx].tolist() if self.player == "random" else [self.player] * len(rows)
+        final_obs = out.final_obs
+        if self._engine_frame:          # nothing to map: each learner's row as it is
+            for i, p in zip(rows, learners):
+                final_obs[i] = fo[i][p] if self._columns is None else fo[i][p][self._columns]
+        else:                           # one mapping for all of them
+            finals = np.stack([fo[i][p] for i, p in zip(rows, learners)])
+            finals = self._select(self.view.observation(finals, sides[idx], copy=False))
+            for j, i in enumerate(rows):
+                final_obs[i] = finals[j]
+        np.copyto(out.winners, info["winner"], where=term)
+        np.copyto(out.final_players, sides, where=term)
         if self.player == "random":
             self.players = np.where(term, self.vector_game.learner_sides, sides)
 
@@ -408,7 +429,7 @@ class AtomicAfricaVectorEnv(VectorEnv):
         """With ``skip_forced``: rounds over all envs in which every learner decision with a single
         legal action is played (one batched step), until none is left. Returns (obs, masks)."""
         vg = self.vector_game
-        masks = vg.action_masks()
+        masks = self._fresh_masks()
         if not self.skip_forced:
             return obs, masks
         first, forced = _single_legal(masks)
@@ -429,12 +450,26 @@ class AtomicAfricaVectorEnv(VectorEnv):
             obs[envs] = vg.observations(envs=envs)
         return obs, masks
 
-    def _info(self, masks, out=None, finished_seeds=None) -> dict:
+    def _fresh_masks(self) -> np.ndarray:
+        """The engine's masks of every game: a new array, or written into ``_mask_out`` (a buffer
+        an adapter keeps from step to step, e.g. the SB3 adapter's: overwritten at every step)."""
+        out = self._mask_out
+        if out is None:
+            return self.vector_game.action_masks()
+        if self._mixed:
+            np.copyto(out, self.vector_game.action_masks())
+            return out
+        return self.vector_game.action_masks(out=out)
+
+    def _keep(self, masks) -> None:
+        """After a reset or step: the learner's masks (the engine's fresh ones, mapped in place:
+        shared with info, copied by action_masks()) and the current games' seeds."""
+        self._masks = masks if self._engine_frame else self.view.action_mask(masks, self.players, copy=False)
+        self._seeds = self.vector_game.episode_seeds
+
+    def _info(self, out=None, finished_seeds=None) -> dict:
         vg = self.vector_game
         ones = self._ones
-        # the engine's fresh masks, mapped in place: shared with info, copied by action_masks()
-        self._masks = masks if self._engine_frame else self.view.action_mask(masks, self.players, copy=False)
-        self._seeds = vg.episode_seeds
         info = {"action_mask": self._masks, "_action_mask": ones.copy()}
         if self.info_game_seed:
             info["game_seed"], info["_game_seed"] = self._seeds.copy(), ones.copy()
@@ -443,15 +478,14 @@ class AtomicAfricaVectorEnv(VectorEnv):
         if self.skip_forced:
             info["skipped"], info["_skipped"] = out.skipped, ones.copy()
         ended = None if out is None else out.ended
-        if ended is not None and ended.any():
+        if ended is not None and np.count_nonzero(ended):
             info["final_obs"], info["_final_obs"] = out.final_obs, ended.copy()
-            final = {"winner": np.where(ended, out.winners, 0).astype(np.int8), "_winner": ended.copy()}
+            final = {"winner": out.winners, "_winner": ended.copy()}     # 0 where no game ended
             if self.info_game_seed:
                 zero_seeds = np.zeros(self.num_envs, dtype=np.uint64)
                 zero_seeds[ended] = finished_seeds[ended]
                 final["game_seed"], final["_game_seed"] = zero_seeds, ended.copy()
-            final["player"] = np.where(ended, out.final_players, 0).astype(np.int8)
-            final["_player"] = ended.copy()
+            final["player"], final["_player"] = out.final_players, ended.copy()
             info["final_info"] = final
             info["_final_info"] = ended.copy()
         return info
@@ -501,7 +535,8 @@ class AtomicAfricaVectorEnv(VectorEnv):
         obs = self._advance(out, info, strict_end=True)
         self._phi = self._potentials()
         obs, masks = self._skip_forced_rounds(out, obs, strict_end=True)
-        return self._observed(obs), self._info(masks, out)
+        self._keep(masks)
+        return self._observed(obs), self._info(out)
 
     def step(self, actions):
         """Apply the learner's action in every game, then the opponent's until the learner decides
@@ -528,8 +563,45 @@ class AtomicAfricaVectorEnv(VectorEnv):
         IllegalActionError
             If an action is illegal in its game (nothing changes in any game).
         """
+        obs, out, finished_seeds = self._learner_turn(actions)
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return obs, out.reward, out.ended, truncated, self._info(out, finished_seeds)
+
+    def _learner_turn(self, actions, waiting=None):
+        """The learner's ``actions`` in every game but ``waiting`` (bool (num_envs,), or None; their
+        actions are ignored and those games do not change), then the opponent's turns, then (with
+        ``skip_forced``) the learner's forced decisions. Returns the learner's observations in its
+        view, the step's :class:`_StepOutcome` and the seeds of the games played at the start; the
+        masks and seeds are kept (:meth:`_keep`)."""
         if self._masks is None:
             raise RuntimeError("step() called before reset()")
+        a = self._action_array(actions)
+        if waiting is not None and not self._engine_frame:
+            a = np.where(waiting, 0, a)     # any id in range to map: not played
+        # ids to map must be in range (named in the learner's view); the engine checks the others
+        if not self._engine_frame and (a.min() < 0 or a.max() >= self.vector_game.num_actions):
+            raise self._illegal(a, waiting)
+        finished_seeds = self._seeds
+        out = _StepOutcome(self.num_envs)
+        phi = self._phi
+        engine_actions = a if self._engine_frame else self.view.action_to_engine(a, self.players)
+        try:
+            # the engine checks every (active) action before it changes any game
+            _, rew, term, _, info = self.vector_game.step(
+                engine_actions, active=None if waiting is None else ~waiting, observe=False)
+        except IllegalActionError:
+            raise self._illegal(a, waiting) from None
+        # the opponent has nothing to play in the waiting games: their learner is to move
+        obs = self._after_learner(out, rew, term, info, None, strict_end=False)
+        if self.shaping is not None:
+            self._add_shaping(out, phi, self._ones if waiting is None else ~waiting,
+                              np.zeros(self.num_envs, dtype=bool))
+        obs, masks = self._skip_forced_rounds(out, obs, strict_end=False)
+        self._keep(masks)
+        return self._observed(obs), out, finished_seeds
+
+    def _action_array(self, actions) -> np.ndarray:
+        """``actions`` as a C-contiguous int64 array of shape (num_envs,) (itself if it is one)."""
         a = actions
         if not (type(a) is np.ndarray and a.dtype == np.int64 and a.shape == self._rows.shape
                 and a.flags.c_contiguous):
@@ -539,31 +611,17 @@ class AtomicAfricaVectorEnv(VectorEnv):
             if a.dtype.kind not in "iu":
                 raise TypeError(f"actions: expected integer action ids, got dtype {a.dtype}")
             a = np.ascontiguousarray(a, dtype=np.int64)
-        if a.min() < 0 or a.max() >= self.vector_game.num_actions:
-            raise self._illegal(a)      # out of range: named in the learner's view, nothing changed
-        finished_seeds = self._seeds
-        out = _StepOutcome(self.num_envs)
-        phi = self._phi
-        engine_actions = a if self._engine_frame else self.view.action_to_engine(a, self.players)
-        try:
-            # the engine checks every action before it changes any game
-            _, rew, term, _, info = self.vector_game.step(engine_actions, observe=False)
-        except IllegalActionError:
-            raise self._illegal(a) from None
-        obs = self._after_learner(out, rew, term, info, None, strict_end=False)
-        if self.shaping is not None:
-            self._add_shaping(out, phi, self._ones, np.zeros(self.num_envs, dtype=bool))
-        obs, masks = self._skip_forced_rounds(out, obs, strict_end=False)
-        truncated = np.zeros(self.num_envs, dtype=bool)
-        return self._observed(obs), out.reward, out.ended, truncated, self._info(masks, out, finished_seeds)
+        return a
 
-    def _illegal(self, a: np.ndarray) -> IllegalActionError:
+    def _illegal(self, a: np.ndarray, ignore=None) -> IllegalActionError:
         """The error for the first out-of-range or illegal action of ``a`` (checked against the
-        learner's masks), named in the learner's view."""
+        learner's masks), named in the learner's view; envs where ``ignore`` is True are skipped."""
         n = self.vector_game.num_actions
         inside = (a >= 0) & (a < n)
         legal = inside.copy()
         legal[inside] = self._masks[np.flatnonzero(inside), a[inside]]
+        if ignore is not None:
+            legal |= ignore
         i = int(np.flatnonzero(~legal)[0])
         if not inside[i]:
             return IllegalActionError(f"actions[{i}]: action {a[i]} is out of range in env {i}; "

@@ -36,6 +36,9 @@ the same (checked against the Python reference in the test suite), and a masked 
 runs about 3.3 times as many steps/s on it as on the PettingZoo env over ``Game`` (11,000 against
 3,400 on the default battle), which is the point of a distributed trainer; one ``VectorGame`` per
 env keeps RLlib's own vectorisation (``num_envs_per_env_runner``) and its per-copy seeding unchanged.
+RLlib steps those copies one by one; for the learner against a built-in opponent,
+:class:`~atomic_africa.env.rllib_vector.AtomicAfricaRLlibVectorEnv` steps all of an env runner's
+games in one engine call.
 """
 from __future__ import annotations
 

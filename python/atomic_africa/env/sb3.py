@@ -19,8 +19,10 @@ native engine) in stable-baselines3's conventions, so that ``PPO``, sb3-contrib'
   action masks are not copied there. The game seed is hidden information (it replays the opponent's
   hand and both decks' order): off by default, as in the vector env.
 - :meth:`~AtomicAfricaSB3VecEnv.action_masks` returns the learner's legal actions, shape
-  (num_envs, num_actions), and ``env_method("action_masks")`` one row per game: the way sb3-contrib's
-  ``get_action_masks`` and ``is_masking_supported`` find them on a ``VecEnv``.
+  (num_envs, num_actions), and ``env_method("action_masks")`` one row per game (views of a buffer
+  the engine writes the masks into at every step: valid until the next step or reset; copy them to
+  keep them): the way sb3-contrib's ``get_action_masks`` and ``is_masking_supported`` find them on a
+  ``VecEnv``.
 
 The games share one batched environment, so ``get_attr`` returns the vector env's attribute once per
 requested game, ``set_attr`` sets it for all games only (a per-game value is refused), ``env_method``
@@ -37,99 +39,13 @@ import numbers
 import operator
 
 import numpy as np
+from gymnasium.vector import AutoresetMode
 from stable_baselines3.common.vec_env import VecEnv
 
 from .gymnasium_vector import AtomicAfricaVectorEnv
 from ..game.native.vector import VectorGame
 
 __all__ = ["AtomicAfricaSB3VecEnv"]
-
-# Info keys not copied per env: the masks are action_masks()'s, the final observation becomes SB3's
-# terminal_observation.
-_NOT_PER_ENV = ("action_mask", "final_obs")
-
-
-def _values(values) -> list:
-    """One conversion to Python values per key, not one per env."""
-    return values.tolist() if isinstance(values, np.ndarray) and values.dtype != object else list(values)
-
-
-def _spread(info: dict, infos, envs) -> None:
-    """Add each entry of a Gymnasium vector info (arrays, or nested info dicts, with the bool masks
-    ``info["_" + key]``; no mask: every env) to the per-env dicts ``infos[i]`` (a list, or a dict
-    by env index) of the envs ``envs`` where its mask is set."""
-    for key, values in info.items():
-        if key.startswith("_") or key in _NOT_PER_ENV:
-            continue
-        mask = info.get("_" + key)
-        if mask is None:
-            sel = list(envs)
-        elif isinstance(envs, range) and len(envs) == len(mask):
-            sel = np.flatnonzero(mask).tolist()
-        else:
-            m = np.asarray(mask).tolist()
-            sel = [i for i in envs if m[i]]
-        if isinstance(values, dict):
-            nested = {i: {} for i in sel}
-            _spread(values, nested, sel)
-            for i in sel:
-                infos[i][key] = nested[i]
-        else:
-            items = _values(values)
-            for i in sel:
-                infos[i][key] = items[i]
-
-
-class _PerEnvInfos:
-    """SB3's list of per-env info dicts, built from the vector env's info at a cost that does not
-    grow with the number of envs: the entries every env has (``game_index``, ``game_seed``,
-    ``player``, ...) change only when a game ends, so each env's dict is kept and rebuilt only where
-    one of its values changed; an env with more entries (a finished game's ``final_info`` ...) gets a
-    fresh dict. A returned list is new at every step; the dict of a game still running may be the
-    same object as at the previous step (its entries are unchanged: copy it before changing it, as
-    SB3's ``VecMonitor`` does)."""
-
-    def __init__(self):
-        self.keys, self.columns, self.dicts = None, None, None
-        self._layout = (None, None)     # (the info's keys, the keys every env has) of the last call
-
-    def _full(self, info: dict) -> tuple:
-        """The keys of ``info`` set in every env (no mask, or an all-True one)."""
-        return tuple(k for k, v in info.items() if not k.startswith("_") and k not in _NOT_PER_ENV
-                     and not isinstance(v, dict) and (info.get("_" + k) is None or info["_" + k].all()))
-
-    def __call__(self, info: dict, n: int) -> list:
-        keys = tuple(info)
-        full = self._layout[1]
-        if keys != self._layout[0]:     # the vector env sets its per-step keys in every env, always
-            full = self._full(info)
-            self._layout = (keys, full)
-        columns = [np.asarray(info[k]) for k in full]
-        if full != self.keys or self.dicts is None or len(self.dicts) != n:
-            self.dicts = [dict(zip(full, row)) for row in zip(*(_values(c) for c in columns))] \
-                if full else [{} for _ in range(n)]
-        else:
-            diff = np.zeros(n, dtype=bool)
-            for new, old in zip(columns, self.columns):
-                diff |= new != old
-            changed = np.flatnonzero(diff)
-            if changed.size:
-                for j, row in zip(changed.tolist(), zip(*(_values(c[changed]) for c in columns))):
-                    self.dicts[j] = dict(zip(full, row))
-        self.keys, self.columns = full, columns      # the vector env's info arrays are new every step
-        infos = list(self.dicts)
-        rest = {k: v for k, v in info.items() if k not in full and not k.startswith("_") and k not in _NOT_PER_ENV}
-        if rest:      # the entries of some envs only (final_info ...): fresh dicts there
-            masks = {k: info.get("_" + k) for k in rest}
-            some = np.zeros(n, dtype=bool)
-            for m in masks.values():
-                some |= True if m is None else np.asarray(m, dtype=bool)
-            envs = np.flatnonzero(some).tolist()
-            for i in envs:
-                infos[i] = dict(infos[i])
-            _spread({**rest, **{"_" + k: m for k, m in masks.items() if m is not None}}, infos, envs)
-        return infos
-
 
 class _MaskRows(np.ndarray):
     """The action masks as ``env_method("action_masks")`` gives them: one row per game, views of one
@@ -209,6 +125,9 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         """
         if not isinstance(vector_env, AtomicAfricaVectorEnv):
             raise TypeError(f"vector_env: expected an AtomicAfricaVectorEnv, got {type(vector_env).__name__}")
+        if vector_env.metadata.get("autoreset_mode") is not AutoresetMode.SAME_STEP:
+            raise ValueError(f"vector_env: a {type(vector_env).__name__} resets games at the next step; "
+                             f"SB3 needs the same-step autoreset of AtomicAfricaVectorEnv")
         self = cls.__new__(cls)
         self._wrap(vector_env, seed)
         return self
@@ -217,10 +136,21 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         seed = self._check_seed(seed)
         self.vector_env = venv
         self._actions = None
-        self._per_env = _PerEnvInfos()
-        self._mask_buffer = None
+        self._dicts = None          # each env's dict of its current game's entries (see _entries)
+        self._skipped = None        # with skip_forced: the counts in those dicts
+        self._link_mask_buffer()
         super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
         self._next_seed = seed
+
+    def _link_mask_buffer(self) -> None:
+        """The buffer the engine writes the learner's masks into at every step (the vector env's
+        ``_mask_out``), and its row views, made once: ``env_method("action_masks")`` hands out these
+        rows, with no copy (:class:`_MaskRows`)."""
+        venv = self.vector_env
+        buf = self._mask_buffer = np.zeros((venv.num_envs, venv.vector_game.num_actions),
+                                           dtype=bool).view(_MaskRows)
+        buf._rows = list(buf)
+        venv._mask_out = buf.view(np.ndarray)
 
     @staticmethod
     def _check_seed(seed):
@@ -276,7 +206,9 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         obs, info = self.vector_env.reset(seed=self._next_seed)
         self._next_seed = None
         self._actions = None
-        self.reset_infos = self._infos(info, np.zeros(self.num_envs, dtype=bool), None)
+        self._skipped = info.get("skipped")
+        self._dicts = self._entries(range(self.num_envs))
+        self.reset_infos = list(self._dicts)
         return obs
 
     def step_async(self, actions) -> None:
@@ -302,19 +234,55 @@ class AtomicAfricaSB3VecEnv(VecEnv):
         if self._actions is None:
             raise RuntimeError("step_wait() called without step_async(actions)")
         actions, self._actions = self._actions, None
-        obs, reward, terminated, truncated, info = self.vector_env.step(actions)
-        dones = np.logical_or(terminated, truncated)
-        infos = self._infos(info, dones, truncated & ~terminated)
-        return obs, np.asarray(reward, dtype=np.float32), dones, infos
+        # the vector env's step without its info dict: the infos are made here, per env
+        obs, out, finished_seeds = self.vector_env._learner_turn(actions)
+        return obs, out.reward.astype(np.float32), out.ended, self._infos(out, finished_seeds)
 
-    def _infos(self, info: dict, dones: np.ndarray, truncated) -> list:
-        """The vector env's info dict (arrays, each key ``k`` with its mask ``_k``) as SB3's list of
-        per-env dicts; the masks go in the keys' presence. Action masks are left to :meth:`action_masks`."""
-        infos = self._per_env(info, self.num_envs)
-        for i in np.flatnonzero(dones).tolist():
-            infos[i] = dict(infos[i]) if infos[i] is self._per_env.dicts[i] else infos[i]
-            infos[i]["terminal_observation"] = info["final_obs"][i]
-            infos[i]["TimeLimit.truncated"] = bool(truncated[i])
+    def _entries(self, envs) -> list:
+        """The dicts of the entries every env's info has, for the envs ``envs`` (a range or a list):
+        ``game_seed`` (with ``info_game_seed``), ``game_index``, ``player`` and ``skipped`` (with
+        ``skip_forced``) of each one's current game, as the vector env's info gives them."""
+        venv = self.vector_env
+        rows = envs if isinstance(envs, range) else np.asarray(envs, dtype=np.int64)
+        columns = {}
+        if venv.info_game_seed:
+            columns["game_seed"] = venv._seeds[rows].tolist()
+        columns["game_index"] = venv.vector_game.episodes[rows].tolist()
+        columns["player"] = venv.players[rows].tolist()
+        if venv.skip_forced:
+            columns["skipped"] = self._skipped[rows].tolist()
+        keys = tuple(columns)
+        return [dict(zip(keys, row)) for row in zip(*columns.values())]
+
+    def _infos(self, out, finished_seeds) -> list:
+        """SB3's list of per-env info dicts after a step, at a cost that does not grow with the
+        number of envs where no game ended. Each env keeps the dict of its current game's entries
+        (:meth:`_entries`), made again only where a game ended (or, with ``skip_forced``, the count
+        changed): the dict of a game still running may be the same object as at the last step, so
+        copy it before changing it (as SB3's ``VecMonitor`` does). A finished game's env gets a new
+        dict: its next game's entries, ``terminal_observation``, ``TimeLimit.truncated`` (False:
+        games end by the turn limit in the rules) and ``final_info`` (``winner``, ``game_seed`` with
+        ``info_game_seed``, ``player``: the vector env's ``final_info``)."""
+        ended = out.ended
+        changed = ended
+        if self.vector_env.skip_forced:
+            changed = changed | (out.skipped != self._skipped)
+            self._skipped = out.skipped
+        envs = np.flatnonzero(changed).tolist()
+        if envs:
+            for i, d in zip(envs, self._entries(envs)):
+                self._dicts[i] = d
+        infos = list(self._dicts)
+        if not envs:
+            return infos
+        seeds = self.vector_env.info_game_seed
+        for i in np.flatnonzero(ended).tolist():
+            final = {"winner": int(out.winners[i])}
+            if seeds:
+                final["game_seed"] = int(finished_seeds[i])
+            final["player"] = int(out.final_players[i])
+            infos[i] = {**infos[i], "final_info": final, "terminal_observation": out.final_obs[i],
+                        "TimeLimit.truncated": False}
         return infos
 
     def action_masks(self) -> np.ndarray:
@@ -329,8 +297,16 @@ class AtomicAfricaSB3VecEnv(VecEnv):
 
     def __getstate__(self):
         d = dict(self.__dict__)
-        d["_mask_buffer"] = None        # rebuilt by the next env_method (its row list is not pickled)
+        d["_mask_buffer"] = None        # made again on unpickling (its row list is not pickled)
         return d
+
+    def __setstate__(self, d):
+        self.__dict__.update(d)
+        masks = self.vector_env._masks
+        self._link_mask_buffer()
+        if masks is not None:           # the unpickled env's current masks, in the new buffer
+            np.copyto(self._mask_buffer.view(np.ndarray), masks)
+            self.vector_env._masks = self.vector_env._mask_out
 
     def close(self) -> None:
         """Close the vector env."""
@@ -384,20 +360,14 @@ class AtomicAfricaSB3VecEnv(VecEnv):
             raise ValueError(f"method_name: {method_name!r} is not a per-game method; allowed "
                              f"{', '.join(map(repr, self.PER_GAME_METHODS))} (other methods act on "
                              f"all games at once: call them on .vector_env)")
-        if indices is None and not method_args and not method_kwargs and self.vector_env._masks is not None:
-            return self._mask_rows(self.vector_env._masks)      # copied into the adapter's buffer
+        venv = self.vector_env
+        if indices is None and not method_args and not method_kwargs and venv._masks is not None \
+                and venv._masks is venv._mask_out:
+            # the rows of the buffer the engine wrote the masks into: valid until the next step or
+            # reset, which overwrites the buffer (np.stack of them is a copy, as sb3-contrib needs)
+            return list(self._mask_buffer._rows)
         rows = getattr(self.vector_env, method_name)(*method_args, **method_kwargs)
         return [rows[i] for i in self._indices(indices)]
-
-    def _mask_rows(self, masks: np.ndarray) -> list:
-        """``masks`` as a list of row views of a buffer the adapter keeps (:class:`_MaskRows`: valid
-        until the next call, which overwrites the buffer)."""
-        buf = self._mask_buffer
-        if buf is None or buf.shape != masks.shape or getattr(buf, "_rows", None) is None:
-            buf = self._mask_buffer = np.zeros(masks.shape, dtype=bool).view(_MaskRows)
-            buf._rows = list(buf)
-        np.copyto(buf, masks)
-        return list(buf._rows)
 
     def env_is_wrapped(self, wrapper_class, indices=None) -> list:
         """False for every env: the games are rows of one native env, never wrapped one by one."""

@@ -519,19 +519,40 @@ class VectorGame:
         self._engine.observe(e, np.full(e.shape[0], p, dtype=np.int32), out, self._threads)
         return out
 
-    def action_masks(self, envs=None) -> np.ndarray:
+    def action_masks(self, envs=None, *, out=None) -> np.ndarray:
         """Legal actions of every env (or of some).
 
         Parameters
         ----------
         envs : array_like of int, shape (k,), optional
             Only these envs, in this order (default: all).
+        out : ndarray of bool, shape (num_envs, num_actions), optional
+            C-contiguous; written in place and returned (every env only): a caller that keeps one
+            buffer from step to step saves allocating and copying the masks.
 
         Returns
         -------
         ndarray of bool, shape (num_envs, num_actions) (or (k, num_actions))
             Equal to ``Game.action_mask()`` of each env's game.
+
+        Raises
+        ------
+        ValueError, TypeError
+            On ``out`` of another shape, dtype or layout, or with ``envs``.
         """
+        if out is not None:
+            if envs is not None:
+                raise ValueError("out: only for every env's masks (envs=None)")
+            if type(out) is not np.ndarray or out.dtype != bool:
+                raise TypeError(f"out: expected a numpy bool array, got {type(out).__name__}"
+                                f"{'' if not isinstance(out, np.ndarray) else ' of dtype ' + str(out.dtype)}")
+            if out.shape != (self.num_envs, self.num_actions) or not out.flags.c_contiguous \
+                    or not out.flags.writeable:
+                raise ValueError(f"out: expected a writeable C-contiguous array of shape "
+                                 f"({self.num_envs}, {self.num_actions}), got shape {out.shape}")
+            with self._lock:
+                self._engine.masks(out.view(np.uint8), self._threads)
+            return out
         if envs is None:
             with self._lock:
                 return self._masks()
