@@ -1402,8 +1402,13 @@ class Game:
         return wounded_dice(u.dice, u.wounds, self._is_vehicle(u), self.rules)[1]
 
     def _splittable(self, side) -> list:
+        # a split needs a free slot for the new half: without one it would change nothing and stay legal
+        # (every legal action makes progress); the slot capacity (spec.slot_capacity) always leaves one
+        units = self._side_units(side)
+        if len(units) >= self.spec.C:
+            return []
         n = self.rules.cleanup.split_min_figures
-        return [u for u in self._side_units(side) if u.figures >= n and not u.split_done]
+        return [u for u in units if u.figures >= n and not u.split_done]
 
     def _cleanup(self):
         s = self.s

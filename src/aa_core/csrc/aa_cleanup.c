@@ -15,6 +15,8 @@ static int shattered_unit(V *v, int u) {
 /* Game._splittable(side) is not empty (game/engine.py) */
 int aa_has_splittable(V *v, int side) {
     int u;
+    if (aa_side_count(v, side) >= v->C)   /* no free slot: a split could do nothing (see aa_legal.c) */
+        return 0;
     for (u = side * v->C; u < (side + 1) * v->C; u++)
         if (v->alive[u] && v->figures[u] >= v->P->cleanup.split_min_figures && !v->split_done[u])
             return 1;

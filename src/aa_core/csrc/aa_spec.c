@@ -461,9 +461,19 @@ static aa_status check_units_(const aa_params *P) {
             }
         }
     }
-    for (k = 0; k < 2; k++)
+    for (k = 0; k < 2; k++) {
+        /* atomic_africa.game.spec.slot_capacity: splits cut units of >= split_min_figures figures
+         * into halves of >= split_min_figures / 2, so a side holds at most its units plus its figures
+         * divided by that half; a split past the side's C slots would have nowhere to go */
+        int half = aa_imax(1, P->cleanup.split_min_figures / 2);
+        double cap = T.side_units[k] + floor(T.side_figures[k] / half);
         if (T.side_units[k] == 0)
             return FAIL("tables.tmpl: side %d has no unit; allowed 1 to C = %d", k, P->C);
+        if (cap > P->C)
+            return FAIL("tables.tmpl: side %d has %d units and %.17g figures, which splits into halves of %d or "
+                        "more can make %.17g units; allowed at most C = %d (the unit slots per side)",
+                        k, T.side_units[k], T.side_figures[k], half, cap, P->C);
+    }
     return AA_OK;
 }
 
