@@ -39,7 +39,7 @@ FILE = re.compile(r"<!-- file: (\S+) -->")
 #: the working directory before the first block.
 CHECKOUT = {
     "guide/c_api.md": ["src/aa_core/csrc", "src/aa_core/include", "src/aa_core/Makefile",
-                       "src/aa_core/CMakeLists.txt"],
+                       "src/aa_core/CMakeLists.txt", "src/aa_core/wasm.mk", "examples/rust"],
     "guide/league.md": ["examples/league_policy.py"],
     "guide/rl.md": ["examples/train_selfplay.py", "examples/selfplay_policy.py"],
 }
