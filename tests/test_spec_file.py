@@ -323,6 +323,24 @@ def test_the_slots_check_is_python_s_slot_capacity(default_file, split_min):
     assert len(side.units) + (others + ok[-1]) // half <= 9 < len(side.units) + (others + ok[-1] + 1) // half
 
 
+@pytest.mark.parametrize("action, name", [(3, "split_fire"), (0, "basic"), (7, "sprint")])
+def test_an_attacking_action_without_an_attack_is_refused_as_rules_refuse_it(default_file, action, name):
+    """The fuzz found it: Split Fire's pair given the Spotting role left the fire code reading attack
+    -1 (an out-of-bounds read). Rules.from_dict refuses such a row; so does the loader, for either
+    posture, and it refuses postures given different roles (a rules row has one pair of roles)."""
+    from atomic_africa.rules import Rules, RulesError
+    for posture in (0, 1):
+        b = bytearray(default_file)
+        at = _layout(default_file)["tables.table5"][0] + 3 * (2 * action + posture)
+        b[at + 1], b[at + 2] = 1, 3   # single defense, pair spotting
+        message = _refused(sf.rechecksum(bytes(b)), f"(action {action}, posture {posture}")
+        assert ("an attacking action" in message) if posture == 0 else ("posture 0's roles" in message)
+    data = Rules.default().to_dict()
+    data["table5"][name].update(single="defense", pair="spotting")
+    with pytest.raises(RulesError, match="an attacking action needs an attack role"):
+        Rules.from_dict(data)
+
+
 def test_trailing_bytes_are_refused(default_file):
     _refused(sf.rechecksum(default_file + b"\x00\x00"), "2 bytes after the last table")
 
