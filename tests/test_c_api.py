@@ -328,7 +328,8 @@ ERRORS = {
     "copy_null": (1, "game: NULL"),
     "current_player_null": (1, "game: NULL"),
     "current_player_null_out": (1, "player: NULL"),
-    "legal_cap_small": (-1, "cap: 1 is too small for the 17 legal actions; allowed >= 17"),
+    # the 16 assignments of Game(default battle, seed 7) at its start (orders obligatory: no END ORDERS)
+    "legal_cap_small": (-1, "cap: 1 is too small for the 16 legal actions; allowed >= 16"),
     "legal_cap_negative": (-1, "cap: -1; expected >= 0"),
     "legal_buf_null": (-1, "buf: NULL with cap 4"),
     "apply_negative": (1, "action: -1 is out of range; allowed 0..597"),

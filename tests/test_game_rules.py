@@ -27,10 +27,16 @@ def wall(x0, y0, x1, y1, cover="none", blocks=True):
 
 
 def game(blue, red, blue_top=(), red_top=(), dice=(), **kw):
-    more = kw.pop("more_decks", ())
-    g = Game(mini_scenario(blue, red, **kw), 0,
-             source=scripted(blue_top, red_top, dice, more_decks=more))
+    more, rules = kw.pop("more_decks", ()), kw.pop("rules", None)
+    g = Game(mini_scenario(blue, red, **kw), 0, rules,
+             source=scripted(blue_top, red_top, dice, rules=rules, more_decks=more))
     return g, Driver(g)
+
+
+# The per-turn marker caps, tested on a target fired at twice: with a unit that has acted never
+# forced to react again, the second shot finds it a bystander (its reaction is section 6's business:
+# tests/test_reserve_by_choice.py).
+NO_SPENT = aa.Rules.default().replace(orders={"spent_units_react": False})
 
 
 def only(events, type_, **match):
@@ -468,7 +474,7 @@ def test_5_vehicle_markers_and_cap_of_one_per_turn():
     assert only(g.events, "fire", target=g.C)[0]["markers"] == 0   # range only: no marker
     blue = [unit(40, 20), unit(60, 20)]
     g, d = game(blue, [veh], ["QH", "KH"], ["AC"], [9, 9, 1, 1, 1, 1, 9, 9, 1, 1, 1, 1],
-                experience=("green", "regular"))
+                experience=("green", "regular"), rules=NO_SPENT)
     d.assign("QH", 0).assign("KH", 1).assign("AC", g.C)
     d.select(0).declare(Action.MASS_FIRE).target(g.C).select(g.C).no_target().stay()
     assert only(g.events, "fire_result", target=g.C)[0]["markers"] == 1   # two attacks, capped at 1
@@ -478,7 +484,8 @@ def test_5_vehicle_markers_and_cap_of_one_per_turn():
 
 def test_5_infantry_at_most_two_new_markers_per_turn():
     blue = [unit(40, 20), unit(60, 20)]
-    g, d = game(blue, [unit(50, 40)], ["QH", "KH"], ["AC"], [9, 9, 1, 1, 1, 1, 9, 9, 1, 1, 1, 1])
+    g, d = game(blue, [unit(50, 40)], ["QH", "KH"], ["AC"], [9, 9, 1, 1, 1, 1, 9, 9, 1, 1, 1, 1],
+                rules=NO_SPENT)
     d.assign("QH", 0).assign("KH", 1).assign("AC", g.C)
     d.select(0).declare(Action.MASS_FIRE).target(g.C).select(g.C).no_target().stay()
     assert only(g.events, "fire_result", target=g.C)[0]["markers"] == 2

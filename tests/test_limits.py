@@ -18,7 +18,8 @@ from atomic_africa.game.schema import LIMIT, LIMITS
 PACKAGE = Path(atomic_africa.__file__).parent
 #: ``MAX_*`` numbers that are not limits of the engines: what the command line accepts and draws,
 #: and the largest request the play server reads.
-NOT_ENGINE_LIMITS = {"cli/common.py": {"MAX_COUNT"}, "cli/render.py": {"MAX_DPI"}, "play/server.py": {"MAX_BODY", "MAX_HEAD", "MAX_JSON_DEPTH"}}
+NOT_ENGINE_LIMITS = {"cli/common.py": {"MAX_COUNT"}, "cli/render.py": {"MAX_DPI"},
+                     "play/server.py": {"MAX_BODY", "MAX_LOAD_BODY", "MAX_HEAD", "MAX_JSON_DEPTH"}}
 
 
 def _numbers_only(node) -> bool:

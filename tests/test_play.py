@@ -45,6 +45,9 @@ def play_some(session, n):
         if session.game.is_over:
             break
         st = session.state()
+        if st["handover"] is not None:   # two people: the side to move takes the screen first
+            session.take_screen(st["handover"]["to"], st["step"])
+            st = session.state()
         session.act(first_fire_or_first(st["choices"])["id"], st["step"])
 
 
@@ -64,13 +67,25 @@ def test_the_agents_answer_at_once_and_a_person_decides_only_on_their_turn():
 
 def test_two_people_at_the_same_screen_take_both_sides():
     s = PlaySession.new(SMALL, 1, "human,human")
-    seen = set()
+    seen, handovers = set(), 0
     while not s.game.is_over:
         st = s.state()
+        if st["handover"] is not None:
+            # Until the side to move takes the screen, it shows nobody's own cards and offers nothing.
+            p = st["handover"]["to"]
+            assert p == st["to_play"] and st["view"] == -1 and not st["human"] and not st["choices"]
+            assert st["prompt"] == f"Pass the screen to {s.label(p)}" and st["undo"] == 0
+            assert all(side["hand"] is None for side in st["forces"])
+            with pytest.raises(PlayError, match="not being handed"):
+                s.take_screen(1 - p, st["step"])
+            s.take_screen(p, st["step"])
+            handovers += 1
+            st = s.state()
         seen.add(st["to_play"])
-        assert st["human"] and st["prompt"].startswith(("Blue: ", "Red: "))
+        assert st["human"] and st["prompt"].startswith(("Blue: ", "Red: ")) and st["view"] == st["to_play"]
+        assert st["forces"][st["to_play"]]["hand"] is not None and st["forces"][1 - st["to_play"]]["hand"] is None
         s.act(st["choices"][-1]["id"], st["step"])
-    assert seen == {0, 1}
+    assert seen == {0, 1} and handovers >= 4
     assert s.label(0) == "Blue (player 1)" and s.label(1) == "Red (player 2)"
 
 
@@ -92,7 +107,8 @@ def test_the_person_sees_their_own_cards_and_only_the_revealed_ones_of_the_agent
 
 @pytest.mark.parametrize("text,message", [
     ("human", "expected two comma-separated players"),
-    ("human,robot", "unknown player 'robot'; allowed: human, doctrine, greedy, heuristic, ismcts, random"),
+    ("human,robot", "unknown player 'robot'; allowed: human, easy, normal, hard, doctrine, greedy, heuristic, ismcts, "
+                    "random"),
     ("greedy,random", "at least one side must be 'human'"),
 ])
 def test_players_are_checked(text, message):
@@ -304,6 +320,32 @@ def test_text_mode_plays_a_whole_game_from_stdin(tmp_path):
     assert f"Replay page written to {tmp_path / 't.html'}" in out
 
 
+def test_text_mode_finish_orders_is_the_last_choice_of_the_orders_prompt_as_on_the_page():
+    """Issue 35 point 5: with the Reserve by choice (the variant where finishing early is legal),
+    typing the first number gives a card, and "Finish orders" is the last number, as the page lists
+    it (groups in order of first appearance, the choices in id order)."""
+    import atomic_africa as aa
+    from atomic_africa.play.text import _numbered
+
+    rules = aa.Rules.default().replace(orders={"reserve_by_choice": True})
+    s = PlaySession.new(SMALL, 0, "human,human", rules=rules)
+    assert s.game.stage == "ORDERS"
+    shown = _numbered(s.choices())
+    assert [c["segment"] for _, c in shown][-1] == "END_ORDERS"
+    assert shown[-1][1]["label"].startswith("Finish orders")
+    assert {c["segment"] for _, c in shown[:-1]} == {"ASSIGN"}
+    # The page's order: its groups, in order of first appearance, each with its choices in order.
+    page = {}
+    for c in s.choices():
+        page.setdefault(c["group"] or "", []).append(c["id"])
+    assert [c["id"] for _, c in shown] == [a for ids in page.values() for a in ids]
+    out = _drive(s, ["1", "q"])
+    assert re.search(rf"^\s+{len(shown)}  Finish orders", out, re.M)
+    assert re.search(r"^\s+1  (?!Finish)", out, re.M)
+    assert [e["type"] for e in s.game.events].count("assign") == 1     # choice 1 gave a card
+    assert s.game.stage == "ORDERS"
+
+
 def test_text_mode_quit_and_end_of_input_save_and_resume(tmp_path):
     save = tmp_path / "q.json"
     s = PlaySession.new(SMALL, 1, "human,greedy", save=save)
@@ -433,6 +475,41 @@ def test_malformed_requests_print_nothing_on_the_terminal_of_the_play_command(tm
     assert "Traceback" not in out and "Stopped; the game is saved" in out
 
 
+def test_ctrl_c_after_a_new_game_on_the_page_saves_and_replays_that_game(tmp_path):
+    """The page started another game: at Ctrl-C the command names its save file, and --replay writes
+    the replay of the game on the page (played to its end here through the page's routes)."""
+    import urllib.parse
+    import urllib.request
+    proc, url, _ = _start_server(tmp_path, "--players", "human,random", "--replay", "r.html")
+    try:
+        parts = urllib.parse.urlsplit(url)
+        base, token = f"http://127.0.0.1:{parts.port}", urllib.parse.parse_qs(parts.query)["token"][0]
+
+        def call(path, body=None):
+            data = None if body is None else json.dumps(body).encode()
+            req = urllib.request.Request(f"{base}{path}", data=data, headers={
+                "X-Play-Token": token, "Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return json.load(r)
+
+        st = call("/api/new", {"scenario": "current", "side": 1, "level": "easy", "seed": 8, "game": 0})
+        while not st["over"]:
+            st = call("/api/act", {"action": st["choices"][0]["id"], "step": st["step"], "game": st["game"]})
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0 and err == "", err
+    assert "Stopped; the game is saved in atomic-africa-game-2.json." in out
+    assert "Replay page written to r.html" in out
+    g = Game.from_json((tmp_path / "atomic-africa-game-2.json").read_text())
+    assert g.is_over and g.seed == 8
+    assert (tmp_path / "r.html").read_text(encoding="utf-8") == render_html(
+        replay_data(g.scenario.to_dict(), g.rules.to_dict(), g.seed, g.history))
+    assert not Game.from_json((tmp_path / "atomic-africa-game.json").read_text()).history   # the first, untouched
+
+
 def test_ctrl_c_in_the_middle_of_a_decision_keeps_the_last_whole_one_saved(tmp_path, monkeypatch):
     save = tmp_path / "c.json"
     s = PlaySession.new(SMALL, 0, "human,greedy", save=save)
@@ -462,3 +539,154 @@ def test_while_a_phase_is_declared_the_table_shows_the_last_one_resolved():
             checked += 1
         s.act(first_fire_or_first(st["choices"])["id"], st["step"])
     assert checked >= 3
+
+
+# -- AI levels ---------------------------------------------------------------------------------------------
+def test_the_ai_levels_are_the_heuristic_greedy_and_search_agents():
+    from atomic_africa.agents import GreedyAgent, HeuristicAgent, ISMCTSAgent
+    from atomic_africa.play.session import LEVELS
+    assert LEVELS == {"easy": "heuristic", "normal": "greedy", "hard": "ismcts"}
+    for level, kind in (("easy", HeuristicAgent), ("normal", GreedyAgent), ("hard", ISMCTSAgent)):
+        s = PlaySession.new(SMALL, 1, f"{level},human")
+        assert isinstance(s.agents[0], kind) and s.agents[1] is None
+        assert s.label(0) == f"Blue ({level} AI)" and s.label(1) == "Red (you)"
+        st = s.state()
+        assert st["levels"] == [level, None] and st["players"][0] == f"Blue ({level} AI)"
+        assert [lv["name"] for lv in st["new_game"]["levels"]] == ["easy", "normal", "hard", "human"]
+        play_some(s, 4)
+    # An agent named is its level too; the search options reach the hard AI.
+    assert PlaySession.new(SMALL, 0, "human,greedy").state()["levels"] == [None, "normal"]
+    hard = PlaySession.new(SMALL, 0, "human,hard", search={"simulations": 7})
+    assert hard.agents[1].simulations == 7
+
+
+def test_the_levels_on_the_command_line(tmp_path, monkeypatch, capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for words in ("--level {easy,normal,hard}", "easy: rules of thumb, one step ahead (heuristic)",
+                  "normal: the greedy agent", "hard: the ismcts search", "an AI level (easy, normal, hard)"):
+        assert words in out, words
+    monkeypatch.chdir(tmp_path)
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "atomic_africa", "play", "--text", "--scenario", SMALL, "--level",
+                           "hard", "--search-simulations", "5", "--save", "h.json"], input="q\n", capture_output=True,
+                          text=True, cwd=tmp_path, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "Play test skirmish: Blue (you) vs Red (hard AI), 2 turns\n" in proc.stdout   # no seed: it tells the hands
+    for argv, message in ((["--level", "hard", "--players", "human,easy"], "--level: not with --players; name the "
+                           "AI there (e.g. --players human,hard)"),
+                          (["--level", "brutal"], "argument --level: invalid choice: 'brutal' (choose from 'easy', "
+                           "'normal', 'hard')"),
+                          (["--players", "human,normal", "--search-simulations", "5"],
+                           "--search-simulations: only with a search agent (ismcts) in --players")):
+        try:
+            assert main(["play", "--text", *argv]) == 2
+        except SystemExit as exc:
+            assert exc.code == 2
+        err = capsys.readouterr().err
+        assert message in err and "Traceback" not in err, err
+
+
+# -- taking a decision back ----------------------------------------------------------------------------
+# Events that show a person something new: a die, a card drawn, a deck shuffled.
+_CHANCE = {"roll", "bystander_roll", "support_roll", "scatter", "rally", "morale", "draw", "shuffle", "reshuffle",
+           "confused", "confused_draw", "confused_direction", "initiative"}
+
+
+class _Mirror:
+    """The session's game replayed aside, decision by decision: who took each one and what it logged."""
+
+    def __init__(self, game):
+        self.game, self.taken = Game(game.scenario, game.seed, game.rules), []
+
+    def sync(self, history):
+        if list(history[:len(self.taken)]) != [a for a, _, _ in self.taken]:   # taken back: start again
+            self.__init__(self.game)
+        for a in history[len(self.taken):]:
+            g, n = self.game, len(self.game.events)
+            p = g.current_player
+            g.apply(a)
+            sides = {e["player"] if "player" in e else g.units[e["unit"]].side for e in g.events[n:]
+                     if "player" in e or "unit" in e}
+            self.taken.append((a, p, (g.events[n:], sides)))
+
+
+@pytest.mark.parametrize("players", ["human,greedy", "random,human", "human,human"])
+def test_undo_takes_back_only_what_the_person_did_unseen_and_without_chance(players, tmp_path):
+    save = tmp_path / "u.json"
+    s = PlaySession.new("default", 5, players, save=save)
+    mirror = _Mirror(s.game)
+    seen = {}     # decisions taken -> (state hash, log) as the person saw the game then
+    undone = refused = 0
+    rounds = 0
+    while not s.game.is_over:
+        rounds += 1
+        st = s.state()
+        if st["handover"] is not None:
+            s.take_screen(st["handover"]["to"], st["step"])
+            st = s.state()
+        seen[st["step"]] = (s.game.state_hash(), list(s.log))
+        n, p = st["undo"], s.game.current_player
+        mirror.sync(s.game.history)
+        assert mirror.game.state_hash() == s.game.state_hash()
+        # Every decision offered for undo was this person's, after the other side's last, with no
+        # chance and nothing of the other side in what it logged ...
+        for _, who, (events, sides) in mirror.taken[len(mirror.taken) - n:]:
+            assert who == p and sides <= {p} and not any(e["type"] in _CHANCE for e in events), events
+        # ... and the decision before them could not be: chance, the other side's, or before this session.
+        if len(mirror.taken) > n:
+            _, who, (events, sides) = mirror.taken[-n - 1]
+            assert who != p or sides - {p} or any(e["type"] in _CHANCE for e in events), events
+        if n and rounds % 3:
+            saved = save.read_bytes()
+            with pytest.raises(PlayError, match="out of date") as exc:
+                s.undo(st["step"] - 1)
+            assert exc.value.status == 409 and save.read_bytes() == saved
+            s.undo(st["step"])
+            undone += 1
+            # Exactly the game and the log the person had before that decision, and saved so.
+            assert (s.game.state_hash(), s.log) == seen[st["step"] - 1]
+            assert Game.from_json(save.read_text()).state_hash() == s.game.state_hash()
+            assert s.game.current_player == p and not s.state()["playback"]["steps"]
+            st = s.state()
+        elif not n:
+            with pytest.raises(PlayError, match="nothing to take back") as exc:
+                s.undo(st["step"])
+            assert exc.value.status == 409 and s.game.state_hash() == seen[st["step"]][0]
+            refused += 1
+        # Decided again, another way when there is one.
+        s.act(st["choices"][-1]["id"] if rounds % 2 else first_fire_or_first(st["choices"])["id"], st["step"])
+    assert undone >= 10 and refused >= 10, (undone, refused)
+    # A resumed game's decisions stand.
+    assert PlaySession.load(save, players).undoable() == 0
+
+
+def test_undo_never_crosses_a_die_or_a_draw():
+    s = PlaySession.new(SMALL, 0, "human,random")
+    crossed = 0
+    while not s.game.is_over:
+        st = s.state()
+        n = len(s.game.events)
+        s.act(first_fire_or_first(st["choices"])["id"], st["step"])
+        if any(e["type"] in ("roll", "draw") for e in s.game.events[n:]):
+            assert s.undoable() == 0
+            crossed += 1
+    assert crossed >= 3
+
+
+# -- no hidden information in the terminal ---------------------------------------------------------------
+def test_the_verbose_text_log_names_only_the_persons_own_draws(tmp_path):
+    s = PlaySession.new(SMALL, 0, "human,greedy", verbose=True)
+    out = _drive(s, ["1"] * 300)
+    assert s.game.is_over
+    assert re.search(r"^  Blue draws \d cards: \w+ of \w+", out, re.M)
+    assert re.search(r"^  Red draws \d cards \(face down\)$", out, re.M)
+    assert not re.search(r"Red draws \d+ cards?:", out)
+    r = PlaySession.new(SMALL, 0, "greedy,human", verbose=True)
+    assert any(re.match(r"  Red draws \d cards: ", line) for line in r.log)
+    assert not any(re.match(r"  Blue draws \d+ cards?:", line) for line in r.log)
+    # Two people at one terminal: neither side's draws.
+    two = PlaySession.new(SMALL, 0, "human,human", verbose=True)
+    assert any(re.match(r"  Blue draws \d cards \(face down\)$", line) for line in two.log)
+    assert not any(re.search(r"draws \d+ cards?:", line) for line in two.log)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import math
 import random
+import re
 import socket
 import threading
 import time
@@ -14,12 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from atomic_africa.game import Game
+from atomic_africa.fire import band_label, range_band
+from atomic_africa.game import Game, los_blocked
 from atomic_africa.play import PlaySession
-from atomic_africa.play.server import HOST, MAX_BODY, MAX_HEAD, MAX_JSON_DEPTH, PlayServer
+from atomic_africa.play.server import HOST, MAX_BODY, MAX_HEAD, MAX_JSON_DEPTH, MAX_LOAD_BODY, PlayServer
 from atomic_africa.replay.html import render_html, replay_data
+from atomic_africa.replay.narrate import Narrator, card_words
 
 from support.headless_chromium import CHROMIUM, INSTALL_HINT, Chromium
+from support.play_serving import CARD, serving
 
 SMALL = str(Path(__file__).parent / "support" / "play_small.toml")
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -80,7 +85,8 @@ def test_served_on_127_0_0_1_only_with_a_random_token(served):
         PlayServer(served.session, 70000)
 
 
-@pytest.mark.parametrize("path", ["/", "/api/state", "/replay.html", "/game.json", "/nothing"])
+@pytest.mark.parametrize("path", ["/", "/api/state", "/replay.html", "/game.json", "/nothing",
+                                  "/api/measure?from=1,1&to=20,20"])
 def test_every_request_needs_the_token(served, path):
     for token in (None, "", "wrong", served.token[:-1], served.token + "x"):
         status, headers, body = request(served, "GET", path, token=token)
@@ -91,6 +97,15 @@ def test_every_request_needs_the_token(served, path):
     # The header works as the query parameter does.
     assert request(served, "GET", "/api/state", token=None, headers={"X-Play-Token": served.token})[0] == 200
     assert request(served, "POST", "/api/act", {"action": 0}, token=None)[0] == 403
+    # Every route that changes the game: refused without the token, or from another origin, the game as it was.
+    ok = Unchanged(served)
+    for route, body in _refused_posts(0).items():
+        good = dict(body, game=0, step=len(served.session.game.history), scenario="default", level="easy")
+        for token, headers in ((None, {}), ("wrong", {}), (True, {"Origin": "http://evil.example"}),
+                               (True, {"Sec-Fetch-Site": "cross-site"})):
+            status, _, out = request(served, "POST", route, good, token=token, headers=dict(headers))
+            assert status == 403 and b"Blue" not in out, (route, token, headers)
+            ok.check(route)
 
 
 @pytest.mark.parametrize("host", ["evil.example", f"evil.example:{0}", "127.0.0.1", "127.0.0.1:1", "[::1]:{port}",
@@ -191,6 +206,239 @@ def test_the_replay_page_and_the_saved_game_once_the_game_is_over(served):
     assert status == 200 and Game.from_json(js.decode()).state_hash() == g.state_hash()
 
 
+# -- nothing hidden on a person's screen ---------------------------------------------------------------------
+def post(server, path, body):
+    status, _, out = request(server, "POST", path, body)
+    return status, json.loads(out)
+
+
+# The events that turn a card face up at the table.
+_SHOWN = ("activate", "react", "reserve_card", "confused", "confused_draw")
+
+
+def hidden_cards(game, p) -> set:
+    """The cards of side p the other side may not see now (the engine's truth): its Reserve and its
+    face-down order cards, in words."""
+    name = lambda c: card_words(game.deck.name(c))   # noqa: E731
+    return ({name(c) for c in game.s.players[p].hand}
+            | {name(u.card) for u in game.units if u.alive and u.side == p and u.card >= 0 and not u.revealed})
+
+
+def leaks(lines, game, sides, events) -> list:
+    """The lines that name a card of one of ``sides`` hidden now (:func:`hidden_cards`) that the
+    table has not seen (turned face up by ``events``, or face up on its units now). A card is the
+    side's named last before it in the line ("Red draws 2 cards: ...", "Blue HQ (3 of Clubs) fires at
+    Red ..."): both sides' decks hold the same cards."""
+    names = [s.name for s in game.scenario.sides]
+    found = []
+    for p in sides:
+        seen = {card_words(e["card"]) for e in events if e["type"] in _SHOWN and e["player"] == p}
+        seen |= {card_words(game.deck.name(u.card)) for u in game.units if u.alive and u.side == p and u.revealed}
+        secret = hidden_cards(game, p) - seen
+        for line in lines:
+            for m in CARD.finditer(line):
+                before = line[:m.start()]
+                owner = max(range(2), key=lambda q: before.rfind(names[q]))
+                if before.rfind(names[owner]) >= 0 and owner == p and m.group(0) in secret:
+                    found.append(line)
+    return found
+
+
+def walk(server, pick, rounds=400):
+    """Play the served game to its end through /api/state and /api/act (handing the screen over when
+    asked), checking every answer: the log's new lines, the playback's lines, the forces and the table
+    name no card the side(s) the screen is not shown to hold hidden. Returns the answers checked."""
+    session = server.session
+    checked, since, mark = 0, 0, 0
+    for _ in range(rounds):
+        st = state_since(server, since)
+        g = session.game
+        events = g.events[mark:]
+        viewer = st["view"]
+        hotseat = st["hotseat"]
+        # With two people the log is what both may see: neither side's hidden cards; else the other side's.
+        log_sides = (0, 1) if hotseat else (1 - viewer,)
+        lines = st["log"] + [line for step in st["playback"]["steps"] for line in step["lines"]]
+        assert leaks(lines, g, log_sides, events) == [], (st["step"], lines)
+        assert not CARD.search(json.dumps([st["frame"], st["board"]]))
+        if not st["over"]:
+            for p, side in enumerate(st["forces"]):
+                mine = p == viewer
+                assert (side["hand"] is not None) == mine
+                for row in side["units"]:
+                    u = g.units[row["uid"]]
+                    assert (row["card"] is not None) == (u.card >= 0 and (mine or u.revealed)), (p, row)
+            if st["handover"] is not None:
+                assert viewer == -1 and not st["choices"] and not CARD.search(st["prompt"])
+        checked += 1
+        since, mark = st["log_total"], len(g.events)
+        if st["over"]:
+            return checked
+        if st["handover"] is not None:
+            status, st = post(server, "/api/handover", {"player": st["handover"]["to"], "step": st["step"],
+                                                        "game": st["game"], "since": since})
+            assert status == 200, st
+            continue
+        status, _ = post(server, "/api/act", {"action": pick(st["choices"])["id"], "step": st["step"], "game": st["game"],
+                                             "since": since})
+        assert status == 200
+    raise AssertionError("the game did not end")
+
+
+def state_since(server, since):
+    status, _, body = request(server, "GET", f"/api/state?since={since}")
+    assert status == 200
+    return json.loads(body)
+
+
+@pytest.mark.parametrize("scenario,seed,players", [(SMALL, 0, "human,greedy"), ("default", 3, "human,hard"),
+                                                   ("meeting_engagement", 1, "easy,human"), (SMALL, 2, "human,human"),
+                                                   ("default", 4, "human,human")])
+def test_no_state_answer_and_no_verbose_log_line_shows_a_hidden_card_of_the_other_side(scenario, seed, players):
+    session = PlaySession.new(scenario, seed, players, verbose=True, search={"simulations": 40})
+    rng = random.Random(seed)
+    with serving(session) as server:
+        checked = walk(server, lambda choices: rng.choice(choices))
+    assert checked >= 10
+    g = session.game
+    # Nor the seed, which replays every draw: the title line says the sides and the turns.
+    assert session.log[0].endswith(f"{g.scenario.turns} turns") and f"seed {g.seed}" not in session.log[0]
+    # The log told each draw: the person's own by name, the other side's face down (two people: both).
+    draws = [line for line in session.log if re.match(r"  \w+ draws \d+ cards?", line)]
+    people = [p for p, who in enumerate(session.players) if who == "human"]
+    for p, side in enumerate(g.scenario.sides):
+        mine = [line for line in draws if line.startswith(f"  {side.name} draws")]
+        assert mine and all(line.endswith("(face down)") != (p in people and len(people) == 1) for line in mine)
+    # The check finds what the full log tells: every draw of both sides, named.
+    full = Narrator(Game(g.scenario, g.seed, g.rules), verbose=True)
+    replayed = Game(g.scenario, g.seed, g.rules)
+    told = full.feed(replayed.events, replayed.units)
+    found = 0
+    for a in g.history:
+        n = len(replayed.events)
+        replayed.apply(a)
+        lines = full.feed(replayed.events[n:], replayed.units)
+        told += lines
+        found += len(leaks(lines, replayed, (0, 1) if len(people) == 2 else (1 - people[0],), replayed.events[n:]))
+    assert found >= 2 and any(re.search(r"draws \d+ cards?: ", line) for line in told)
+
+
+# -- the new endpoints: measure, undo, handover, new game, load -------------------------------------------------
+def test_measure_answers_the_engines_range_band_and_line_of_sight(tmp_path):
+    session = PlaySession.new("default", 0, "human,greedy")
+    g = session.game
+    sc = g.scenario
+    blocking = next(t for t in sc.terrain if t.blocks_los and t.shape == "polygon")
+    xs, ys = [p[0] for p in blocking.points], [p[1] for p in blocking.points]
+    cy = (min(ys) + max(ys)) / 2
+    across = ([max(0.0, min(xs) - 8), cy], [min(sc.width_cm, max(xs) + 8), cy])
+    with serving(session) as server:
+        answers = []
+        for a, b in (across, ([1, 1], [1.5, 1.2]), ([0, 0], [sc.width_cm, sc.height_cm]), ([10, 20.5], [60.25, 33])):
+            status, _, body = request(server, "GET", f"/api/measure?from={a[0]},{a[1]}&to={b[0]},{b[1]}")
+            assert status == 200, body
+            m = json.loads(body)
+            d = math.hypot(b[0] - a[0], b[1] - a[1])
+            assert m["distance_cm"] == round(d, 2) and m["band"] == range_band(d, g.rules)
+            assert m["band_words"] == band_label(m["band"], g.rules)
+            assert m["los"] == (not los_blocked([a[0]], [a[1]], [b[0]], [b[1]], g.terrain)[0])
+            assert m["fire_needs_los"] == g.rules.orders.fire_needs_los
+            answers.append(m)
+        assert not answers[0]["los"] and answers[1]["los"]
+        for query, field in (("from=1,2", "to"), ("to=1,2", "from"), ("from=x,2&to=1,2", "from"),
+                             ("from=1,2&to=1", "to"), ("from=1,2&to=nan,1", "to"), ("from=1e3,2&to=1,1", "from"),
+                             ("from=-1,2&to=1,1", "from"), (f"from=1,2&to=1,{sc.height_cm + 0.5}", "to"),
+                             ("from=1,2&to=" + "9" * 5000 + ",1", "to"), ("from=%C2%B2,1&to=1,1", "from")):
+            status, headers, body = request(server, "GET", f"/api/measure?{query}")
+            assert status == 400 and json.loads(body)["error"].startswith(f"{field}: expected a point"), (query, body)
+        assert request(server, "GET", "/api/measure?from=1,1&to=2,2", token=None)[0] == 403
+
+
+def test_undo_and_handover_over_http_refuse_bad_and_stale_requests(tmp_path):
+    session = PlaySession.new(SMALL, 0, "human,human", save=tmp_path / "h.json")
+    with serving(server_session := session) as server:
+        st = state(server)
+        assert st["handover"] == {"to": 0, "label": "Blue (player 1)"} and not st["choices"]
+        ok = Unchanged(server)
+        for path, body, code in (
+                ("/api/act", {"action": 0, "step": 0, "game": 0}, 409),           # the screen is not taken
+                ("/api/undo", {"step": 0, "game": 0}, 409),
+                ("/api/handover", {"player": 1, "step": 0, "game": 0}, 409),     # not Red's turn
+                ("/api/handover", {"player": 0, "step": 5, "game": 0}, 409),     # stale
+                ("/api/handover", {"player": 0, "step": 0, "game": 1}, 409),     # another game
+                ("/api/handover", {"player": 2, "step": 0, "game": 0}, 400),
+                ("/api/handover", {"player": True, "step": 0, "game": 0}, 400),
+                ("/api/handover", {"player": 0.0, "step": 0, "game": 0}, 400),
+                ("/api/handover", {"player": 0, "step": 0}, 400),
+                ("/api/handover", {"player": 0, "step": 0, "game": "0"}, 400),
+                ("/api/undo", {"step": 0}, 400), ("/api/undo", {"game": 0}, 400), ("/api/undo", [0], 400)):
+            status, out = post(server, path, body)
+            assert status == code and out["error"], (path, body, out)
+            ok.check((path, body))
+        assert post(server, "/api/handover", {"player": 0, "step": 0, "game": 0})[0] == 200
+        st = state(server)
+        assert st["view"] == 0 and st["choices"] and st["undo"] == 0 and not st["turned"]
+        assert post(server, "/api/act", {"action": st["choices"][0]["id"], "step": 0, "game": 0})[0] == 200
+        st = state(server)
+        assert st["undo"] == 1
+        assert post(server, "/api/undo", {"step": st["step"] - 1, "game": 0})[0] == 409
+        status, st = post(server, "/api/undo", {"step": st["step"], "game": 0})
+        assert status == 200 and st["step"] == 0 and st["undo"] == 0
+        assert server_session.game.history == []
+
+
+def test_a_new_game_and_a_saved_one_from_the_page_replace_the_game_and_keep_its_file(tmp_path):
+    save = tmp_path / "game.json"
+    session = PlaySession.new(SMALL, 0, "human,random", save=save)
+    session.act(session.choices()[0]["id"])
+    with serving(session) as server:
+        first = save.read_bytes()
+        ok = Unchanged(server)
+        for path, body, code, field in (
+                ("/api/new", {"scenario": "nowhere", "game": 0}, 400, "scenario"),
+                ("/api/new", {"scenario": "../../etc/passwd", "game": 0}, 400, "scenario"),
+                ("/api/new", {"scenario": SMALL, "game": 0}, 400, "scenario"),     # a path: packaged names only
+                ("/api/new", {"scenario": "default", "side": 2, "game": 0}, 400, "side"),
+                ("/api/new", {"scenario": "default", "side": 1.0, "game": 0}, 400, "side"),
+                ("/api/new", {"scenario": "default", "level": "godlike", "game": 0}, 400, "level"),
+                ("/api/new", {"scenario": "default", "seed": -1, "game": 0}, 400, "seed"),
+                ("/api/new", {"scenario": "default", "seed": "3", "game": 0}, 400, "seed"),
+                ("/api/new", {"scenario": "default", "game": 7}, 409, "game"),
+                ("/api/new", {"scenario": "default"}, 400, "expected"),
+                ("/api/load", {"saved": "{}", "game": 0}, 400, "saved"),
+                ("/api/load", {"saved": 5, "game": 0}, 400, "saved"),
+                ("/api/load", {"saved": "[" * 100, "game": 0}, 400, "saved"),
+                ("/api/load", {"saved": Game(SMALL, 1).to_json(), "game": 3}, 409, "game"),
+                ("/api/load", {"game": 0}, 400, "expected")):
+            status, out = post(server, path, body)
+            assert status == code and out["error"].startswith(field), (body, out)
+            ok.check((path, body))
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+        status, _, _ = request(server, "POST", "/api/load", b"x" * (MAX_LOAD_BODY + 1))
+        assert status == 413
+        # A new game: the packaged meeting engagement, you as Red against the hard AI.
+        status, st = post(server, "/api/new", {"scenario": "meeting_engagement", "side": 1, "level": "hard",
+                                               "seed": 11, "game": 0})
+        assert status == 200 and st["game"] == 1 and st["step"] >= 0
+        new = server.session
+        assert new is not session and new.players == ["hard", "human"] and new.game.seed == 11
+        assert new.scenario.name == Game("meeting_engagement", 0).scenario.name
+        assert st["players"][0].endswith("(hard AI)") and st["view"] == 1 and st["log_total"] == len(st["log"])
+        assert new.save_path == str(tmp_path / "game-2.json") and save.read_bytes() == first
+        assert Game.from_json((tmp_path / "game-2.json").read_text()).state_hash() == new.game.state_hash()
+        # The old tab's decisions no longer land.
+        assert post(server, "/api/act", {"action": st["choices"][0]["id"], "step": st["step"], "game": 0})[0] == 409
+        # The first game loaded back, two people at the screen.
+        status, st = post(server, "/api/load", {"saved": first.decode(), "side": 0, "level": "human", "game": 1})
+        assert status == 200 and st["game"] == 2 and st["handover"] == {"to": 0, "label": "Blue (player 1)"}
+        assert server.session.game.state_hash() == session.game.state_hash()
+        assert server.session.save_path == str(tmp_path / "game-3.json")
+        # A new game of the scenario on the table, its seed drawn at random.
+        status, st = post(server, "/api/new", {"scenario": "current", "game": 2})
+        assert status == 200 and server.session.scenario.name == session.scenario.name
+        assert st["players"] == ["Blue (you)", "Red (normal AI)"]
+
+
 # -- malformed requests: a 4xx answer or a closed connection, never a traceback, the game unchanged ------
 def raw(server, data: bytes, timeout=15.0) -> bytes:
     """All the server answers to ``data`` sent on a fresh connection then half-closed (so it never
@@ -241,11 +489,15 @@ class Unchanged:
 
     def __init__(self, server):
         self.server = server
+        self.session = server.session
         self.hash = server.session.game.state_hash()
         self.saved = Path(server.session.save_path).read_bytes()
+        self.files = sorted(Path(server.session.save_path).parent.iterdir())
 
     def check(self, why=""):
+        assert self.server.session is self.session, why          # no new or loaded game
         assert self.server.session.game.state_hash() == self.hash, why
+        assert sorted(Path(self.session.save_path).parent.iterdir()) == self.files, why
         assert Path(self.server.session.save_path).read_bytes() == self.saved, why
         assert request(self.server, "GET", "/api/state?since=1000")[0] == 200, why
 
@@ -350,6 +602,9 @@ _NASTY_TARGETS = [
     "/api/state?since=\u00b2", "/api/state?since=%C2%B2", "/api/state?since=" + "9" * 5000, "/api/state?since=",
     "/api/state?since=1.5", "/api/state?since=%00", "/%", "/%%%", "/?token=%ff%fe", "*", "http://[::1/", "//[/",
     "/api/act", "/api/state?" + "&".join(["a=1"] * 2000), "/replay.html", "/game.json?download=1", "/\x00",
+    "/api/measure", "/api/measure?from=1,1&to=1e999,1", "/api/measure?from=%C2%B2,1&to=1,1",
+    "/api/measure?from=1,1&to=-0.5,3", "/api/measure?from=1,1,1&to=2,2", "/api/measure?from=" + "1" * 5000 + ",1&to=1,1",
+    "/api/undo", "/api/handover", "/api/new", "/api/load",
 ]
 _NASTY_BODIES = [
     b"[" * 5000, b"{" * 3000, b'{"action": ' + b"[" * 50 + b"]" * 50 + b"}", b"{not json", b"\xff\xfe\x00",
@@ -358,12 +613,31 @@ _NASTY_BODIES = [
 ]
 
 
+def post_request(server, path, body: bytes, token=True):
+    return head(server, "POST", f"{path}?token={server.token}" if token else path,
+                ["Content-Type: application/json", f"Content-Length: {len(body)}"]) + body
+
+
+def _refused_posts(stale):
+    """A body for each POST route that is refused whatever a mutation makes of it: the step and the
+    game are stale (and required but for a decision), the scenario and the saved game are none."""
+    return {"/api/act": {"action": -7, "step": stale},
+            "/api/undo": {"step": stale, "game": stale},
+            "/api/handover": {"player": 1, "step": stale, "game": stale},
+            "/api/new": {"scenario": "nowhere", "side": 1, "level": "hard", "seed": 5, "game": stale},
+            "/api/load": {"saved": '{"format": "nothing"}', "side": 0, "level": "easy", "game": stale}}
+
+
 def _malformed(rng, server, illegal, stale):
-    """One malformed request, or one refused whatever it becomes: its decision is illegal and stale."""
+    """One malformed request, or one refused whatever it becomes: its decision is illegal and stale,
+    the other POSTs' game stale."""
     decision = json.dumps({"action": illegal, "step": stale}).encode()
+    posts = _refused_posts(stale)
     templates = [act_request(server, decision),
                  head(server, "GET", f"/api/state?since=0&token={server.token}"),
-                 head(server, "GET", f"/?token={server.token}")]
+                 head(server, "GET", f"/?token={server.token}"),
+                 head(server, "GET", f"/api/measure?from=10.5,20&to=44,31.25&token={server.token}")]
+    templates += [post_request(server, path, json.dumps(body).encode()) for path, body in posts.items()]
     kind = rng.randrange(8)
     if kind == 0:
         return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 600)))
@@ -375,9 +649,11 @@ def _malformed(rng, server, illegal, stale):
                            b"POST /api/act HTTP/1.1\r\nContent-Length: 3\r\n\r\n{}"]) + rng.choice([b"", b"x" * 50])
     if kind == 2:
         headers = rng.sample(_NASTY_HEADERS, rng.randrange(1, 4))
-        target = f"/api/act?token={server.token}" if rng.random() < 0.7 else "/api/act"
+        path = rng.choice(list(posts))
+        target = f"{path}?token={server.token}" if rng.random() < 0.7 else path
         base = ["Content-Type: application/json"] if rng.random() < 0.8 else []
-        return head(server, rng.choice(["POST", "GET"]), target, base + headers) + rng.choice([decision] + _NASTY_BODIES)
+        body = decision if path == "/api/act" else json.dumps(posts[path]).encode()
+        return head(server, rng.choice(["POST", "GET"]), target, base + headers) + rng.choice([body] + _NASTY_BODIES)
     if kind == 3:
         target = rng.choice(_NASTY_TARGETS)
         token = f"&token={server.token}" if rng.random() < 0.5 else ""
@@ -385,7 +661,10 @@ def _malformed(rng, server, illegal, stale):
                     rng.sample(_NASTY_HEADERS, rng.randrange(0, 2)))
     if kind == 4:
         body = rng.choice(_NASTY_BODIES)
-        return act_request(server, body, length=rng.choice([None, len(body) + rng.randrange(1, 50), 0]))
+        length = rng.choice([None, len(body) + rng.randrange(1, 50), 0])
+        path = rng.choice(list(posts))
+        return head(server, "POST", f"{path}?token={server.token}",
+                    ["Content-Type: application/json", f"Content-Length: {len(body) if length is None else length}"]) + body
     data = bytearray(rng.choice(templates))
     for _ in range(rng.randrange(1, 4)):   # byte-level mutations of a good request
         op, i = rng.randrange(4), rng.randrange(len(data) + 1)
@@ -454,6 +733,11 @@ def test_a_fuzz_of_malformed_requests_changes_nothing_and_the_server_holds(serve
         ok.check((i, data[:200]))
         assert time.monotonic() - t0 < 240, f"the fuzz is too slow: {i} requests"
     assert answered.get(400, 0) > 300 and answered.get(403, 0) > 50, answered
+    # Each new route was reached and refused: a 400 or 409 for each, from its own checks.
+    for path, body in _refused_posts(stale).items():
+        status, out = post(served, path, body)
+        assert status in (400, 409) and out["error"], (path, out)
+    ok.check()
     err = capfd.readouterr().err
     assert "Traceback" not in err and err == "", err[-2000:]
 
@@ -473,6 +757,7 @@ def test_a_whole_game_played_by_clicking_in_headless_chromium(served):
         b.open(served.url)
         _wait_idle(b)
         assert b.eval("document.getElementById('prompt').textContent").startswith("Blue: ")
+        b.click('button.speed[data-speed="instant"]')   # the agent's turns played out at once
         for _ in range(200):
             st = b.eval("window.play.state")
             if st["over"]:

@@ -13,7 +13,7 @@ from atomic_africa.cli import main
 from atomic_africa.enums import Action, Cover, Posture
 from atomic_africa.agents import make_agent
 from atomic_africa.game import Game, Scenario
-from atomic_africa.replay.frames import frames
+from atomic_africa.replay.frames import frames, game_at
 from atomic_africa.replay.html import render_html, replay_data, save_html
 from atomic_africa.game.testing import last_legal_action
 
@@ -39,9 +39,9 @@ def _dist(rows):
 
 
 def test_every_shot_carries_its_exact_odds():
-    # Greedy against doctrine, meeting_engagement, seed 0: plain fire, Mass Fire, Split Fire, Heavy
+    # Greedy against doctrine, meeting_engagement, seed 3: plain fire, Mass Fire, Split Fire, Heavy
     # Weapon and fire support.
-    g = _game(0, scenario="meeting_engagement")
+    g = _game(3, scenario="meeting_engagement")
     data = replay_data(*_replay(g))
     shots = [s for f in data["frames"] for s in f["shots"]]
     kinds = {(s["action"], s["source"] < 0) for s in shots}
@@ -126,7 +126,49 @@ def test_frames_follow_the_game():
     assert [(r[0], r[4], r[5], r[6], r[7], r[8]) for r in last["units"]] == \
         [(u.uid, round(u.x, 2), round(u.y, 2), u.figures, u.markers, u.wounds) for u in alive]
     assert data["result"].startswith(("Draw", g.scenario.sides[0].name, g.scenario.sides[1].name))
-    assert last["caption"][0].startswith(f"Turn {g.s.turn}, over")
+    assert re.match(rf"Turn {g.s.turn}, activation phase \d+ and clean-up: ", last["caption"][0])
+
+
+def _shown_phase(events, upto):
+    """(turn, phase K in its turn) of the last Activation phase begun in ``events[:upto]``, counted
+    from the log itself: turns end at ``turn_end``, each phase begins with one ``activate``."""
+    turn, k, last = 1, 0, None
+    for e in events[:upto]:
+        if e["type"] == "activate":
+            k += 1
+            last = (turn, k)
+        elif e["type"] == "turn_end":
+            turn, k = turn + 1, 0
+    return last
+
+
+@pytest.mark.parametrize("seed,agents", [(0, ("greedy", "greedy")), (2, ("random", "random")),
+                                         (5, ("doctrine", "heuristic"))])
+def test_each_frame_is_labelled_by_the_phase_it_shows(seed, agents):
+    """Issue 35 point 6: a frame that shows the last phase of turn N (its fire and moves, its Clean-up)
+    is labelled turn N, that phase, and clean-up; never turn N + 1's orders."""
+    g = _game(seed, agents)
+    rep = _replay(g)
+    data = replay_data(*rep)
+    assert (data["frames"][0]["turn"], data["frames"][0]["stage"]) == (1, "set-up")
+    ends = 0
+    for f, d in zip(frames(*rep), data["frames"]):
+        if f.step == 0:
+            continue
+        before = game_at(*rep, f.step - 1)        # the game as the frame's last decision found it
+        turn, k = _shown_phase(f.game.events, len(f.game.events))
+        if before.stage == "SPLIT":
+            words = "clean-up"
+        else:
+            assert before.stage != "ORDERS"        # a whole game's frames end on phases or clean-ups
+            assert turn == before.s.turn
+            words = f"activation phase {k}"
+            if any(e["type"] == "turn_end" for e in f.events):
+                words += " and clean-up"
+        ends += any(e["type"] == "turn_end" for e in f.events)
+        assert (d["turn"], d["stage"]) == (before.s.turn, words), (f.step, d["caption"][:2])
+        assert d["caption"][0].startswith(f"Turn {before.s.turn}, {words}")
+    assert ends == g.s.turn   # one frame per turn shows its Clean-up, labelled with that turn
 
 
 def test_page_is_self_contained_and_escapes_what_it_embeds(tmp_path):

@@ -297,3 +297,42 @@ def test_a_full_disk_keeps_the_previous_file_and_the_run_resumes(tmp_path):
     expected = play_games(6, ("random", "random"), engine="python", replays=True)
     assert rep.read_text().splitlines() == expected.replays
     assert json.loads(rep.read_text().splitlines()[0])["seed"] == expected.records[0]["seed"]
+
+
+def test_stopping_the_workers_completes_a_result_a_terminated_worker_cut_short():
+    """A worker killed while writing its result leaves the executor's manager thread waiting for the
+    rest of the message, and Python's exit joins that thread: stopping must complete the message so
+    the manager ends (it hung a SIGTERM-stopped run about once in 20 on a loaded machine)."""
+    import struct
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    from atomic_africa.selfplay.workers import _stop_processes
+
+    ex = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+    assert ex.submit(int, "7").result(timeout=120) == 7       # a worker and the manager thread run
+    manager, writer = ex._executor_manager_thread, ex._result_queue._writer
+    fd = os.dup(writer.fileno())
+    try:
+        os.write(fd, struct.pack("!i", 100_000) + b"\x80\x05")   # a header and 2 of its 100,000 bytes
+        deadline = time.monotonic() + 60
+        while manager.is_alive() and time.monotonic() < deadline and not _reading(manager):
+            time.sleep(0.01)
+        _stop_processes(ex)
+        manager.join(10)
+        assert not manager.is_alive()
+    finally:
+        if manager.is_alive():      # never leave this process unable to exit, even when the test fails
+            os.write(fd, bytes(100_000))
+            manager.join(10)
+        os.close(fd)
+
+
+def _reading(thread) -> bool:
+    """Whether ``thread`` is inside a pipe read (``Connection._recv``)."""
+    frame = sys._current_frames().get(thread.ident)
+    while frame is not None:
+        if frame.f_code.co_name == "_recv":
+            return True
+        frame = frame.f_back
+    return False

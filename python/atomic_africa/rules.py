@@ -194,6 +194,7 @@ class OrdersRules(_Section):
     bystander_posture: str
     first_player_alternates: bool
     reserve_by_choice: bool
+    spent_units_react: bool
 
     def _validate(self, path):
         # with the Jokers at most MAX_DECK cards
@@ -220,6 +221,7 @@ class OrdersRules(_Section):
         _f.choice(f"{path}.bystander_posture", self.bystander_posture, ("offensive", "defensive"))
         _f.boolean(f"{path}.first_player_alternates", self.first_player_alternates)
         _f.boolean(f"{path}.reserve_by_choice", self.reserve_by_choice)
+        _f.boolean(f"{path}.spent_units_react", self.spent_units_react)
 
 
 @dataclass(frozen=True)

@@ -74,12 +74,14 @@ per unit and face down, to its units that may legally take them, for as long as 
 attached units and split-off halves needing orders too, a hand is often too small for every unit.
 Cards left over form the **Reserve**; cards still unused at Clean-up are discarded, and the discard
 pile is shuffled back into the deck when the deck runs out. **The Reserve by choice**:
-{orders.reserve_by_choice} (`true`: a player may finish its orders at any time and leave any
-unit without orders, keeping its card in the Reserve; `false`: every unit that may legally take a
-card gets one while cards last). A card held back is not lost: a unit without orders that is
-forced to react takes a legal card of its player's choice from the Reserve (section 6), so the
-Reserve is spent on the turn's threats as they come, and a player who has *burned through* it
-leaves the next such unit to react confused.
+{orders.reserve_by_choice} (`false`: orders are obligatory, every unit that may legally take a
+card gets one while cards last, and the Reserve is what is left over, so merging units leaves more
+cards in it; `true`, a variant: a player may finish its orders at any time and leave any unit
+without orders, keeping its card in the Reserve). The Reserve is not idle: a unit without orders
+that is forced to react, including one that has already acted this turn and so spent its card,
+takes a legal card of its player's choice from the Reserve (section 6), so the Reserve is spent on
+the turn's threats as they come, and a player who has *burned through* it leaves the next such
+unit to react confused.
 
 A **suppressed** unit (one with any suppression marker) may only be given a defensive card or a
 Joker. A unit that gets no card (none left, no legal one, or held back) goes without orders for
@@ -219,7 +221,9 @@ vehicle.
 ## 6. Confusion
 
 A unit without orders may be **forced to react**: when the activated unit fires at it and its
-player has no ordered unit left to answer with. It then takes a legal card from its player's
+player has no ordered unit left to answer with. A unit that has already acted this turn has spent
+its card, so it is a unit without orders too and may be forced to react again:
+{orders.spent_units_react} (`false`: a unit that has acted is never forced to react). It then takes a legal card from its player's
 Reserve, the one its player chooses, and reacts normally with it (it is not confused); the card is
 spent, so each such reaction leaves one card fewer in the Reserve for the rest of the turn. Only
 when the Reserve holds no legal card is the unit *confused*: its player draws from the deck, showing

@@ -63,6 +63,7 @@ cdef extern from "csrc/aa_engine.h":
     ctypedef struct OrdersParams "aa_orders_params":
         bint joker_takes_initiative, fire_needs_los, first_player_alternates, attached_add_cards
         bint reserve_by_choice
+        bint spent_units_react
         int bystander_posture
         int ranks
         int draw_bonus[2]

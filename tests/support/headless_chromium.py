@@ -153,6 +153,37 @@ class Chromium:
         for kind in ("mousePressed", "mouseReleased"):
             self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
 
+    def mouse(self, kind, x, y, buttons=0):
+        """One mouse event at window pixel (x, y): ``kind`` is ``mousePressed``, ``mouseMoved`` or
+        ``mouseReleased``; ``buttons`` 1 while the left button is held."""
+        button = "left" if kind != "mouseMoved" or buttons else "none"
+        self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button=button, buttons=buttons,
+                  clickCount=1 if kind != "mouseMoved" else 0)
+
+    def click_at(self, x, y):
+        """A real mouse click at window pixel (x, y)."""
+        self.mouse("mousePressed", x, y, 1)
+        self.mouse("mouseReleased", x, y, 0)
+
+    def drag(self, start, end, steps=8):
+        """Press the left button at ``start``, move to ``end`` in ``steps`` moves, release there."""
+        self.mouse("mouseMoved", *start)
+        self.mouse("mousePressed", *start, buttons=1)
+        for k in range(1, steps + 1):
+            self.mouse("mouseMoved", start[0] + (end[0] - start[0]) * k / steps,
+                       start[1] + (end[1] - start[1]) * k / steps, buttons=1)
+        self.mouse("mouseReleased", *end)
+
+    def type_text(self, text):
+        """Type ``text`` into the element with the focus (as a keyboard's input would)."""
+        self.call("Input.insertText", text=text)
+
+    def set_files(self, selector, paths):
+        """Choose ``paths`` in the file input ``selector``, as the file chooser a click opens would."""
+        root = self.call("DOM.getDocument")["root"]["nodeId"]
+        node = self.call("DOM.querySelector", nodeId=root, selector=selector)["nodeId"]
+        self.call("DOM.setFileInputFiles", nodeId=node, files=[str(p) for p in paths])
+
     def screenshot(self, path):
         """Save a PNG of the viewport."""
         data = self.call("Page.captureScreenshot", format="png")["data"]

@@ -2,9 +2,9 @@
 
 Each turn half of its units (alternating) are the base of fire (fire specials, stay put, shoot the
 nearest enemy), the other half manoeuvre (long offensive cards, advance from cover to cover towards
-the enemy); suppressed units rally first. The last unit given orders, if it is a base of fire in
-view of the enemy, is on overwatch: its card stays in the Reserve (RULES.md section 2) for a forced
-reaction.
+the enemy); suppressed units rally first. With ``orders.reserve_by_choice`` (a variant), the last unit to be given
+orders, if it is a base of fire in view of the enemy and another unit of the side has orders, is on
+overwatch: its card stays in the Reserve (RULES.md section 2) for a forced reaction.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import math
 from ..enums import Action, Posture, UnitKind
 from ..game.los import cover_at
 from ..game.state import Stage
-from .scoring import ScoringAgent, distance, units_without_orders
+from .scoring import ScoringAgent, distance, may_hold_back
 
 __all__ = ["DoctrineAgent"]
 
@@ -22,11 +22,12 @@ class DoctrineAgent(ScoringAgent):
     """Scripted fire and movement (see the module notes). Deterministic: ties go to the lowest id.
 
     Each turn, own units alternate between base of fire and manoeuvre by slot (swapped every
-    turn, so the elements bound forward in turn). The last unit to get orders, if it is a base of
-    fire in view of an enemy, is on overwatch instead: it gets no orders and the cards stay in the
-    Reserve, to react with the best one when the enemy fires at it. Suppressed units get the cards and the first
-    activations that let them Rally; the base of fire activates before the manoeuvre element so that
-    the enemy is suppressed while it moves.
+    turn, so the elements bound forward in turn). With ``orders.reserve_by_choice``, the last unit
+    to get orders, if it is a base of fire in view of an enemy and another unit has orders, is on
+    overwatch instead: it gets no orders and the cards stay in the Reserve, to react with the best
+    one when the enemy fires at it. Suppressed units get the cards and the first activations that
+    let them Rally; the base of fire activates before the manoeuvre element so that the enemy is
+    suppressed while it moves.
     """
 
     name = "doctrine"
@@ -88,8 +89,8 @@ class DoctrineAgent(ScoringAgent):
         if st in (Stage.ORDERS, Stage.RESERVE_PICK):
             for a in legal:
                 seg = sp.decode(a)
-                last = units_without_orders(game, me) == 1
-                if seg[0] != "ASSIGN":     # END ORDERS: only the last unit without orders is held back
+                last = may_hold_back(game, me)
+                if seg[0] != "ASSIGN":     # END ORDERS: only the last unit without orders, never every card
                     out[a] = 0.0 if last else -math.inf
                     continue
                 u = s.units[me * game.C + seg[2]]

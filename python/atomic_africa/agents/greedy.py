@@ -21,7 +21,7 @@ from ..enums import Action, Cover, Die, Posture
 from ..fire import resolve_fire
 from ..game.los import cover_at
 from ..game.state import Stage
-from .scoring import ScoringAgent, _shared_params, distance, units_without_orders
+from .scoring import ScoringAgent, _shared_params, distance, may_hold_back
 
 __all__ = ["GreedyAgent"]
 
@@ -54,9 +54,11 @@ class GreedyAgent(ScoringAgent):
     cover_value : float
         Value per cover level (No 0, Light 1, Heavy 2) of a Destination.
     reserve_value : float
-        Value of keeping a card in the Reserve at Orders (RULES.md section 2, END ORDERS): when one
-        unit is left without orders and no card is worth more to it, the agent ends its orders, and
-        that unit reacts from the Reserve with the best card if it is forced to.
+        Value of keeping a card in the Reserve at Orders (RULES.md section 2, END ORDERS, legal only
+        with ``orders.reserve_by_choice``): when one unit is left without orders, another unit of the
+        side has orders and no card is worth more to it, the agent ends its orders, and that unit
+        reacts from the Reserve with the best card if it is forced to. It never holds back every
+        card.
     """
 
     name = "greedy"
@@ -306,7 +308,7 @@ class GreedyAgent(ScoringAgent):
                 if seg[0] == "ASSIGN":
                     out[a] = self.card_value(view, s.units[me * game.C + seg[2]], seg[1])
                 else:   # END ORDERS: the cards left are worth this much in the Reserve
-                    out[a] = self.reserve_value if units_without_orders(game, me) == 1 else -math.inf
+                    out[a] = self.reserve_value if may_hold_back(game, me) else -math.inf
             return out
         if st in (Stage.ACTIVATE, Stage.REACT):
             for a in legal:

@@ -108,6 +108,15 @@ def units_without_orders(game, side: int) -> int:
     return sum(1 for u in units if u.alive and u.card == NO_CARD and not u.acted)
 
 
+def may_hold_back(game, side: int) -> bool:
+    """Whether the greedy and doctrine agents may end ``side``'s Orders now (END ORDERS, legal only
+    with ``orders.reserve_by_choice``): only for the last unit still without orders, and only once
+    another unit of the side has orders. A side is never left without an ordered unit while a card
+    could still be given, so an agent that is behind (one unit left) still activates."""
+    units = game.s.units[side * game.C:(side + 1) * game.C]
+    return units_without_orders(game, side) == 1 and any(u.has_orders for u in units)
+
+
 class ScoringAgent:
     """An agent that scores every legal action and plays the best (ties: the lowest id)."""
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from .._atomic_write import check_writable, replaced_atomically
-from .._text import printable
+from .._atomic_write import check_writable
 from .common import (add_rules_option, add_search_options, count_arg, ctrl_c_stops, existing_file, output_file,
                      scenario_arg, search_from_args, seed_arg)
 
@@ -27,23 +26,31 @@ def port_arg(text: str) -> int:
 
 
 def register(sub):
-    from ..play.session import PLAYERS
+    from ..play.session import LEVEL_WORDS, LEVELS
     p = sub.add_parser(
         "play",
         help="play a game yourself, against a built-in agent or a second person, in the browser (or --text)",
         description=(
-            "Play Atomic Africa yourself. Each side is played by 'human' (a person at this screen) or a "
-            "built-in agent; the agents' decisions are applied at once. The game is served as a web page "
+            "Play Atomic Africa yourself. Each side is played by 'human' (a person at this screen) or an "
+            "AI: a level (easy, normal, hard) or a built-in agent by name. The game is served as a web page "
             "on 127.0.0.1 only, behind a random token in the URL printed at start (the page draws the "
             "table as the replay page does, offers each legal choice with the exact odds of every fire "
-            "choice, and keeps the battle log beside it); --text plays in the terminal instead. The "
+            "choice, keeps the battle log beside it, plays the AI's turn out step by step, and has undo, "
+            "a range ruler with line of sight, new games and loading); --text plays in the terminal "
+            "instead. Nothing of the other side's hidden cards is shown. The "
             "game is saved after every decision (--save, resumed with --load); the replay page of the "
             "finished game is offered in the browser (and written with --replay). Ctrl-C saves and stops."
         ),
     )
-    p.add_argument("--players", default="human,greedy", metavar="A,B",
-                   help=f"who plays the first and second side, each one of {', '.join(PLAYERS)}; at least one "
-                        "human (default %(default)s; human,human: two people at the same screen)")
+    levels = "; ".join(f"{lv}: {LEVEL_WORDS[lv]} ({agent})" for lv, agent in LEVELS.items())
+    p.add_argument("--players", default=None, metavar="A,B",
+                   help="who plays the first and second side: human, an AI level (easy, normal, hard) or a built-in "
+                        "agent (random, greedy, doctrine, heuristic, ismcts); at least one human (default "
+                        "human,normal; human,human: two people at the same screen, the screen handed over "
+                        "between them)")
+    p.add_argument("--level", choices=tuple(LEVELS), default=None,
+                   help=f"the AI's level when --players is not given (you play the first side): {levels}; "
+                        "default normal")
     p.add_argument("--scenario", type=scenario_arg, default=None, metavar="FILE|NAME",
                    help="scenario TOML file or packaged scenario name (default, meeting_engagement, template; "
                         "default: default)")
@@ -76,10 +83,12 @@ def run(args) -> int:
 
 def _run(args) -> int:
     from ..play.server import serve
-    from ..play.session import PlaySession, parse_players
+    from ..play.session import LEVELS, PlaySession, parse_players
     from ..play.text import play_text
-    players = parse_players(args.players)
-    search = search_from_args(args, players, "--players")
+    if args.level is not None and args.players is not None:
+        raise ValueError(f"--level: not with --players; name the AI there (e.g. --players human,{args.level})")
+    players = parse_players(args.players or f"human,{args.level or 'normal'}")
+    search = search_from_args(args, [LEVELS.get(p, p) for p in players], "--players")
     if args.text:
         for option, value in (("--port", args.port), ("--no-browser", args.no_browser or None)):
             if value is not None:
@@ -100,9 +109,5 @@ def _run(args) -> int:
                                   save=save, verbose=args.verbose, search=search)
     if args.text:
         return play_text(session, replay=args.replay)
-    status = serve(session, port=args.port or 0, open_browser=not args.no_browser)
-    if args.replay is not None and session.game.is_over:
-        with replaced_atomically(args.replay) as tmp, open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(session.replay_page())
-        print(f"Replay page written to {printable(args.replay)}")
-    return status
+    # The page may start or load other games: the replay is of the one it shows at the end.
+    return serve(session, port=args.port or 0, open_browser=not args.no_browser, replay=args.replay)

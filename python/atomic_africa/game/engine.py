@@ -1060,10 +1060,15 @@ class Game:
             return
         a = s.units[s.act_uid]
         t = s.units[a.target] if a.action in _FIRE and 0 <= a.target < 2 * self.C else None
-        if t is None or not t.alive or t.card != NO_CARD or t.acted:
+        # No ordered unit is left to answer with, so the target is without orders: it never got a
+        # card, or it has acted and spent it (RULES.md section 6, ``orders.spent_units_react``).
+        if t is None or not t.alive or (t.acted and not self.rules.orders.spent_units_react):
             self._ev("no_reaction", player=q)
             self._begin_movement()
             return
+        if t.card != NO_CARD:   # the spent card is played out: face up to the discard pile
+            self._discard_card(t)
+            t.card, t.revealed = NO_CARD, False
         sup = self._suppressed(t)
         if any(self.deck.legal_for(c, sup) for c in s.players[q].hand):
             s.decl_uid = t.uid

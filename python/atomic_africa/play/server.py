@@ -27,11 +27,27 @@ Security: the game is served to this machine and to the page that holds its toke
 - Answers are ``no-store``, ``nosniff``, ``Referrer-Policy: no-referrer`` (the token is in the URL),
   and pages carry a Content-Security-Policy that lets them load nothing and be framed by no one.
 
-Routes (all need the token): ``GET /`` the page; ``GET /api/state?since=N`` the game
-(:meth:`PlaySession.state <atomic_africa.play.session.PlaySession.state>`, log lines from N);
-``POST /api/act`` ``{"action": id, "step": n}`` a decision (409 with ``{"error"}`` if refused, the
-game unchanged); ``GET /replay.html`` the replay page of the finished game (``?download=1`` as a
-file) and ``GET /game.json`` the saved game, both once the game is over.
+Routes (all need the token; every POST answers the game's new state, or 400/409 with
+``{"error"}`` and nothing changed):
+
+- ``GET /`` the page; ``GET /api/state?since=N`` the game
+  (:meth:`PlaySession.state <atomic_africa.play.session.PlaySession.state>`, log lines from N);
+- ``POST /api/act`` ``{"action": id, "step": n, "game": g}`` a decision (``game`` optional);
+- ``POST /api/undo`` ``{"step": n, "game": g}`` takes the person's last decision back
+  (:meth:`~atomic_africa.play.session.PlaySession.undo`);
+- ``POST /api/handover`` ``{"player": p, "step": n, "game": g}`` the person of side ``p`` takes the
+  screen (two people at one screen);
+- ``GET /api/measure?from=X,Y&to=X,Y`` the range band and line of sight between two points of the
+  table (:meth:`~atomic_africa.play.session.PlaySession.measure`);
+- ``POST /api/new`` ``{"scenario": name, "side": 0|1, "level": easy|normal|hard|human, "seed": n,
+  "game": g}`` a new game of a packaged scenario (or ``"current"``: this game's), ``seed``
+  optional; ``POST /api/load`` ``{"saved": text, "side": ..., "level": ..., "game": g}`` a saved
+  game (``Game.to_json``'s text, at most :data:`MAX_LOAD_BODY` bytes). Either is saved to a new file
+  beside the current save file (:func:`~atomic_africa.play.session.next_save_path`), never over
+  one; ``game`` (the current game's number, the session's ``game_id``) is required, so a stale
+  tab cannot replace a game it has not seen;
+- ``GET /replay.html`` the replay page of the finished game (``?download=1`` as a file) and
+  ``GET /game.json`` the saved game, both once the game is over.
 """
 from __future__ import annotations
 
@@ -49,17 +65,23 @@ import urllib.parse
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from .._atomic_write import replaced_atomically
 from .._text import printable
+from ..game import Game, packaged_scenarios
+from ..game.saved import SavedGameError
 from .page import render_page
-from .session import PlayError, PlaySession
+from .session import LEVELS, PlayError, PlaySession, next_save_path
 
-__all__ = ["PlayServer", "serve", "HOST", "MAX_BODY", "MAX_HEAD", "MAX_JSON_DEPTH", "READ_TIMEOUT",
+__all__ = ["PlayServer", "serve", "HOST", "MAX_BODY", "MAX_LOAD_BODY", "MAX_HEAD", "MAX_JSON_DEPTH", "READ_TIMEOUT",
            "IDLE_TIMEOUT", "WRITE_TIMEOUT", "LINGER"]
 
 #: The only address served.
 HOST = "127.0.0.1"
 #: Largest request body read (a decision is a few dozen bytes).
 MAX_BODY = 64 * 1024
+#: Largest body of ``POST /api/load``: a saved game sent from the page (a finished game of the
+#: packaged scenarios is about 100 KB).
+MAX_LOAD_BODY = 8 * 1024 * 1024
 #: Largest request head (request line and headers): a browser's is well under 8 KiB, but cookies
 #: that other local servers set for 127.0.0.1 or localhost are sent here too.
 MAX_HEAD = 32 * 1024
@@ -79,11 +101,26 @@ WRITE_TIMEOUT = 30.0
 LINGER = 1.0
 
 _DIGITS = re.compile(r"[0-9]{1,10}")   # not str.isdigit: it takes "²" and "١", which int() then refuses
+_POINT = re.compile(r"(-?[0-9]{1,6}(?:\.[0-9]{1,6})?),(-?[0-9]{1,6}(?:\.[0-9]{1,6})?)")
+# Every POST route and the largest body it reads.
+_POSTS = {"/api/act": MAX_BODY, "/api/undo": MAX_BODY, "/api/handover": MAX_BODY, "/api/new": MAX_BODY,
+          "/api/load": MAX_LOAD_BODY}
+# What the page may send as the AI level of a new or loaded game ("human": two people).
+_LEVELS = tuple(LEVELS) + ("human",)
 _HTTP1 = re.compile(rb"HTTP/1\.[01]")
 _JSON_TOKEN = re.compile(rb'\\.|["\[\]{}]', re.DOTALL)
 
 _CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
         "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+# The body each POST route expects, as its 400 says it, and the fields it requires.
+_SHAPES = {"/api/act": '{"action": id, "step": n}', "/api/undo": '{"step": n, "game": g}',
+           "/api/handover": '{"player": p, "step": n, "game": g}',
+           "/api/new": '{"scenario": name, "side": 0|1, "level": easy|normal|hard|human, "game": g}',
+           "/api/load": '{"saved": text, "side": 0|1, "level": easy|normal|hard|human, "game": g}'}
+_REQUIRED = {"/api/act": ("action",), "/api/undo": ("step", "game"), "/api/handover": ("player", "step", "game"),
+             "/api/new": ("game",), "/api/load": ("saved", "game")}
 
 
 def _nested_deeper_than(raw: bytes, limit: int) -> bool:
@@ -198,6 +235,9 @@ class PlayServer(ThreadingHTTPServer):
         if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
             raise ValueError(f"port: expected an integer 0..65535, got {printable(repr(port))[:40]}")
         self.session = session
+        # Held while a new or loaded game replaces the session (a request takes the session once,
+        # and plays on with it).
+        self.swap_lock = threading.Lock()
         self.token = token or secrets.token_urlsafe(32)
         super().__init__((HOST, port), _Handler)
         self.port = self.server_address[1]
@@ -208,6 +248,72 @@ class PlayServer(ThreadingHTTPServer):
     def url(self) -> str:
         """``http://127.0.0.1:PORT/?token=...``."""
         return f"http://{HOST}:{self.port}/?token={self.token}"
+
+    def replace_session(self, body: dict, saved=None) -> PlaySession:
+        """A new game (``saved`` None) or a saved one, as ``POST /api/new`` or ``/api/load`` asks,
+        in place of the current one; saved to :func:`~atomic_africa.play.session.next_save_path`.
+
+        Parameters
+        ----------
+        body : dict
+            ``game`` (the current game's number, required), ``side`` (0 or 1: the person's side),
+            ``level`` (``easy``, ``normal``, ``hard``, or ``human``: two people); for a new game
+            ``scenario`` (a packaged scenario's name, or ``"current"``) and ``seed`` (optional, a
+            whole number; default: a random one).
+        saved : str, optional
+            A saved game's text (``Game.to_json``).
+
+        Returns
+        -------
+        PlaySession
+            The new session (also the server's ``session``).
+
+        Raises
+        ------
+        PlayError
+            400 naming the field on a bad value; 409 if ``game`` is not the current game's.
+        """
+        with self.swap_lock:
+            old = self.session
+            game_id = body.get("game")
+            if isinstance(game_id, bool) or not isinstance(game_id, int):
+                raise PlayError(f"game: expected the current game's number, got {printable(repr(game_id))[:40]}", 400)
+            if game_id != old.game_id:
+                raise PlayError(f"game: {game_id} is not the game on this page any more (reload to see it)")
+            side, level = body.get("side", 0), body.get("level", "normal")
+            if isinstance(side, bool) or not isinstance(side, int) or side not in (0, 1):
+                raise PlayError(f"side: expected 0 or 1 (the scenario's first or second side), got "
+                                f"{printable(repr(side))[:40]}", 400)
+            if not isinstance(level, str) or level not in _LEVELS:
+                raise PlayError(f"level: expected one of {', '.join(_LEVELS)}, got {printable(repr(level))[:40]}", 400)
+            players = ["human", "human"]
+            players[1 - side] = level
+            if saved is not None:
+                if not isinstance(saved, str):
+                    raise PlayError(f"saved: expected a saved game's text, got {type(saved).__name__}", 400)
+                try:
+                    game = Game.from_json(saved)
+                except (SavedGameError, ValueError, TypeError, RecursionError) as exc:
+                    raise PlayError(f"saved: not a saved game ({printable(str(exc))[:300]})", 400) from None
+            else:
+                name = body.get("scenario", "current")
+                allowed = ("current",) + packaged_scenarios()
+                if not isinstance(name, str) or name not in allowed:
+                    raise PlayError(f"scenario: expected one of {', '.join(allowed)}, got "
+                                    f"{printable(repr(name))[:60]}", 400)
+                seed = body.get("seed")
+                if seed is None:
+                    seed = secrets.randbelow(2 ** 31)
+                elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 10 ** 18:
+                    raise PlayError(f"seed: expected a whole number 0..999999999999999999, got "
+                                    f"{printable(repr(seed))[:40]}", 400)
+                scenario = old.scenario if name == "current" else name
+                game = Game(scenario, seed, old.game.rules)
+            session = PlaySession(game, players, next_save_path(old.save_path), old.verbose, old.search)
+            session.save()
+            session.game_id = old.game_id + 1
+            self.session = session
+            return session
 
     def handle_error(self, request, client_address):
         # The standard library prints a traceback here, for anyone on the machine to trigger. A
@@ -382,6 +488,18 @@ class _Handler(BaseHTTPRequestHandler):
                 if not _DIGITS.fullmatch(since):
                     return self._error(400, f"since: expected a number of log lines, got {printable(since)[:20]!r}")
                 return self._json(200, session.state(int(since)))
+            if path == "/api/measure":
+                points = []
+                for name in ("from", "to"):
+                    m = _POINT.fullmatch(query.get(name, [""])[0])
+                    if m is None:
+                        return self._error(400, f"{name}: expected a point x,y in cm (e.g. {name}=12.5,30), got "
+                                                f"{printable(query.get(name, [''])[0])[:40]!r}")
+                    points.append([float(m.group(1)), float(m.group(2))])
+                try:
+                    return self._json(200, session.measure(*points))
+                except PlayError as exc:
+                    return self._error(exc.status, str(exc))
             if path in ("/replay.html", "/game.json"):
                 if not session.game.is_over:
                     return self._error(409, "the game is not over yet")
@@ -404,7 +522,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             return self._error(*refused)
         path, _ = self.route
-        if path != "/api/act":
+        cap = _POSTS.get(path)
+        if cap is None:
             self.close_connection = True
             return self._error(404, "no such page")
         if self.headers.get_content_type() != "application/json":
@@ -414,24 +533,24 @@ class _Handler(BaseHTTPRequestHandler):
         if length is None:
             self.close_connection = True
             return self._error(411, "expected a Content-Length")
-        if length > MAX_BODY:
+        if length > cap:
             self.close_connection = True
-            return self._error(413, f"request body larger than {MAX_BODY} bytes")
+            return self._error(413, f"request body larger than {cap} bytes")
         raw = self.rfile.read(length)
         if len(raw) != length:
             self.close_connection = True
             return self._error(400, f"the body ended after {len(raw)} of its {length} bytes")
         if _nested_deeper_than(raw, MAX_JSON_DEPTH):
             return self._error(400, f"JSON nested deeper than {MAX_JSON_DEPTH}")
+        shape = _SHAPES[path]
         try:
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
-            return self._error(400, "expected a JSON object {\"action\": id, \"step\": n}")
-        if not isinstance(body, dict) or "action" not in body:
-            return self._error(400, "expected a JSON object {\"action\": id, \"step\": n}")
-        session = self.server.session
+            return self._error(400, f"expected a JSON object {shape}")
+        if not isinstance(body, dict) or any(k not in body for k in _REQUIRED[path]):
+            return self._error(400, f"expected a JSON object {shape}")
         try:
-            session.act(body["action"], body.get("step"))
+            session = self._post(path, body)
         except PlayError as exc:
             return self._error(exc.status, str(exc))
         except OSError as exc:   # the save failed: the decision stands, the page says so
@@ -441,6 +560,29 @@ class _Handler(BaseHTTPRequestHandler):
         since = body.get("since", 0)
         return self._json(200, session.state(since if isinstance(since, int) and not isinstance(since, bool) else 0))
 
+    def _post(self, path: str, body: dict) -> PlaySession:
+        """Do what a well-formed POST asks; returns the session to answer with."""
+        if path in ("/api/new", "/api/load"):
+            return self.server.replace_session(body, body.get("saved") if path == "/api/load" else None)
+        session = self.server.session
+        game_id = body.get("game", session.game_id if path == "/api/act" else None)
+        if isinstance(game_id, bool) or not isinstance(game_id, int):
+            raise PlayError(f"game: expected the current game's number, got {printable(repr(game_id))[:40]}", 400)
+        with session.lock:
+            if game_id != session.game_id:
+                raise PlayError(f"game: {game_id} is not the game on this page any more (reload to see it)")
+            if path == "/api/handover":
+                session.take_screen(body["player"], body.get("step"))
+                return session
+            if session.handover_to() is not None:
+                raise PlayError(f"the screen is being handed to {session.label(session.handover_to())}: "
+                                "they take it first")
+            if path == "/api/undo":
+                session.undo(body["step"])
+            else:
+                session.act(body["action"], body.get("step"))
+        return session
+
     def _refuse_method(self):
         self.close_connection = True
         self._send(405, json.dumps({"error": f"{printable(self.command)[:20]} is not served"}).encode(),
@@ -449,7 +591,7 @@ class _Handler(BaseHTTPRequestHandler):
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _refuse_method
 
 
-def serve(session: PlaySession, port: int = 0, open_browser: bool = True, out=None) -> int:
+def serve(session: PlaySession, port: int = 0, open_browser: bool = True, out=None, replay=None) -> int:
     """Serve ``session`` until Ctrl-C, then save the game and stop.
 
     Parameters
@@ -461,6 +603,8 @@ def serve(session: PlaySession, port: int = 0, open_browser: bool = True, out=No
         Open the page in the system's web browser.
     out : file, optional
         Where the URL and the closing lines are printed (default ``sys.stdout``).
+    replay : str or PathLike, optional
+        Where the replay page of the game on the page at the end is written, if it is over.
 
     Returns
     -------
@@ -480,10 +624,16 @@ def serve(session: PlaySession, port: int = 0, open_browser: bool = True, out=No
         pass
     finally:
         server.server_close()
+        with server.swap_lock:   # a new game being started in a request thread is taken first
+            session = server.session
         with session.lock:   # a decision being applied in a request thread finishes first
             session.save()
     where = f"; the game is saved in {printable(session.save_path)}" if session.save_path else ""
     resume = (f" (resume: atomic-africa play --load {printable(session.save_path)})"
               if session.save_path and not session.game.is_over else "")
     print(f"Stopped{where}{resume}.", file=out, flush=True)
+    if replay is not None and session.game.is_over:
+        with replaced_atomically(replay) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(session.replay_page())
+        print(f"Replay page written to {printable(replay)}", file=out, flush=True)
     return 0

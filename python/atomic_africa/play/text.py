@@ -23,15 +23,14 @@ HELP = ("Type the number of a choice and press Enter.  u: both sides' units;  d 
 
 
 def _numbered(choices) -> list:
-    """The choices in the order they are shown (grouped, first appearance), numbered from 1."""
+    """The choices in the order the page shows them, numbered from 1: grouped, the groups in order
+    of first appearance, the ungrouped choices (``""``) where the first of them comes. The choices
+    come in action-id order, so "Finish orders" (END ORDERS, after every ASSIGN) is the last choice
+    of the orders prompt and "Stay" comes after the Destinations, as on the page."""
     groups = {}
     for c in choices:
         groups.setdefault(c["group"] or "", []).append(c)
-    order = groups.pop("", [])
-    shown = [(None, c) for c in order]
-    for g, cs in groups.items():
-        shown += [(g, c) for c in cs]
-    return shown
+    return [(g or None, c) for g, cs in groups.items() for c in cs]
 
 
 def _print_choices(shown, out) -> None:

@@ -19,7 +19,7 @@ from ..game.engine import Game
 from .narrate import Narrator
 
 __all__ = ["load_replay", "game_at", "last_phase_events", "Frame", "frames", "phase_lines", "caption",
-           "FRAME_EVERY", "PhaseUnits"]
+           "FRAME_EVERY", "PhaseUnits", "PhaseClock"]
 
 #: Values of ``every`` in :func:`frames`.
 FRAME_EVERY = ("phase", "action")
@@ -312,17 +312,74 @@ class PhaseUnits:
         return new
 
 
+class PhaseClock:
+    """Follows a game decision by decision and names the phase each decision was taken in.
+
+    The game's own turn and stage are those of the next decision: after the decision that ends a
+    turn they already name the next turn's Orders, while the picture still shows the phase that
+    just ended. ``label`` is ``(turn, words)`` of the last decision applied: ``"set-up"`` before
+    any, ``"orders"``, ``"activation phase K"`` (K counted from 1 in each turn, as the battle log
+    does), ``"clean-up"`` (a split decision), with ``" and clean-up"`` added when the decision also
+    ran the turn's Clean-up.
+    """
+
+    def __init__(self):
+        self.label = (1, "set-up")
+        self._phase = 0
+
+    def apply(self, game: Game, action: int, apply=None) -> list:
+        """Apply ``action`` to ``game`` (through ``apply(game, action)`` if given, which must return
+        the new events); returns the events it logged and updates :attr:`label`.
+
+        Parameters
+        ----------
+        game : Game
+        action : int
+            A legal action id.
+        apply : callable, optional
+            Applies the action and returns its events (e.g. :meth:`PhaseUnits.apply`).
+
+        Returns
+        -------
+        list of dict
+        """
+        turn, stage = game.s.turn, game.stage
+        if apply is None:
+            n = len(game.events)
+            game.apply(action)
+            new = game.events[n:]
+        else:
+            new = apply(game, action)
+        self._phase += sum(e["type"] == "activate" for e in new)
+        if stage == "ORDERS":
+            words = "orders"
+        elif stage == "SPLIT":
+            words = "clean-up"
+        else:
+            words = f"activation phase {self._phase}"
+        ended = any(e["type"] == "turn_end" for e in new)
+        if ended and stage != "SPLIT":
+            words += " and clean-up"
+        if ended:
+            self._phase = 0
+        self.label = (turn, words)
+        return new
+
+
 class Frame(NamedTuple):
     """One picture of a replay: the game after ``step`` actions, the events since the previous
     frame (in log order), the battle log's lines for them (plain words, see
-    :class:`atomic_africa.replay.narrate.Narrator`) and the unit slots as they stood when the
-    last phase's fire was resolved (:class:`PhaseUnits`; ``None`` before the first phase)."""
+    :class:`atomic_africa.replay.narrate.Narrator`), the unit slots as they stood when the
+    last phase's fire was resolved (:class:`PhaseUnits`; ``None`` before the first phase) and
+    ``label``, ``(turn, words)`` of the phase the frame shows: the one its last action was taken in
+    (:class:`PhaseClock`; ``None``: the game's own turn and stage)."""
 
     step: int
     game: Game
     events: list
     lines: list
     phase_units: list | None = None
+    label: tuple | None = None
 
 
 def frames(scenario, rules, seed, actions, every: str = "phase"):
@@ -351,14 +408,14 @@ def frames(scenario, rules, seed, actions, every: str = "phase"):
     if every not in FRAME_EVERY:
         raise ValueError(f"every: expected one of {', '.join(FRAME_EVERY)}, got {every!r}")
     g = game_at(scenario, rules, seed, actions, 0)
-    narrator, phase = Narrator(g), PhaseUnits()
-    yield Frame(0, g, list(g.events), narrator.feed(g.events, g.units))
+    narrator, phase, clock = Narrator(g), PhaseUnits(), PhaseClock()
+    yield Frame(0, g, list(g.events), narrator.feed(g.events, g.units), None, clock.label)
     since, lines = len(g.events), []
     for k, a in enumerate(actions, 1):
-        new = phase.apply(g, a)
+        new = clock.apply(g, a, phase.apply)
         lines += narrator.feed(new, g.units)
         if every == "action" or k == len(actions) or any(e["type"] in _PHASE_END for e in new):
-            yield Frame(k, g, g.events[since:], lines, phase.units)
+            yield Frame(k, g, g.events[since:], lines, phase.units, clock.label)
             since, lines = len(g.events), []
 
 
@@ -386,8 +443,8 @@ def phase_lines(scenario, rules, seed, actions, step=None) -> list:
     return out[start:]
 
 
-def caption(game: Game, lines) -> str:
-    """What a frame shows, for a picture's caption: turn and stage, then the battle log's lines.
+def caption(game: Game, lines, label=None) -> str:
+    """What a frame shows, for a picture's caption: turn and phase, then the battle log's lines.
 
     Parameters
     ----------
@@ -395,14 +452,18 @@ def caption(game: Game, lines) -> str:
         The game at the frame.
     lines : sequence of str
         Battle log lines, e.g. :attr:`Frame.lines` or :func:`phase_lines`.
+    label : (int, str), optional
+        Turn and words of the phase shown (:attr:`Frame.label`); default: the game's turn and the
+        stage of its next decision.
 
     Returns
     -------
     str
-        Lines separated by newlines; the first is ``"Turn N, <stage>"`` (with the result once the
+        Lines separated by newlines; the first is ``"Turn N, <phase>"`` (with the result once the
         game is over).
     """
-    head = f"Turn {game.s.turn}, {game.stage.lower()}"
+    turn, words = (game.s.turn, game.stage.lower()) if label is None else label
+    head = f"Turn {turn}, {words}"
     if game.is_over:
         r = game.result
         winner = "draw" if r.winner is None else f"{printable(game.scenario.sides[r.winner].name)} wins"

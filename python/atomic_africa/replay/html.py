@@ -289,7 +289,7 @@ def _unit_row(u, x=None, y=None) -> list:
             round(u.y if y is None else y, 2), u.figures, u.markers, u.wounds, bool(u.commander)]
 
 
-def frame_data(game, lines=(), step=None, phase_units=None, phase=None) -> dict:
+def frame_data(game, lines=(), step=None, phase_units=None, phase=None, label=None) -> dict:
     """One frame of the replay page (and of the ``play`` page): the table now and the last phase.
 
     Parameters
@@ -306,6 +306,9 @@ def frame_data(game, lines=(), step=None, phase_units=None, phase=None) -> dict:
     phase : sequence of dict, optional
         The events of the phase whose moves and fire are drawn (default: the last phase,
         :func:`~atomic_africa.replay.frames.last_phase_events`).
+    label : (int, str), optional
+        Turn and words of the phase the frame shows (:attr:`~atomic_africa.replay.frames.Frame.label`);
+        default: the game's turn and the stage of its next decision.
 
     Returns
     -------
@@ -339,10 +342,11 @@ def frame_data(game, lines=(), step=None, phase_units=None, phase=None) -> dict:
         u, now = units[uid], alive.get(uid)
         if u.alive and (now is None or (now.name, now.side, now.kind) != (u.name, u.side, u.kind)):
             gone.append(_unit_row(u, *pos[uid]) + [how.get(uid, "removed")])
+    turn, stage = (game.s.turn, game.stage.lower()) if label is None else label
     return {
-        "step": len(game.history) if step is None else step, "turn": game.s.turn, "stage": game.stage.lower(),
+        "step": len(game.history) if step is None else step, "turn": turn, "stage": stage,
         "covers": [_COVER_WORDS[int(c)] for c in game.s.feature_cover],
-        "caption": caption(game, lines).splitlines(),
+        "caption": caption(game, lines, label).splitlines(),
         "units": [_unit_row(u) for u in game.units if u.alive],
         "gone": gone, "moves": moves, "impacts": impacts, "strikes": strikes, "shots": shots,
     }
@@ -391,7 +395,10 @@ def replay_data(scenario, rules, seed, actions, every: str = "phase") -> dict:
     dict
         ``title``, ``table`` (``width``, ``height`` in cm), ``sides`` (name, colour), ``terrain``
         (name, shape, points or center/radius, cover word at set-up, blocks_los, armor), ``actions`` (number of
-        actions) and ``frames`` (one dict per frame: ``step``, ``turn``, ``stage``, ``caption``
+        actions) and ``frames`` (one dict per frame: ``step``, ``turn`` and ``stage``, the phase the
+        frame shows (:attr:`~atomic_africa.replay.frames.Frame.label`: ``"set-up"``, ``"orders"``,
+        ``"activation phase K"``, ``"clean-up"``, or ``"activation phase K and clean-up"`` for the
+        turn's last phase), ``caption``
         lines, ``covers`` (each terrain feature's cover word now: heavy weapons lower the cover of
         armoured features), ``units`` rows ``[uid, name, side, kind, x, y, figures, markers,
         wounds, commander]``, ``gone`` (rows of the same form, plus ``"removed"`` or ``"merged"``:
@@ -403,7 +410,7 @@ def replay_data(scenario, rules, seed, actions, every: str = "phase") -> dict:
     """
     out = []
     for f in frames(scenario, rules, seed, actions, every):
-        out.append(frame_data(f.game, f.lines, f.step, f.phase_units))
+        out.append(frame_data(f.game, f.lines, f.step, f.phase_units, label=f.label))
     board = board_data(f.game.scenario)
     result = None
     if f.game.is_over:

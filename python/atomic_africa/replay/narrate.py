@@ -162,9 +162,10 @@ def hand_rule(rules) -> str:
     when = "at set-up" if o.hand_units == "setup" else "on the table that turn"
     attached = "" if o.attached_add_cards else " (attached units add none)"
     hold = (" and may hold cards back in the Reserve, leaving units without orders"
-            if o.reserve_by_choice else "")
+            if o.reserve_by_choice else ", and gives every unit a card while they last (the rest is its Reserve)")
+    spent = " (a unit that has acted has spent its card)" if o.spent_units_react else ""
     return (f"Hand: each turn a side draws one order card per own unit {when}{attached} plus its "
-            f"experience bonus, unless the scenario sets its hand size{hold}; a unit without orders, "
+            f"experience bonus, unless the scenario sets its hand size{hold}; a unit without orders{spent}, "
             "fired on with no friend to answer, reacts with a legal Reserve card of its side's choice, or, "
             "with none, confused (a card drawn until a legal one comes, a random direction, face cards "
             "Dig-in, or Sprint for vehicles).")
@@ -420,8 +421,12 @@ class Narrator:
     def _on_draw(self, e, units):
         self._drawn[e["player"]] = len(e["cards"])
         if self.verbose:
-            cards = ", ".join(card_words(self._deck.name(c)) for c in e["cards"])
             drawn = f"  {self.sides[e['player']]} draws {_plural(len(e['cards']), 'card')}"
+            # A player's view of the log (game.events(player=p)) hides the other side's draws as
+            # NO_CARD: how many, never which (a hidden card is no card of the deck).
+            if any(c < 0 for c in e["cards"]):
+                return drawn + " (face down)"
+            cards = ", ".join(card_words(self._deck.name(c)) for c in e["cards"])
             return drawn + (f": {cards}" if cards else "")
 
     def _on_reshuffle(self, e, units):
@@ -474,7 +479,8 @@ class Narrator:
 
     def _why_unforced(self) -> str:
         """Why no unit without orders is forced to react (RULES.md section 6): only the target of the
-        activated unit's own fire is, and only if it has not acted this turn."""
+        activated unit's own fire is (with ``orders.spent_units_react = false``, only if it has not
+        acted this turn)."""
         if self._activated is None:     # pragma: no cover - the engine declares before it asks
             return "no unit is forced to react"
         uid, action, t = self._activated

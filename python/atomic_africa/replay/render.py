@@ -299,14 +299,16 @@ def _draw_static(ax, sc, legend: bool):
     return fixed
 
 
-def _draw_state(ax, game, title, caption, fixed):
-    """What changes from frame to frame: moves, fire, units, labels, title and caption."""
+def _draw_state(ax, game, title, caption, fixed, label=None):
+    """What changes from frame to frame: moves, fire, units, labels, title and caption (``label``:
+    turn and words of the phase shown, :attr:`~atomic_africa.replay.frames.Frame.label`)."""
     sc = game.scenario
     units = {u.uid: u for u in game.units if u.alive}
     _draw_damaged_terrain(ax, game)
     _draw_actions(ax, game, units)
     placed = _draw_units(ax, units)
-    status = f"turn {game.s.turn}, {game.stage.lower()}"
+    turn, words = (game.s.turn, game.stage.lower()) if label is None else label
+    status = f"turn {turn}, {words}"
     if game.is_over:
         r = game.result
         status += f" - {'draw' if r.winner is None else plain(sc.sides[r.winner].name) + ' wins'}"
@@ -400,12 +402,12 @@ class _Animator:
             txt.set_visible(True)
         self.static = set(ax.get_children()) - set(self.relabelled)
 
-    def frame(self, game, caption):
+    def frame(self, game, caption, label=None):
         """The picture of ``game`` with ``caption``, as an RGB PIL image."""
         from PIL import Image
         ax = self.ax
         self.canvas.restore_region(self.background)
-        _draw_state(ax, game, None, caption, self.fixed)
+        _draw_state(ax, game, None, caption, self.fixed, label)
         changing = sorted((a for a in ax.get_children() if a not in self.static), key=lambda a: a.get_zorder())
         for a in changing:
             ax.draw_artist(a)
@@ -456,7 +458,7 @@ def save_gif(scenario, rules, seed, actions, path, every: str = "phase", duratio
         for f in frames(scenario, rules, seed, actions, every):
             animator = animator or _Animator(f.game.scenario, dpi)
             # A palette per frame keeps colours true; octree quantizing is ~8x faster than median cut.
-            image = animator.frame(f.game, _caption(f.game, f.lines))
+            image = animator.frame(f.game, _caption(f.game, f.lines, f.label), f.label)
             images.append(image.quantize(256, method=Image.Quantize.FASTOCTREE))
             bar.update(f.step - done)
             done = f.step

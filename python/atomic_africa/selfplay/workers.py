@@ -51,6 +51,9 @@ def _stop_processes(ex: ProcessPoolExecutor) -> None:
     # Python 3.11's executor cannot terminate its workers (terminate_workers() came in 3.14): its
     # process table is private, but the only handle on them.
     procs = list((getattr(ex, "_processes", None) or {}).values())
+    # shutdown() drops the executor's references to its manager thread and result queue: take them first.
+    manager = getattr(ex, "_executor_manager_thread", None)
+    writer = getattr(getattr(ex, "_result_queue", None), "_writer", None)
     for p in procs:
         p.terminate()
     ex.shutdown(wait=False, cancel_futures=True)
@@ -63,21 +66,19 @@ def _stop_processes(ex: ProcessPoolExecutor) -> None:
     # The executor's manager thread closes its wake-up pipe once it sees the workers gone; Python
     # 3.11's exit hook checks that pipe and then writes to it without a lock, and loses that race now
     # and then ("Exception ignored ... Bad file descriptor" on stderr): let the thread finish first.
-    manager = getattr(ex, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(1.0)
         if manager.is_alive():
-            _complete_cut_message(ex, manager)
+            _complete_cut_message(writer, manager)
             manager.join(1.0)
 
 
-def _complete_cut_message(ex: ProcessPoolExecutor, manager: threading.Thread) -> None:
+def _complete_cut_message(writer, manager: threading.Thread) -> None:
     # A worker terminated while writing its result leaves a message cut short in the result pipe.
     # The manager thread waits for the rest forever (this process holds the pipe's write end too, so
     # no end of file comes), and Python's exit hook joins that thread: the process would never end.
     # Zeros complete the message, which then fails to unpickle: the manager takes the pool as
     # broken and ends. The write end is duplicated so that no other file can get its number.
-    writer = getattr(getattr(ex, "_result_queue", None), "_writer", None)
     if writer is None or writer.closed:
         return
     fd = os.dup(writer.fileno())

@@ -142,10 +142,10 @@ static double doctrine_score(V *v, const aa_agent_params *ap, int a, int base, i
     const int *order;
     double s, px, py, near, moved;
     if (st == ST_ORDERS || st == ST_RESERVE_PICK) {
-        if (seg != SEG_ASSIGN)   /* END ORDERS: only the last unit without orders may be held back */
-            return units_without_orders(v, me) == 1 ? 0.0 : -INFINITY;
+        if (seg != SEG_ASSIGN)   /* END ORDERS: only the last unit without orders, never every card */
+            return may_hold_back(v, me) ? 0.0 : -INFINITY;
         u = me * v->C + k % v->C;
-        if (st == ST_ORDERS && units_without_orders(v, me) == 1 && doctrine_role(v, u) == ROLE_BASE
+        if (st == ST_ORDERS && may_hold_back(v, me) && doctrine_role(v, u) == ROLE_BASE
                 && sees_enemy(v, u))
             return -1.0;         /* a base of fire in view of the enemy is on overwatch */
         return doctrine_card(v, u, k / v->C);

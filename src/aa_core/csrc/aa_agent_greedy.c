@@ -523,7 +523,7 @@ void aa_greedy_values(V *v, const aa_agent_params *ap, const int *buf, int m, do
         a = buf[i];
         if (st == ST_ORDERS || st == ST_RESERVE_PICK) {
             if (a == P->base.end_orders) {   /* the cards left are worth this much in the Reserve */
-                x = units_without_orders(v, me) == 1 ? ap->reserve_value : -INFINITY;
+                x = may_hold_back(v, me) ? ap->reserve_value : -INFINITY;
             } else {
                 k = a - P->base.assign;
                 x = card_value(&c, me * C + k % C, k / C);

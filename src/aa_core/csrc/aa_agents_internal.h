@@ -94,6 +94,15 @@ AA_INLINE int units_without_orders(V *v, int side) {
     return n;
 }
 
+/* ScoringAgent.may_hold_back (agents/scoring.py): END ORDERS only for the last unit still without
+ * orders and only once another unit of the side has orders, so a side that is behind still acts. */
+AA_INLINE int may_hold_back(V *v, int side) {
+    int u, ordered = 0;
+    for (u = side * v->C; u < (side + 1) * v->C; u++)
+        ordered |= has_orders(v, u);
+    return ordered && units_without_orders(v, side) == 1;
+}
+
 AA_INLINE int better(double s, int a, double best_s, int best_a) {
     return s > best_s || (s == best_s && a < best_a);
 }

@@ -405,10 +405,17 @@ static void begin_reaction(V *v) {
     }
     if (is_fire(v->action[a]) && 0 <= v->target[a] && v->target[a] < v->U)
         t = v->target[a];
-    if (t < 0 || !v->alive[t] || v->card[t] != NO_CARD || v->acted[t]) {
+    /* No ordered unit is left to answer with, so the target is without orders: it never got a card,
+     * or it has acted and spent it (RULES.md section 6, orders.spent_units_react). */
+    if (t < 0 || !v->alive[t] || (v->acted[t] && !v->P->orders.spent_units_react)) {
         EVN(v, E_NO_REACTION, q, -1);
         aa_begin_movement(v);
         return;
+    }
+    if (v->card[t] != NO_CARD) {   /* the spent card is played out: face up to the discard pile */
+        aa_discard_unit_card(v, t);
+        v->card[t] = NO_CARD;
+        v->revealed[t] = 0;
     }
     sup = v->markers[t] > 0;
     hand = pile(v, q, PILE_HAND);

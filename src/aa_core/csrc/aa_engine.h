@@ -70,6 +70,7 @@ typedef struct aa_movement_params {   /* rules.movement */
 typedef struct aa_orders_params {   /* rules.orders */
     int joker_takes_initiative, fire_needs_los, first_player_alternates, attached_add_cards;
     int reserve_by_choice;   /* End Orders always legal, any legal card to any unit without orders */
+    int spent_units_react;   /* a unit that has acted (its card spent) may be forced to react again */
     int bystander_posture;   /* Posture value */
     int ranks;               /* derived: cards per suit */
     int draw_bonus[2];       /* derived: experience_bonus of each side */

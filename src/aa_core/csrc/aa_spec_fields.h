@@ -59,6 +59,7 @@ static const aa_spec_field AA_SPEC_PARAMS[] = {
     {"orders.first_player_alternates", offsetof(aa_params, orders.first_player_alternates), AA_SPEC_I32, 1, 0},
     {"orders.attached_add_cards", offsetof(aa_params, orders.attached_add_cards), AA_SPEC_I32, 1, 0},
     {"orders.reserve_by_choice", offsetof(aa_params, orders.reserve_by_choice), AA_SPEC_I32, 1, 0},
+    {"orders.spent_units_react", offsetof(aa_params, orders.spent_units_react), AA_SPEC_I32, 1, 0},
     {"orders.bystander_posture", offsetof(aa_params, orders.bystander_posture), AA_SPEC_I32, 1, 0},
     {"orders.ranks", offsetof(aa_params, orders.ranks), AA_SPEC_I32, 1, 0},
     {"orders.draw_bonus", offsetof(aa_params, orders.draw_bonus), AA_SPEC_I32, 2, 0},
@@ -108,7 +109,7 @@ static const aa_spec_field AA_SPEC_PARAMS[] = {
     {"terrain.n_feat", offsetof(aa_params, terrain.n_feat), AA_SPEC_I32, 1, 0},
     {"terrain.edge_depth", offsetof(aa_params, terrain.edge_depth), AA_SPEC_F64, 1, 0},
 };
-enum { AA_SPEC_N_PARAMS = 83, AA_SPEC_N_TABLES = 27 };
+enum { AA_SPEC_N_PARAMS = 84, AA_SPEC_N_TABLES = 27 };
 
 /* Bounds of number field k (values read before it are in P). */
 AA_INLINE void aa_spec_param_bounds_(int k, const aa_params *P, double *lo, double *hi) {
@@ -150,53 +151,54 @@ AA_INLINE void aa_spec_param_bounds_(int k, const aa_params *P, double *lo, doub
     case 33: *lo = 0.0; *hi = 1.0; break;
     case 34: *lo = 0.0; *hi = 1.0; break;
     case 35: *lo = 0.0; *hi = 1.0; break;
-    case 36: *lo = 1.0; *hi = 64.0; break;
-    case 37: *lo = 0.0; *hi = 1000.0; break;
-    case 38: *lo = -1.0; *hi = 1250.0; break;
-    case 39: *lo = 0.0; *hi = 1000.0; break;
+    case 36: *lo = 0.0; *hi = 1.0; break;
+    case 37: *lo = 1.0; *hi = 64.0; break;
+    case 38: *lo = 0.0; *hi = 1000.0; break;
+    case 39: *lo = -1.0; *hi = 1250.0; break;
     case 40: *lo = 0.0; *hi = 1000.0; break;
-    case 41: *lo = 1.0; *hi = 1000.0; break;
-    case 42: *lo = 2.0; *hi = 63.0; break;
-    case 43: *lo = 1.0; *hi = 33.0; break;
-    case 44: *lo = 0.0; *hi = 7.0; break;
-    case 45: *lo = 0.0; *hi = 1.0; break;
-    case 46: *lo = 0.0; *hi = 10000.0; break;
-    case 47: *lo = 0.0; *hi = 1.0; break;
+    case 41: *lo = 0.0; *hi = 1000.0; break;
+    case 42: *lo = 1.0; *hi = 1000.0; break;
+    case 43: *lo = 2.0; *hi = 63.0; break;
+    case 44: *lo = 1.0; *hi = 33.0; break;
+    case 45: *lo = 0.0; *hi = 7.0; break;
+    case 46: *lo = 0.0; *hi = 1.0; break;
+    case 47: *lo = 0.0; *hi = 10000.0; break;
     case 48: *lo = 0.0; *hi = 1.0; break;
-    case 49: *lo = -6.283185307179586; *hi = 6.283185307179586; break;
-    case 50: *lo = -12.566370614359172; *hi = 12.566370614359172; break;
-    case 51: *lo = 0.0; *hi = 16.0; break;
-    case 52: *lo = 0.0; *hi = 12.0; break;
-    case 53: *lo = -100.0; *hi = 0.0; break;
-    case 54: *lo = 0.0; *hi = 100000000.0; break;
-    case 55: *lo = 0.0; *hi = 10000.0; break;
-    case 56: *lo = 2.0; *hi = 1000.0; break;
-    case 57: *lo = 1.0; *hi = 1000.0; break;
-    case 58: *lo = 0.0; *hi = 1.0; break;
-    case 59: *lo = 0.0; *hi = 10000.0; break;
-    case 60: *lo = 0.0; *hi = 1.0; break;
-    case 61: *lo = 0.0; *hi = 12.0; break;
-    case 62: *lo = 4.0; *hi = 12.0; break;
-    case 63: *lo = 2.0; *hi = 8.0; break;
-    case 64: *lo = 0.0; *hi = 2.0; break;
-    case 65: *lo = 0.0; *hi = 1073741823.0; break;
-    case 66: *lo = 1.0; *hi = 1073741824.0; break;
-    case 67: *lo = 0.0; *hi = 100.0; break;
+    case 49: *lo = 0.0; *hi = 1.0; break;
+    case 50: *lo = -6.283185307179586; *hi = 6.283185307179586; break;
+    case 51: *lo = -12.566370614359172; *hi = 12.566370614359172; break;
+    case 52: *lo = 0.0; *hi = 16.0; break;
+    case 53: *lo = 0.0; *hi = 12.0; break;
+    case 54: *lo = -100.0; *hi = 0.0; break;
+    case 55: *lo = 0.0; *hi = 100000000.0; break;
+    case 56: *lo = 0.0; *hi = 10000.0; break;
+    case 57: *lo = 2.0; *hi = 1000.0; break;
+    case 58: *lo = 1.0; *hi = 1000.0; break;
+    case 59: *lo = 0.0; *hi = 1.0; break;
+    case 60: *lo = 0.0; *hi = 10000.0; break;
+    case 61: *lo = 0.0; *hi = 1.0; break;
+    case 62: *lo = 0.0; *hi = 12.0; break;
+    case 63: *lo = 4.0; *hi = 12.0; break;
+    case 64: *lo = 2.0; *hi = 8.0; break;
+    case 65: *lo = 0.0; *hi = 2.0; break;
+    case 66: *lo = 0.0; *hi = 1073741823.0; break;
+    case 67: *lo = 1.0; *hi = 1073741824.0; break;
     case 68: *lo = 0.0; *hi = 100.0; break;
     case 69: *lo = 0.0; *hi = 100.0; break;
-    case 70: *lo = 0.0; *hi = 10000.0; break;
-    case 71: *lo = 0.0; *hi = 1073741824.0; break;
-    case 72: *lo = 1.0; *hi = 2.0; break;
-    case 73: *lo = 1.0; *hi = 32.0; break;
-    case 74: *lo = 0.0; *hi = 10000.0; break;
+    case 70: *lo = 0.0; *hi = 100.0; break;
+    case 71: *lo = 0.0; *hi = 10000.0; break;
+    case 72: *lo = 0.0; *hi = 1073741824.0; break;
+    case 73: *lo = 1.0; *hi = 2.0; break;
+    case 74: *lo = 1.0; *hi = 32.0; break;
     case 75: *lo = 0.0; *hi = 10000.0; break;
     case 76: *lo = 0.0; *hi = 10000.0; break;
     case 77: *lo = 0.0; *hi = 10000.0; break;
-    case 78: *lo = 1.0; *hi = 1000.0; break;
-    case 79: *lo = 0.0; *hi = 1024.0; break;
+    case 78: *lo = 0.0; *hi = 10000.0; break;
+    case 79: *lo = 1.0; *hi = 1000.0; break;
     case 80: *lo = 0.0; *hi = 1024.0; break;
     case 81: *lo = 0.0; *hi = 1024.0; break;
-    case 82: *lo = 0.0; *hi = 10000.0; break;
+    case 82: *lo = 0.0; *hi = 1024.0; break;
+    case 83: *lo = 0.0; *hi = 10000.0; break;
     default: *lo = 0.0; *hi = -1.0; break;
     }
 }

@@ -122,7 +122,7 @@ PARAM_FIELDS = (
     _p("movement.dir_angle", "f64", *_ANGLE, LIMIT.MAX_DIRECTIONS),
     *(_p(f"orders.{n}", "i32", *_FLAG)
       for n in ("joker_takes_initiative", "fire_needs_los", "first_player_alternates", "attached_add_cards",
-                "reserve_by_choice")),
+                "reserve_by_choice", "spent_units_react")),
     _p("orders.bystander_posture", "i32", 0, 1),
     _p("orders.ranks", "i32", 1, L.MAX_DECK // 4),
     _p("orders.draw_bonus", "i32", 0, L.MAX_COUNT, 2),
