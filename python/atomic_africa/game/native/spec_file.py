@@ -248,7 +248,7 @@ def slot_problem(C: int, split_min_figures: int, units: tuple, figures: tuple) -
     Returns
     -------
     str or None
-        The loader's message (without its ``spec file: `` prefix), or None if the slots suffice.
+        The loader's message (without its "spec file:" prefix), or None if the slots suffice.
     """
     half = max(1, split_min_figures // 2)
     for side in (0, 1):
