@@ -40,7 +40,7 @@ FILE = re.compile(r"<!-- file: (\S+) -->")
 CHECKOUT = {
     "guide/c_api.md": ["src/aa_core/csrc", "src/aa_core/include", "src/aa_core/Makefile",
                        "src/aa_core/CMakeLists.txt", "src/aa_core/sources.txt", "src/aa_core/atomic_africa.pc.in",
-                       "src/aa_core/atomic_africaConfig.cmake.in"],
+                       "src/aa_core/atomic_africaConfig.cmake.in", "src/aa_core/wasm.mk", "examples/rust"],
     "guide/league.md": ["examples/league_policy.py"],
     "guide/rl.md": ["examples/train_selfplay.py", "examples/selfplay_policy.py"],
 }

@@ -627,6 +627,18 @@ def test_7_eleven_figure_split_markers_and_wounds_divided():
     g.check_invariants()
 
 
+def test_7_no_split_without_a_free_slot():
+    """A split needs a slot for its new half: with the side's slots all taken it would change nothing,
+    so it is not legal (every legal action makes progress; the slot capacity normally leaves one)."""
+    blue = unit(50, 20, figures=11, dice=("d10", "d10", "d12"))
+    g, d = duel("5S", "5C", [1] * 6 + [1, 1], blue=blue, turns=2)
+    d.select(0).no_target().select(g.C).no_target().stay().stay()
+    assert g.stage == "SPLIT" and g.space.split(0) in g.legal_actions()
+    for u in g.s.units[:g.C]:
+        u.alive = True
+    assert g.legal_actions() == [g.space.end_splits]
+
+
 def test_7_units_below_six_figures_cannot_split_voluntarily():
     g, d = duel("5S", "5C", [1] * 6, blue=unit(50, 20, figures=5), red=unit(50, 70, figures=5))
     d.select(0).no_target().select(g.C).no_target().stay().stay()

@@ -15,7 +15,8 @@ What must hold:
 
 (a) no cycle between modules (strongly connected components of one module only, and no self-import);
 (b) ``atomic_africa.reference.*`` imports only the standard library, numpy, ``atomic_africa.rules``,
-    ``.enums``, ``.results``, ``._seeding`` and other ``atomic_africa.reference`` modules;
+    ``.enums``, ``.results``, ``._seeding``, ``._maths`` (the engines' own sine and cosine) and other
+    ``atomic_africa.reference`` modules;
 (c) no arrow up: a module's layer is given by the longest dotted prefix of its name below
     ``atomic_africa`` that :data:`LAYERS` names (``game.native.vector`` is in "native engine",
     ``game.engine`` in "game"), and no module imports one of a higher layer, except a package's
@@ -38,7 +39,8 @@ PACKAGE = "atomic_africa"
 #: beside the base (and is further limited by REFERENCE_MAY_IMPORT); the package root and
 #: ``__main__`` re-export or run everything, so they are the top.
 LAYERS = (
-    ("base", ("_limits", "_throughput", "_validate", "_fields", "_seeding", "_toml", "_optional", "_version", "_atomic_write",
+    ("base", ("_limits", "_maths", "_throughput", "_validate", "_fields", "_seeding", "_toml", "_optional", "_version",
+              "_atomic_write",
               "_progress", "_input_limits", "_text", "_plotting", "enums", "results", "rules", "rules_text",
               "rules_reference", "reference")),
     ("kernel wrappers", ("dice", "fire", "scores", "_batch_core", "odds", "batch", "sweeps", "artillery")),
@@ -56,7 +58,8 @@ LAYERS = (
 )
 _LAYER_OF = {name: i for i, (_, names) in enumerate(LAYERS) for name in names}
 
-REFERENCE_MAY_IMPORT = {f"{PACKAGE}.rules", f"{PACKAGE}.enums", f"{PACKAGE}.results", f"{PACKAGE}._seeding"}
+REFERENCE_MAY_IMPORT = {f"{PACKAGE}.rules", f"{PACKAGE}.enums", f"{PACKAGE}.results", f"{PACKAGE}._seeding",
+                        f"{PACKAGE}._maths"}
 REFERENCE_EXTERNAL = {"numpy"}
 
 

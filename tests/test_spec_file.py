@@ -284,6 +284,63 @@ def test_table5_rows_are_rules_table5_rows(default_file, index, value, words):
     _refused(_poke(default_file, "tables.table5", value, index), f"tables.table5[{min(index, 1)}", words)
 
 
+def _figures_at(data: bytes, slot: int) -> int:
+    """Byte offset of slot's figures in the unit templates."""
+    from atomic_africa.game.schema import native_rows
+    off, _, n = _layout(data)["tables.tmpl_i32"]
+    U = n // len(native_rows("i32"))
+    return off + 4 * ([r for r, name, _ in native_rows("i32") if name == "FIGURES"][0] * U + slot)
+
+
+def _set_figures(data: bytes, slot: int, figures: int) -> bytes:
+    b = bytearray(data)
+    struct.pack_into("<i", b, _figures_at(data, slot), figures)
+    return sf.rechecksum(bytes(b))
+
+
+def test_more_figures_than_the_slots_can_split_into_is_refused(default_file):
+    """Issue 34's file: a unit of 5 figures given 50. Its splits would need more unit slots than the
+    spec has (the engine offered a split that did nothing, forever); the loader refuses it naming the
+    slots, and Python's twin (spec_file.slot_problem) says the same."""
+    slot = next(u for u in range(9) if struct.unpack_from("<i", default_file, _figures_at(default_file, u))[0] == 5)
+    data = _set_figures(default_file, slot, 50)
+    message = _refused(data, "side 0", "unit slots per side", "allowed at most C = 9")
+    assert message == "spec file: " + _python_slot_problem(data)
+
+
+@pytest.mark.parametrize("split_min", [6, 7, 8, 12, 40])
+def test_the_slots_check_is_python_s_slot_capacity(default_file, split_min):
+    """The figures of side 0's first unit the loader accepts are those slot_capacity (what GameSpec
+    sizes C by) fits in the 9 slots: 1 up to a largest, and Python's twin accepts the same."""
+    from atomic_africa.game.scenario import load_scenario
+    data = _poke(default_file, "cleanup.split_min_figures", split_min)
+    side = load_scenario("default").sides[0]
+    half = max(1, split_min // 2)
+    others = sum(u.figures for u in side.units[1:])
+    ok = [f for f in range(1, 400) if cspec.load_status(_set_figures(data, 0, f))[0] == AA_OK]
+    assert ok == [f for f in range(1, 400) if _python_slot_problem(_set_figures(data, 0, f)) is None]
+    assert ok == list(range(1, ok[-1] + 1))
+    assert len(side.units) + (others + ok[-1]) // half <= 9 < len(side.units) + (others + ok[-1] + 1) // half
+
+
+@pytest.mark.parametrize("action, name", [(3, "split_fire"), (0, "basic"), (7, "sprint")])
+def test_an_attacking_action_without_an_attack_is_refused_as_rules_refuse_it(default_file, action, name):
+    """The fuzz found it: Split Fire's pair given the Spotting role left the fire code reading attack
+    -1 (an out-of-bounds read). Rules.from_dict refuses such a row; so does the loader, for either
+    posture, and it refuses postures given different roles (a rules row has one pair of roles)."""
+    from atomic_africa.rules import Rules, RulesError
+    for posture in (0, 1):
+        b = bytearray(default_file)
+        at = _layout(default_file)["tables.table5"][0] + 3 * (2 * action + posture)
+        b[at + 1], b[at + 2] = 1, 3   # single defense, pair spotting
+        message = _refused(sf.rechecksum(bytes(b)), f"(action {action}, posture {posture}")
+        assert ("an attacking action" in message) if posture == 0 else ("posture 0's roles" in message)
+    data = Rules.default().to_dict()
+    data["table5"][name].update(single="defense", pair="spotting")
+    with pytest.raises(RulesError, match="an attacking action needs an attack role"):
+        Rules.from_dict(data)
+
+
 def test_trailing_bytes_are_refused(default_file):
     _refused(sf.rechecksum(default_file + b"\x00\x00"), "2 bytes after the last table")
 
@@ -335,9 +392,14 @@ def test_fuzz_edits_give_a_status(default_file, edits, fix):
 #: The fuzz harness (here, not a .c file: the sdist ships no C outside the core).
 HARNESS = r"""/* Feeds spec files to aa_spec_load (tests/test_spec_file.py compiles it, under sanitizers for the fuzz
  * run): stdin holds frames (u32 little-endian length, then that many bytes); for each, one line
- * "status<TAB>message" on stdout, and a spec that loads plays one game of random legal actions
- * (observed at every decision), so that the engine runs on every spec the loader accepts. With the
- * argument "default", loads aa_spec_default instead and prints its sizes. */
+ * "status<TAB>message" on stdout. A spec that loads is played to the end, so that the engine runs on
+ * every spec the loader accepts: one game of random legal actions through the engine's internals,
+ * observed at every decision, where every decision must change the game's state (progress: no legal
+ * action leaves it as it was); then one game per built-in agent (random, heuristic, greedy, doctrine,
+ * ismcts with a small search) through the public API, that agent on both sides. Each game stops at
+ * CAP decisions, which a playable spec never reaches. The line is then "0<TAB>played R A0 A1 A2 A3 A4"
+ * (decisions per game), "0<TAB>cap ..." if a game reached CAP, "0<TAB>stuck ..." if a decision left the
+ * state unchanged. With the argument "default", loads aa_spec_default instead and prints its sizes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,38 +408,90 @@ HARNESS = r"""/* Feeds spec files to aa_spec_load (tests/test_spec_file.py compi
 #include "aa_pcg.h"
 #include "aa_spec.h"
 
-/* One game from P with seed `seed`, random legal actions (a fixed LCG), at most 3000 decisions;
- * returns the decisions taken, -1 if memory ran out. */
-static long play_(const aa_params *P, uint64_t seed) {
+#define CAP 200000L
+#define N_KINDS 5
+
+/* Whether a and b hold the same game (the line-of-sight cache aside: it only remembers). */
+static int same_state_(const aa_params *P, const aa_state *a, const aa_state *b) {
+    size_t U = (size_t)P->U, K = (size_t)P->K, nf = P->terrain.n_feat > 0 ? (size_t)P->terrain.n_feat : 1;
+    return memcmp(a->s, b->s, NS * sizeof(int32_t)) == 0 && memcmp(a->i8, b->i8, NI8 * U) == 0
+           && memcmp(a->i32, b->i32, NI32 * U * sizeof(int32_t)) == 0
+           && memcmp(a->f64, b->f64, NF64 * U * sizeof(double)) == 0
+           && memcmp(a->piles, b->piles, 6 * K * sizeof(int16_t)) == 0
+           && memcmp(a->counts, b->counts, 2 * NC * sizeof(int32_t)) == 0
+           && memcmp(a->bonus, b->bonus, 2 * sizeof(double)) == 0 && memcmp(a->fcover, b->fcover, nf) == 0;
+}
+
+/* One game from P with seed `seed`, random legal actions (a fixed LCG), at most CAP decisions;
+ * returns the decisions taken, -1 if memory ran out, -2 if a decision changed nothing. */
+static long play_random_(const aa_params *P, uint64_t seed) {
     static int buf[MAX_LEGAL];
     uint64_t st[6], pick = seed;
     aa_bitgen bg;
-    aa_state g;
+    aa_state g, before;
     long steps = 0;
-    void *mem = malloc(aa_state_size(P));
+    void *mem = malloc(aa_state_size(P)), *mem2 = malloc(aa_state_size(P));
     float *obs = (float *)malloc((size_t)P->obs_size * sizeof(float));
-    if (mem == NULL || obs == NULL) {
+    if (mem == NULL || mem2 == NULL || obs == NULL) {
         free(mem);
+        free(mem2);
         free(obs);
         return -1;
     }
     aa_state_bind(&g, P, mem);
+    aa_state_bind(&before, P, mem2);
     aa_pcg_from_seed(seed, st);
     aa_pcg_bitgen(st, &bg);
     g.rng = &bg;
     g.ev = NULL;
     aa_start_game(P, &g);
-    while (steps < 3000) {
+    while (steps < CAP) {
         int n = aa_legal_actions(P, &g, buf);
         if (n == 0)
             break;
         aa_observe(P, &g, g.s[S_CUR], obs);
         pick = pick * 6364136223846793005u + 1442695040888963407u;
+        aa_state_copy(P, &before, &g);
         aa_apply_action(P, &g, buf[(pick >> 33) % (uint64_t)n]);
         steps++;
+        if (same_state_(P, &before, &g)) {
+            steps = -2;
+            break;
+        }
     }
     free(mem);
+    free(mem2);
     free(obs);
+    return steps;
+}
+
+/* One game of `spec` with agent `kind` on both sides, at most CAP decisions; the decisions taken, or
+ * -status on a failure. */
+static long play_agent_(const aa_spec *spec, int kind, uint64_t seed) {
+    aa_game *g = NULL;
+    aa_agent *agent = NULL;
+    aa_search_options so;
+    int32_t a;
+    long steps = 0;
+    aa_status st;
+    aa_search_defaults(&so);
+    so.simulations = 4;
+    so.rollout_depth = 6;
+    if ((st = aa_game_new(spec, seed, &g)) != AA_OK
+        || (st = aa_agent_new_search(kind, seed, NULL, &so, &agent)) != AA_OK
+        || (st = aa_game_record_events(g, 0)) != AA_OK) {
+        aa_game_free(g);
+        return -(long)st;
+    }
+    while (!aa_game_is_over(g) && steps < CAP) {
+        if ((st = aa_agent_action(agent, g, &a)) != AA_OK || (st = aa_game_apply(g, a)) != AA_OK) {
+            steps = -(long)st;
+            break;
+        }
+        steps++;
+    }
+    aa_agent_free(agent);
+    aa_game_free(g);
     return steps;
 }
 
@@ -409,10 +523,24 @@ int main(int argc, char **argv) {
         st = aa_spec_load(buf, n, &spec);
         if ((st == AA_OK) != (spec != NULL))
             return 3;
-        if (st == AA_OK)
-            printf("%d\tplayed %ld decisions\n", (int)st, play_(aa_spec_params(spec), (uint64_t)n));
-        else
+        if (st == AA_OK) {
+            long played[1 + N_KINDS];
+            int k, cap = 0, stuck = 0;
+            played[0] = play_random_(aa_spec_params(spec), (uint64_t)n);
+            for (k = 0; k < N_KINDS; k++)
+                played[1 + k] = play_agent_(spec, k, (uint64_t)n + (uint64_t)k);
+            for (k = 0; k <= N_KINDS; k++) {
+                cap |= played[k] >= CAP;
+                stuck |= played[k] == -2 && k == 0;
+            }
+            printf("%d\t%s", (int)st, stuck ? "stuck" : cap ? "cap" : "played");
+            for (k = 0; k <= N_KINDS; k++)
+                printf(" %ld", played[k]);
+            printf("\n");
+        } else {
             printf("%d\t%s\n", (int)st, aa_last_error());
+        }
+        fflush(stdout);
         aa_spec_free(spec);
         spec = NULL;
         free(buf);
@@ -438,34 +566,126 @@ def sanitized_harness(tmp_path_factory):
     return exe
 
 
-@pytest.mark.slow
-def test_fuzz_under_sanitizers(sanitized_harness, default_file):
-    """Thousands of mutated files (fixed seeds; half with the checksum recomputed, so the field checks
-    see them) through aa_spec_load built with AddressSanitizer and UBSan: a status for each, and no
-    sanitizer report; every file it accepts plays a game of random legal actions to its end (or 3000
-    decisions), observed at every decision, so the checks are enough for the engine too."""
-    from atomic_africa.game.scenario import load_scenario
-    seeds = [default_file, sf.compile_spec(load_scenario("meeting_engagement"))]
-    files = [m for k, s in enumerate(seeds) for m in _mutations(s, 2000, 1000 + k)] + seeds
+def _value_mutation(data: bytes, rng: random.Random, names: list) -> bytes:
+    """One to three values of named fields set near what they were or within their field's bounds,
+    checksum recomputed: files that pass the field bounds and test the consistency checks."""
+    lay = _layout(data)
+    b = bytearray(data)
+    for _ in range(rng.choice((1, 1, 1, 2, 3))):
+        name = rng.choice(names)
+        off, kind, n = lay[name]
+        if n == 0:
+            continue
+        pos = off + rng.randrange(n) * _SIZE[kind]
+        cur = struct.unpack_from(_FMT[kind], b, pos)[0]
+        values = [cur + 1, cur - 1, cur * 2, cur * 10, cur / 2 if kind == "f64" else cur // 2, 0, 1, -1]
+        f = next((f for f in sf.PARAM_FIELDS + sf.TABLE_FIELDS if f.path == name), None)
+        if f is not None and not isinstance(f.lo, str) and not isinstance(f.hi, str):
+            values += [f.lo, f.hi, rng.uniform(f.lo, f.hi) if kind == "f64" else rng.randint(int(f.lo), int(f.hi))]
+        v = rng.choice(values)
+        if kind == "f64":
+            struct.pack_into("<d", b, pos, float(v))
+        else:
+            lo, hi = {"i8": (-128, 127), "u8": (0, 255), "i32": (-2**31, 2**31 - 1), "i64": (-2**63, 2**63 - 1)}[kind]
+            struct.pack_into(_FMT[kind], b, pos, min(max(int(v), lo), hi))
+    return sf.rechecksum(bytes(b))
+
+
+def _unit_mutation(data: bytes, rng: random.Random) -> bytes:
+    """One to three values of live units' templates changed (figures half the time: the slots' check),
+    checksum recomputed."""
+    from atomic_africa.game.schema import native_rows
+    lay = _layout(data)
+    U = lay["tables.tmpl_i8"][2] // len(native_rows("i8"))
+    alive = lay["tables.tmpl_i8"][0] + [r for r, n, _ in native_rows("i8") if n == "ALIVE"][0] * U
+    live = [u for u in range(U) if data[alive + u]]
+    figures = [r for r, n, _ in native_rows("i32") if n == "FIGURES"][0]
+    b = bytearray(data)
+    for _ in range(rng.choice((1, 1, 2, 3))):
+        storage = rng.choice(("i32", "i32", "i8", "f64"))
+        row = rng.choice(native_rows(storage))[0]
+        if storage == "i32" and rng.random() < 0.5:
+            row = figures
+        pos = lay["tables.tmpl_" + storage][0] + (row * U + rng.choice(live)) * _SIZE[storage]
+        cur = struct.unpack_from(_FMT[storage], b, pos)[0]
+        v = rng.choice([cur + 1, cur - 1, cur * 2, cur * 10, cur + 45, 0, 1, 6, 12, 50, 999, 1000])
+        if storage == "f64":
+            v = float(v)
+        elif storage == "i8":
+            v = max(-128, min(127, int(v)))
+        struct.pack_into(_FMT[storage], b, pos, v)
+    return sf.rechecksum(bytes(b))
+
+
+def _fuzz_files(data: bytes, n: int, seed: int) -> list:
+    """n mutated files of ``data``: a fifth byte-level (_mutations), the rest value-level, half of those
+    in the unit templates."""
+    rng = random.Random(seed)
+    names = [name for name in _layout(data) if not name.endswith("#count")]
+    out = _mutations(data, n // 5, seed)
+    out += [_unit_mutation(data, rng) if i % 2 else _value_mutation(data, rng, names) for i in range(n - n // 5)]
+    return out
+
+
+def _python_slot_problem(data: bytes):
+    """spec_file.slot_problem of a file that passes the field bounds, read in Python."""
+    from atomic_africa.game.schema import native_rows
+    lay = _layout(data)
+    C = struct.unpack_from("<i", data, lay["C"][0])[0]
+    split_min = struct.unpack_from("<i", data, lay["cleanup.split_min_figures"][0])[0]
+    alive = lay["tables.tmpl_i8"][0] + [r for r, n, _ in native_rows("i8") if n == "ALIVE"][0] * 2 * C
+    fig = lay["tables.tmpl_i32"][0] + [r for r, n, _ in native_rows("i32") if n == "FIGURES"][0] * 2 * C * 4
+    live = [[u for u in range(p * C, (p + 1) * C) if data[alive + u]] for p in (0, 1)]
+    return sf.slot_problem(C, split_min, tuple(len(x) for x in live),
+                           tuple(sum(struct.unpack_from("<i", data, fig + 4 * u)[0] for u in x) for x in live))
+
+
+def _run_harness(harness, files: list) -> list:
     frames = b"".join(struct.pack("<I", len(f)) + f for f in files)
     env = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0", "UBSAN_OPTIONS": "print_stacktrace=1",
            "PATH": "/usr/bin:/bin"}
-    r = subprocess.run([str(sanitized_harness)], input=frames, capture_output=True, env=env, timeout=600)
+    r = subprocess.run([str(harness)], input=frames, capture_output=True, env=env, timeout=600)
     err = r.stderr.decode(errors="replace")
     assert r.returncode == 0, err[-4000:]
     assert "runtime error" not in err and "Sanitizer" not in err, err[-4000:]
     lines = r.stdout.decode().splitlines()
     assert len(lines) == len(files)
+    return lines
+
+
+@pytest.mark.slow
+def test_fuzz_under_sanitizers(sanitized_harness, default_file):
+    """5,000 mutated files (fixed seeds; a fifth byte-level, half of those with the checksum recomputed,
+    the rest values changed within or near their bounds with the checksum recomputed, so the field and
+    consistency checks see them) through aa_spec_load built with AddressSanitizer and UBSan: a status
+    for each, and no sanitizer report. Every file it accepts is played to the end with random legal
+    actions (every decision changing the state) and with each built-in agent on both sides, and no game
+    reaches the harness's cap of 200,000 decisions: the loader refuses every spec the engine cannot
+    play."""
+    from atomic_africa.game.scenario import load_scenario
+    seeds = [default_file, sf.compile_spec(load_scenario("meeting_engagement"))]
+    files = [m for k, s in enumerate(seeds) for m in _fuzz_files(s, 2500, 1000 + k)] + seeds
+    lines = _run_harness(sanitized_harness, files)
     statuses = [int(line.split("\t")[0]) for line in lines]
     assert set(statuses) <= {AA_OK, AA_ERR_SPEC}
     assert statuses[-2:] == [AA_OK, AA_OK]
     # in line with the Python build's loader, file for file
     for f, line in zip(files[::97], lines[::97]):
         assert cspec.load_status(f)[0] == int(line.split("\t")[0])
-    assert statuses.count(AA_ERR_SPEC) > len(files) // 2
-    played = [int(line.split()[2]) for line in lines if line.startswith("0\t")]
-    assert all(line.startswith("0\tplayed ") for line in lines if line.startswith("0\t"))
-    assert len(played) > 50 and min(played) > 0   # mutations within the bounds were accepted, and played
+    accepted = [line for line in lines if line.startswith("0\t")]
+    assert all(line.startswith("0\tplayed ") for line in accepted), \
+        [line for line in accepted if not line.startswith("0\tplayed ")][:5]
+    games = np.array([[int(x) for x in line.split()[2:]] for line in accepted])
+    assert games.shape[1] == 6 and games.min() > 0   # random, then the five agents: each played to its end
+    assert len(accepted) > 1000 and statuses.count(AA_ERR_SPEC) > 2000
+    # the slots' check: refused by the C loader exactly when Python's twin refuses (files whose every
+    # other check passes: accepted, or refused for the slots)
+    slots = [(f, line) for f, line in zip(files, lines) if line.startswith("0\t") or "unit slots per side" in line]
+    assert sum("unit slots per side" in line for _, line in slots) > 100
+    for f, line in slots:
+        problem = _python_slot_problem(f)
+        assert (problem is None) == line.startswith("0\t"), (problem, line)
+        assert problem is None or line == f"2\tspec file: {problem}"
 
 
 @pytest.mark.slow

@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import batch
+from .._maths import sincos
 from .._validate import as_int, shown
 from ..dice import DIE_ATTRIBUTES, wounded_dice
 from ..enums import Action, Posture, UnitKind
@@ -1110,8 +1111,15 @@ class Game:
         return value * m.basic_move_per_value * self._increment(u)
 
     def _clamp_step(self, x, y, ang, dist):
-        """End of a straight move from (x, y), shortened so that it stays on the table."""
-        dx, dy = dist * math.sin(ang), dist * math.cos(ang)
+        """End of a straight move from (x, y), shortened so that it stays on the table.
+
+        The engines' own sine and cosine (:mod:`atomic_africa._maths`), not the C library's: the same
+        bits on every platform, as the C core's ``aa_clamp_step``."""
+        s, c = sincos(ang)
+        return self._clamp_move(x, y, dist * s, dist * c)
+
+    def _clamp_move(self, x, y, dx, dy):
+        """End of the move (dx, dy) from (x, y), shortened so that it stays on the table."""
         t = 1.0
         W, H = self.scenario.width_cm, self.scenario.height_cm
         for p, d, hi in ((x, dx, W), (y, dy, H)):
@@ -1399,8 +1407,13 @@ class Game:
         return wounded_dice(u.dice, u.wounds, self._is_vehicle(u), self.rules)[1]
 
     def _splittable(self, side) -> list:
+        # a split needs a free slot for the new half: without one it would change nothing and stay legal
+        # (every legal action makes progress); the slot capacity (spec.slot_capacity) always leaves one
+        units = self._side_units(side)
+        if len(units) >= self.spec.C:
+            return []
         n = self.rules.cleanup.split_min_figures
-        return [u for u in self._side_units(side) if u.figures >= n and not u.split_done]
+        return [u for u in units if u.figures >= n and not u.split_done]
 
     def _cleanup(self):
         s = self.s
@@ -1448,8 +1461,15 @@ class Game:
         new.figures, new.markers, new.wounds, new.turn_markers = fig_small, mk[1], wd[1], tm[1]
         u.figures, u.markers, u.wounds, u.turn_markers = fig_big, mk[0], wd[0], tm[0]
         cx, cy = self.scenario.width_cm / 2, self.scenario.height_cm / 2
-        ang = math.atan2(cx - u.x, cy - u.y) if (cx, cy) != (u.x, u.y) else math.pi / 2
-        new.x, new.y = self._clamp_step(u.x, u.y, ang, cu.split_offset_cm)
+        # towards the middle (+x from the middle itself): a unit vector by a correctly rounded sqrt, not
+        # an angle through atan2, sin and cos (the C library's differ between platforms)
+        ex, ey = cx - u.x, cy - u.y
+        if ex != 0.0 or ey != 0.0:
+            r = math.sqrt(ex * ex + ey * ey)
+            ex, ey = ex / r, ey / r
+        else:
+            ex, ey = 1.0, 0.0
+        new.x, new.y = self._clamp_move(u.x, u.y, cu.split_offset_cm * ex, cu.split_offset_cm * ey)
         u.split_done = new.split_done = True
         new.clear_scratch()
         s.units[free.uid] = new

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from .._maths import sincos
 from .._seeding import chunk_generators, seed_sequence
 from ..enums import Action, Cover, Posture
 from ..results import FireResult, Scatter, Scores
@@ -139,9 +140,11 @@ def scatter(clock, distance, spotting, rules=None):
     if offset <= 0:
         return Scatter(0.0, 0.0, offset < 0)
     n = cff.scatter_die
-    angle = math.radians(cff.clock_zero_deg) + (1 if cff.clockwise else -1) * (clock % n) * 2 * math.pi / n
+    turn = (clock % n) * (2.0 * math.pi / n)
+    angle = (turn if cff.clockwise else -turn) + math.radians(cff.clock_zero_deg)
     r = offset * cff.scatter_increment_cm
-    return Scatter(r * math.sin(angle), r * math.cos(angle), False)
+    s, c = sincos(angle)   # the engines' own: the same bits on every platform
+    return Scatter(r * s, r * c, False)
 
 
 class Word32Stream:

@@ -181,7 +181,7 @@ static void simulate(ts_search *t, aa_state *root, int me, aa_bitgen *rng) {
         best_score = -1.0;
         for (i = 0; i < n_cand; i++) {
             c = &t->nodes[t->cand[i]];
-            score = c->reward / c->visits + t->ap->exploration * sqrt(log((double)c->avail) / c->visits);
+            score = c->reward / c->visits + t->ap->exploration * sqrt(aa_log((double)c->avail) / c->visits);
             if (best < 0 || score > best_score || (score == best_score && c->action < t->nodes[best].action)) {
                 best_score = score;
                 best = t->cand[i];

@@ -15,6 +15,8 @@ static int shattered_unit(V *v, int u) {
 /* Game._splittable(side) is not empty (game/engine.py) */
 int aa_has_splittable(V *v, int side) {
     int u;
+    if (aa_side_count(v, side) >= v->C)   /* no free slot: a split could do nothing (see aa_legal.c) */
+        return 0;
     for (u = side * v->C; u < (side + 1) * v->C; u++)
         if (v->alive[u] && v->figures[u] >= v->P->cleanup.split_min_figures && !v->split_done[u])
             return 1;
@@ -54,7 +56,7 @@ static void copy_unit(V *v, int src, int dst) {
 int aa_split_unit(V *v, int u, int voluntary) {
     const aa_params *P = v->P;
     int side = u / v->C, nw = -1, t, mb, ms, wb, ws, tb, ts_, fb, fs;
-    double ang;
+    double ex, ey, r;
     for (t = side * v->C; t < (side + 1) * v->C; t++) {
         if (!v->alive[t]) {
             nw = t;
@@ -81,11 +83,20 @@ int aa_split_unit(V *v, int u, int voluntary) {
     v->markers[u] = mb;
     v->wounds[u] = wb;
     v->turn_markers[u] = tb;
-    if (P->table.mid_x != v->x[u] || P->table.mid_y != v->y[u])
-        ang = atan2(P->table.mid_x - v->x[u], P->table.mid_y - v->y[u]);
-    else
-        ang = AA_PI / 2;
-    aa_clamp_step(v, v->x[u], v->y[u], ang, P->cleanup.split_offset_cm, &v->x[nw], &v->y[nw]);
+    /* towards the table's middle (+x from the middle itself): the unit vector by a correctly rounded
+     * sqrt, not an angle through the C library's atan2, sin and cos (results equal on every platform) */
+    ex = P->table.mid_x - v->x[u];
+    ey = P->table.mid_y - v->y[u];
+    if (ex != 0.0 || ey != 0.0) {
+        r = sqrt(ex * ex + ey * ey);
+        ex = ex / r;
+        ey = ey / r;
+    } else {
+        ex = 1.0;
+        ey = 0.0;
+    }
+    aa_clamp_move(v, v->x[u], v->y[u], P->cleanup.split_offset_cm * ex, P->cleanup.split_offset_cm * ey,
+                  &v->x[nw], &v->y[nw]);
     v->split_done[u] = v->split_done[nw] = 1;
     aa_clear_scratch(v, nw);
     invalidate_los(v);

@@ -52,9 +52,18 @@ void aa_wounded_dice(V *v, int u, int *dice, int *shattered) {
 }
 
 /* ---------------------------------------------------------------------------------- geometry */
-/* Game._clamp_step (game/engine.py) */
+/* Game._clamp_step (game/engine.py): the core's own sine and cosine (aa_maths.h), not the C
+ * library's, so that a destination has the same bits on every platform. */
 void aa_clamp_step(V *v, double x, double y, double ang, double d, double *ox, double *oy) {
-    double dx = d * sin(ang), dy = d * cos(ang), t = 1.0;
+    double s, c;
+    aa_sincos(ang, &s, &c);
+    aa_clamp_move(v, x, y, d * s, d * c, ox, oy);
+}
+
+/* Game._clamp_move (game/engine.py): the end of the move (dx, dy) from (x, y), shortened to stay on
+ * the table. */
+void aa_clamp_move(V *v, double x, double y, double dx, double dy, double *ox, double *oy) {
+    double t = 1.0;
     double W = v->P->table.width_cm, H = v->P->table.height_cm;
     if (dx > 0 && x + dx > W)
         t = aa_pmin(t, (W - x) / dx);

@@ -17,6 +17,7 @@
 #include "aa_dice.h"
 #include "aa_fire.h"
 #include "aa_geometry.h"
+#include "aa_maths.h"
 #include "aa_rng.h"
 #include "aa_scores.h"
 
@@ -169,6 +170,7 @@ AA_INLINE int band(V *v, int a, int b) {
 
 /* End of a straight move from (x, y), shortened so that it stays on the table. */
 void aa_clamp_step(V *v, double x, double y, double ang, double d, double *ox, double *oy);
+void aa_clamp_move(V *v, double x, double y, double dx, double dy, double *ox, double *oy);
 
 /* ---------------------------------------------------------------------------------- units */
 /* Game._increment (game/engine.py) */

@@ -2,9 +2,8 @@
 #ifndef AA_FIRE_H
 #define AA_FIRE_H
 
-#include <math.h>
-
 #include "aa_common.h"
+#include "aa_maths.h"
 
 typedef struct aa_fire_rules {
     int cover_bonus[3];      /* armor bonus for No, Light, Heavy cover */
@@ -53,7 +52,7 @@ AA_INLINE int aa_predominant_cover(int a, int b, int c) {
 AA_INLINE void aa_scatter(int clock, int distance, int spotting, int positions, double increment,
                           double zero_rad, int clockwise, double *dx, double *dy) {
     int offset = distance - spotting;
-    double ang, r;
+    double ang, r, s, c;
     if (offset <= 0) {
         *dx = 0.0;
         *dy = 0.0;
@@ -65,8 +64,9 @@ AA_INLINE void aa_scatter(int clock, int distance, int spotting, int positions, 
         ang = -ang;
     ang += zero_rad;
     r = offset * increment;
-    *dx = r * sin(ang);
-    *dy = r * cos(ang);
+    aa_sincos(ang, &s, &c);   /* the core's own (aa_maths.h): the same bits on every platform */
+    *dx = r * s;
+    *dy = r * c;
 }
 
 #endif

@@ -289,8 +289,12 @@ int aa_legal_v(V *v, int *out) {
         return P->movement.directions;
     }
     if (st == ST_SPLIT) {
+        /* A voluntary split needs a free slot for the new half: without one it would change nothing and
+         * stay legal (every legal action makes progress). The spec's slot capacity (aa_spec.c) always
+         * leaves one; this keeps the promise for any state. */
+        int room = aa_side_count(v, cur) < C;
         for (u = cur * C; u < (cur + 1) * C; u++) {
-            if (v->alive[u] && v->figures[u] >= P->cleanup.split_min_figures && !v->split_done[u]) {
+            if (room && v->alive[u] && v->figures[u] >= P->cleanup.split_min_figures && !v->split_done[u]) {
                 out[n] = P->base.split + u - cur * C;
                 n += 1;
             }

@@ -15,6 +15,7 @@
 
 #include "aa_error.h"
 #include "aa_spec.h"
+#include "aa_scores.h"
 #include "aa_spec_fields.h"
 
 /* The struct members the field table stores into are C ints of 32 bits. */
@@ -246,11 +247,17 @@ static aa_status check_poly_off_(const aa_params *P) {
 }
 
 /* Table 5 rows as Rules.table5_array makes them: (single die 0 low or 2 high, its Role, the pair's
- * Role), single and pair differ, one of them Defense, the single never ATTACKS. */
+ * Role), single and pair differ, one of them Defense, the single never ATTACKS; an action's two
+ * posture rows have the same roles (a rules row has one single and one pair role), and an attacking
+ * action (Rules.from_dict's: basic, sprint, heavy weapon, mass fire, split fire, dig-in) has an attack
+ * (the fire code reads its last attack score). */
 static aa_status check_table5_(const aa_params *P) {
     const signed char *t = P->tables.table5;
-    int row;
+    int row, a, attacking;
     for (row = 0; row < N_ACTIONS * 2; row++, t += 3) {
+        a = row / 2;
+        attacking = a == A_BASIC || a == A_SPRINT || a == A_HEAVY_WEAPON || a == A_MASS_FIRE || a == A_SPLIT_FIRE
+                    || a == A_DIG_IN;
         if (t[0] != 0 && t[0] != 2)
             return FAIL("tables.table5[%d] = %d (action %d, posture %d: the single die); allowed 0 (low) or 2 (high)",
                         3 * row, t[0], row / 2, row % 2);
@@ -258,6 +265,14 @@ static aa_status check_table5_(const aa_params *P) {
             return FAIL("tables.table5[%d..%d] = %d, %d (action %d, posture %d: the roles of the single die and "
                         "the pair); allowed two different roles, one of them defense (1), the single not attacks (4)",
                         3 * row + 1, 3 * row + 2, t[1], t[2], row / 2, row % 2);
+        if (row % 2 == 1 && (t[1] != t[-2] || t[2] != t[-1]))
+            return FAIL("tables.table5[%d..%d] = %d, %d (action %d, posture 1: the roles of the single die and the "
+                        "pair); allowed posture 0's roles %d, %d (a rules row gives both postures the same roles)",
+                        3 * row + 1, 3 * row + 2, t[1], t[2], a, t[-2], t[-1]);
+        if (attacking && t[1] != AA_ROLE_ATTACK && t[2] != AA_ROLE_ATTACK && t[2] != AA_ROLE_ATTACKS)
+            return FAIL("tables.table5[%d..%d] = %d, %d (action %d, posture %d: an attacking action); allowed an "
+                        "attack role: the single or the pair attack (0), or the pair attacks (4)", 3 * row + 1,
+                        3 * row + 2, t[1], t[2], a, row % 2);
     }
     return AA_OK;
 }
@@ -461,9 +476,19 @@ static aa_status check_units_(const aa_params *P) {
             }
         }
     }
-    for (k = 0; k < 2; k++)
+    for (k = 0; k < 2; k++) {
+        /* atomic_africa.game.spec.slot_capacity: splits cut units of >= split_min_figures figures
+         * into halves of >= split_min_figures / 2, so a side holds at most its units plus its figures
+         * divided by that half; a split past the side's C slots would have nowhere to go */
+        int half = aa_imax(1, P->cleanup.split_min_figures / 2);
+        double cap = T.side_units[k] + floor(T.side_figures[k] / half);
         if (T.side_units[k] == 0)
             return FAIL("tables.tmpl: side %d has no unit; allowed 1 to C = %d", k, P->C);
+        if (cap > P->C)
+            return FAIL("tables.tmpl: side %d has %d units and %.17g figures, which splits into halves of %d or "
+                        "more can make %.17g units; allowed at most C = %d (the unit slots per side)",
+                        k, T.side_units[k], T.side_figures[k], half, cap, P->C);
+    }
     return AA_OK;
 }
 

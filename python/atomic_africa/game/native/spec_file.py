@@ -29,8 +29,9 @@ The loader checks the header, the length and the checksum, then every value agai
 field (``PARAM_FIELDS`` and ``TABLE_FIELDS`` give them, from ``atomic_africa._limits``; a bound
 may depend on a value read before, e.g. a card id below ``K``), the unit templates row by row against
 the schema's unit bounds (``atomic_africa.game.schema.UNIT_FIELDS``; an empty slot holds the
-defaults) and the consistency of the counts (``U == 2 C``, ``n_poly + n_circ == n_feat``, padding zero
-past ``n_fractions``...). Anything else is ``AA_ERR_SPEC`` with a message naming the field and the
+defaults), the unit slots against the figures (:func:`slot_problem`: what splits can make fits in ``C``)
+and the consistency of the counts (``U == 2 C``, ``n_poly + n_circ == n_feat``, padding zero past
+``n_fractions``...). Anything else is ``AA_ERR_SPEC`` with a message naming the field and the
 allowed values.
 
 The C side's field table (``src/aa_core/csrc/aa_spec_fields.h``) and the default battle's bytes
@@ -53,8 +54,8 @@ import numpy as np
 from ... import _limits as L
 from ..schema import LIMIT, NATIVE_STORAGES, native_rows
 
-__all__ = ["compile_spec", "FORMAT_VERSION", "ABI_VERSION", "MAGIC", "HEADER_SIZE", "PARAM_FIELDS",
-           "TABLE_FIELDS", "render_fields_header", "render_default_c", "FIELDS_HEADER_PATH",
+__all__ = ["compile_spec", "slot_problem", "FORMAT_VERSION", "ABI_VERSION", "MAGIC", "HEADER_SIZE",
+           "PARAM_FIELDS", "TABLE_FIELDS", "render_fields_header", "render_default_c", "FIELDS_HEADER_PATH",
            "DEFAULT_SPEC_PATH", "write"]
 
 MAGIC = b"AA-SPEC\x00"
@@ -226,8 +227,51 @@ def _flat(value) -> list:
     return [value]
 
 
+def slot_problem(C: int, split_min_figures: int, units: tuple, figures: tuple) -> str | None:
+    """Why a spec's unit slots cannot hold what splits make of its units, or None (``aa_spec_load``'s check).
+
+    Splits cut units of ``>= split_min_figures`` figures into halves of ``>= split_min_figures // 2``,
+    so a side holds at most its units plus its figures divided by that half
+    (:func:`atomic_africa.game.spec.slot_capacity`); a split past a side's ``C`` slots would have
+    nowhere to go (the engine would offer a split that does nothing). ``GameSpec`` sizes ``C`` so,
+    and the C loader refuses a file where it is smaller, with this message.
+
+    Parameters
+    ----------
+    C : int
+        Unit slots per side.
+    split_min_figures : int
+        ``cleanup.split_min_figures``.
+    units, figures : tuple of int
+        Per side, its live units and their figures at set-up.
+
+    Returns
+    -------
+    str or None
+        The loader's message (without its "spec file:" prefix), or None if the slots suffice.
+    """
+    half = max(1, split_min_figures // 2)
+    for side in (0, 1):
+        cap = units[side] + figures[side] // half
+        if units[side] > 0 and cap > C:
+            return (f"tables.tmpl: side {side} has {units[side]} units and {figures[side]} figures, which splits "
+                    f"into halves of {half} or more can make {cap} units; allowed at most C = {C} (the unit "
+                    "slots per side)")
+    return None
+
+
 def payload_of(params: dict, tables: dict) -> bytes:
     """The payload of a spec file from ``native_params``' dicts (the tables with the unit templates)."""
+    U, C = params["U"], params["C"]
+    i8 = np.asarray(tables["tmpl_i8"]).reshape(-1)
+    i32 = np.asarray(tables["tmpl_i32"]).reshape(-1)
+    alive = [r for r, n, _ in native_rows("i8") if n == "ALIVE"][0]
+    figs = [r for r, n, _ in native_rows("i32") if n == "FIGURES"][0]
+    live = [[u for u in range(side * C, (side + 1) * C) if i8[alive * U + u]] for side in (0, 1)]
+    problem = slot_problem(C, params["cleanup"]["split_min_figures"], tuple(len(x) for x in live),
+                           tuple(int(sum(i32[figs * U + u] for u in x)) for x in live))
+    if problem is not None:   # GameSpec sizes C by slot_capacity: only hand-made params get here
+        raise ValueError(problem)
     out = []
     for f in PARAM_FIELDS:
         values = _flat(_lookup(params, f.path))
