@@ -19,7 +19,7 @@ WASM_BUILD ?= build-wasm
 STACK ?= 1048576
 comma := ,
 AA_CFLAGS := --target=$(TARGET) -std=c11 -ffp-contract=off -Wall -Wextra -Iinclude -Icsrc
-SRCS := $(wildcard csrc/*.c)
+SRCS := $(filter %.c,$(shell cat sources.txt))   # the one list of the core's sources
 OBJS := $(patsubst csrc/%.c,$(WASM_BUILD)/%.o,$(SRCS))
 HDRS := $(wildcard csrc/*.h) include/atomic_africa.h
 # The public functions: every `aa_name(` that starts a declaration in the header (a variable holds the
