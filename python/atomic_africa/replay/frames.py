@@ -329,7 +329,7 @@ class PhaseClock:
 
     def apply(self, game: Game, action: int, apply=None) -> list:
         """Apply ``action`` to ``game`` (through ``apply(game, action)`` if given, which must return
-        the new events); returns the events it logged and updates :attr:`label`.
+        the new events); returns the events it logged and updates ``label``.
 
         Parameters
         ----------
