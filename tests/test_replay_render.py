@@ -143,7 +143,7 @@ def test_gif_frames_are_captioned_blitted_like_draw_and_show_progress(tmp_path, 
     assert damaged
     f = damaged[0]
     g2 = game_at(scenario, rules, seed, actions, f.step)
-    text = caption(g2, f.lines)
+    text = caption(g2, f.lines, f.label)   # the phase the frame shows
     target = next(e["target"] for e in f.events if e["type"] == "fire_result" and (e["markers"] or e["wounds"]))
     assert text.startswith(f"Turn {g2.s.turn}, ") and g2.units[target].name in text
     assert f.lines and all(line.strip() in text for line in f.lines)   # the battle log's words
@@ -151,7 +151,7 @@ def test_gif_frames_are_captioned_blitted_like_draw_and_show_progress(tmp_path, 
     k = [x.step for x in shots].index(f.step)
     im.seek(k)
     frame = np.asarray(im.convert("RGB")).astype(int)
-    fig = render.draw(g2, caption=text)
+    fig = render.draw(g2, caption=text, label=f.label)
     fig.set_dpi(render.GIF_DPI)
     fig.canvas.draw()
     full = np.asarray(fig.canvas.buffer_rgba())[..., :3].astype(int)

@@ -329,7 +329,7 @@ def _new_axes(dpi=DPI):
     return fig.add_axes((0.035, 0.2, 0.74, 0.75))
 
 
-def draw(game: Game, ax=None, title=None, caption=None, legend: bool = True):
+def draw(game: Game, ax=None, title=None, caption=None, legend: bool = True, label=None):
     """Draw ``game``'s current state on a matplotlib axis.
 
     Parameters
@@ -344,6 +344,10 @@ def draw(game: Game, ax=None, title=None, caption=None, legend: bool = True):
         turn and stage.
     legend : bool
         Draw the legend right of the table.
+    label : (int, str), optional
+        Turn and words of the phase shown, for the default title (a replay frame's
+        :attr:`~atomic_africa.replay.frames.Frame.label`); default: the game's turn and the stage of
+        its next decision.
 
     Returns
     -------
@@ -353,7 +357,7 @@ def draw(game: Game, ax=None, title=None, caption=None, legend: bool = True):
     if ax is None:
         ax = _new_axes()
     fixed = _draw_static(ax, game.scenario, legend)
-    _draw_state(ax, game, title, caption, fixed)
+    _draw_state(ax, game, title, caption, fixed, label)
     return ax.figure
 
 
