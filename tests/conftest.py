@@ -33,3 +33,16 @@ def make_build(tmp_path_factory) -> Path:
                            f"BUILD={build}", f"CC={cc}", f"CFLAGS=-O3{stack}"], capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     return build
+
+
+@pytest.fixture(scope="session")
+def capi_driver(make_build) -> Path:
+    """The C API's test host (tests/support/capi_driver.c) linked with :func:`make_build`'s static library."""
+    exe = make_build / "capi_driver"
+    if not exe.exists():
+        root = Path(__file__).resolve().parents[1]
+        proc = subprocess.run(["/usr/bin/gcc", "-std=c11", "-O2", "-I", str(root / "src" / "aa_core" / "include"),
+                               str(root / "tests" / "support" / "capi_driver.c"), str(make_build / "libatomic_africa.a"),
+                               "-lm", "-o", str(exe)], capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
+    return exe

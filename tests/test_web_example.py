@@ -122,13 +122,8 @@ def test_a_person_plays_blue_against_the_heuristic_agent(site, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def c_driver(tmp_path_factory) -> Path:
-    build = tmp_path_factory.mktemp("aa_make")
-    _run(["/usr/bin/make", "-s", "-j2", "-C", PKG, f"BUILD={build}", "CC=/usr/bin/gcc", "CFLAGS=-O2"])
-    exe = build / "capi_driver"
-    _run(["/usr/bin/gcc", "-std=c11", "-O2", "-I", PKG / "include", SUPPORT / "capi_driver.c",
-          build / "libatomic_africa.a", "-lm", "-o", exe])
-    return exe
+def c_driver(capi_driver) -> Path:
+    return capi_driver
 
 
 def test_watching_two_agents_is_the_native_game(site, c_driver):
