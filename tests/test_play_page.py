@@ -263,6 +263,7 @@ def test_the_hot_seat_handover_hides_both_hands_and_turns_the_table_for_the_side
 
 
 # -- the AI's turn, step by step -------------------------------------------------------------------------------------
+@pytest.mark.slow   # plays the AI's turns back in real time at the slow speed (about 20 s of waiting)
 def test_the_ais_turn_is_played_out_line_by_line_at_the_chosen_speed():
     session = PlaySession.new(SMALL, 0, "human,greedy")
     with serving(session) as server, Chromium() as b:
