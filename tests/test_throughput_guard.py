@@ -1,160 +1,51 @@
-"""Throughput guard: ratios measured in one process (interleaved rounds, medians) against thresholds.
+"""The throughput guard (benchmarks/throughput_guard.py) runs and catches a regression.
 
-Never an absolute time (the machine's speed drifts, and pytest-benchmark's compare mode flapped by
-+74 % with no change here): each guard times a kernel and a floor or baseline doing the same work in
-alternating rounds (:func:`atomic_africa._throughput.interleaved_ratios`) and asserts the median ratio
-against a threshold with margin over what benchmarks/ measure (docs/performance.md). The last test
-proves the check fails when a kernel is deliberately slowed.
+The guard's ratios are not asserted here: the suite may run with both cores busy, where a ratio of two
+loops moves by up to 5x (the guard's notes). What is asserted holds on any machine: every guard
+measures finite positive ratios, and a kernel made to do three times its work fails its guard in
+every measurement.
 """
 from __future__ import annotations
 
-import numpy as np
-import pytest
+import importlib.util
+import math
+from pathlib import Path
 
-import atomic_africa as aa
-from atomic_africa import odds
-from atomic_africa._throughput import interleaved_ratios
-from atomic_africa.agents import make_agent
-from atomic_africa.agents.native import play_agent_games
-from atomic_africa.game import Game, GameSpec, VectorGame, load_scenario
+import pytest
 
 pytestmark = pytest.mark.slow
 
-CFG = dict(shooter=(10, 10, 8), target=(10, 10, 8), shooter_posture=aa.Posture.OFFENSIVE,
-           target_posture=aa.Posture.DEFENSIVE, range_band=3, armor=2, cover=aa.Cover.LIGHT)
-N = 1_000_000
+_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "throughput_guard.py"
+_spec = importlib.util.spec_from_file_location("throughput_guard", _PATH)
+tg = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tg)
 
 
-def _rng_floor():
-    return np.random.Generator(np.random.PCG64(1)).integers(0, 2**32, N, dtype=np.uint32)
-
-
-def _numpy_exact_lookup():
-    """The best numpy idiom for the job (benchmarks/bench_simulate.py): one integer draw per
-    engagement through a table with one entry per equally likely roll."""
-    return _TABLE[2][_TABLE[1][np.random.default_rng(1).integers(0, _TABLE[0], N, dtype=np.uint32)]]
-
-
-def _exact_table():
-    exact = odds.fire_outcomes(**CFG, exact=True)
-    keys = sorted(exact)
-    total = max(p.denominator for p in exact.values())
-    counts = [int(exact[k] * total) for k in keys]
-    return total, np.repeat(np.arange(len(keys), dtype=np.uint8), counts), np.array([k[1] for k in keys], np.int16)
-
-
-_TABLE = _exact_table()
-
-
-def _kernel():
-    return aa.batch.simulate_fire(N, seed=1, **CFG)
-
-
-# Thresholds: margin over benchmarks/ (idle 2-core VM, docs/performance.md): kernel/floor measured
-# 0.6-0.9 (issue target 1.5); kernel/best numpy 0.18-0.3; Game/VectorGame per decision 120-150;
-# Python/native self-play per game 130-300; fire_outcomes repeated query / its floor 9-11 (the
-# query builds a typed key, looks it up and copies the result; the floor only copies).
-SIM_VS_FLOOR_MAX = 1.5
-SIM_VS_NUMPY_MAX = 0.6
-VECTOR_SPEEDUP_MIN = 25.0
-SELFPLAY_SPEEDUP_MIN = 30.0
-ODDS_VS_FLOOR_MAX = 25.0
-
-
-def check(ratio: float, *, at_most: float | None = None, at_least: float | None = None) -> str | None:
-    """A failure message if the measured ratio breaks its threshold, else None."""
-    if at_most is not None and ratio > at_most:
-        return f"ratio {ratio:.3f} above its threshold {at_most}"
-    if at_least is not None and ratio < at_least:
-        return f"ratio {ratio:.3f} below its threshold {at_least}"
-    return None
-
-
-def simulate_ratios(kernel=_kernel) -> dict:
-    return interleaved_ratios({"kernel": kernel, "rng_floor": _rng_floor, "numpy": _numpy_exact_lookup},
-                              "rng_floor", rounds=9)
-
-
-def test_simulate_fire_at_the_rng_floor_and_ahead_of_numpy():
-    r = simulate_ratios()
-    assert check(r["kernel"], at_most=SIM_VS_FLOOR_MAX) is None, r
-    assert check(r["kernel"] / r["numpy"], at_most=SIM_VS_NUMPY_MAX) is None, r
-
-
-def test_vector_game_against_game_per_decision():
-    scenario = load_scenario("meeting_engagement")
-    spec = GameSpec.build(scenario, None)
-    vg = VectorGame(scenario, 64, 0, threads=1)
-    vg.reset()
-    steps = 8
-    decisions = 64 * steps
-
-    def vector():
-        for _ in range(steps):
-            vg.step(vg.random_actions(), observe=False)
-
-    state = {"g": Game(spec, 0), "agents": [make_agent("random", 1), make_agent("random", 2)]}
-
-    def python():
-        for _ in range(decisions // 8):   # an eighth of the decisions, scaled below
-            g = state["g"]
-            if g.is_over:
-                g = state["g"] = Game(spec, len(g.history))
-            g.apply(state["agents"][g.current_player].act(g))
-
-    r = interleaved_ratios({"vector": vector, "python": python}, "vector", rounds=7)
-    speedup = r["python"] * 8
-    assert check(speedup, at_least=VECTOR_SPEEDUP_MIN) is None, r
-
-
-def test_native_self_play_against_python_per_game():
-    spec = GameSpec.build(load_scenario("meeting_engagement"), None)
-    m = 64
-    seeds = np.arange(m, dtype=np.uint64)
-    agent_seeds = np.arange(2 * m, dtype=np.uint64).reshape(m, 2) + np.uint64(m)
-
-    def native():
-        play_agent_games(spec, seeds, [("random", "random")] * m, agent_seeds, threads=1)
-
-    def python():   # one game: m times less work than native()
-        agents = [make_agent("random", 1), make_agent("random", 2)]
-        g = Game(spec, 0)
-        while not g.is_over:
-            g.apply(agents[g.current_player].act(g))
-
-    r = interleaved_ratios({"native": native, "python": python}, "native", rounds=5)
-    assert check(r["python"] * m, at_least=SELFPLAY_SPEEDUP_MIN) is None, r
-
-
-def test_odds_query_against_its_floor():
-    # A repeated query is a memo lookup plus a copy of the result: the floor is a call with the same
-    # keyword arguments to a function that only copies a dict of the same size.
-    result = odds.fire_outcomes(**CFG)
-    reps = 2000
-
-    def floor_call(shooter, target, *, shooter_posture, target_posture, range_band, armor, cover):
-        return dict(result)
-
-    def query():
-        for _ in range(reps):
-            odds.fire_outcomes(**CFG)
-
-    def floor():
-        for _ in range(reps):
-            floor_call(**CFG)
-
-    r = interleaved_ratios({"query": query, "floor": floor}, "floor", rounds=7)
-    assert check(r["query"], at_most=ODDS_VS_FLOOR_MAX) is None, r
+@pytest.mark.parametrize("name", list(tg.GUARDS))
+def test_every_guard_measures_finite_positive_ratios(name):
+    measure, failure = tg.GUARDS[name]
+    r = measure()
+    assert r and all(math.isfinite(x) and x > 0 for x in r.values()), r
+    assert failure(r) is None or "threshold" in failure(r)
 
 
 def test_the_guard_fails_on_a_deliberately_slowed_kernel():
     # The same kernel doing its work twice more (as a regression to a slower method would): the
-    # guard must report it, with the same thresholds.
+    # guard must report it in every measurement, with the same thresholds.
     def slowed():
-        _kernel()
-        _rng_floor()
-        _rng_floor()
+        tg._kernel()
+        tg._rng_floor()
+        tg._rng_floor()
 
-    r = simulate_ratios(kernel=slowed)
-    assert check(r["kernel"], at_most=SIM_VS_FLOOR_MAX) is not None, r
-    assert check(0.5, at_most=SIM_VS_FLOOR_MAX) is None and check(2.0, at_least=3.0) is not None
+    failures = tg.guard(lambda: tg.simulate_ratios(kernel=slowed),
+                        lambda r: tg.check(r["kernel"], at_most=tg.SIM_VS_FLOOR_MAX))
+    assert len(failures) == tg.ATTEMPTS, failures
+    assert tg.check(0.5, at_most=tg.SIM_VS_FLOOR_MAX) is None and tg.check(2.0, at_least=3.0) is not None
+
+
+def test_the_command_reports_each_guard(capsys, monkeypatch):
+    monkeypatch.setattr(tg, "GUARDS", {"held": (lambda: {"a": 1.0}, lambda r: None),
+                                       "broken": (lambda: {"a": 9.0}, lambda r: tg.check(r["a"], at_most=2))})
+    assert tg.main([]) == 1
+    out = capsys.readouterr().out
+    assert "held: holds" in out and "broken: BROKEN in 3 measurements in a row: ratio 9.000 above" in out

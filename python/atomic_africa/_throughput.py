@@ -2,8 +2,8 @@
 
 Absolute times drift on a shared machine (pytest-benchmark's compare mode flapped by +74 % with no
 change), but two loops timed in alternation, round after round, see the same machine: the median of
-their per-round ratios is stable. The benchmarks print these ratios; tests/test_throughput_guard.py
-asserts them against thresholds with margin.
+their per-round ratios is stable. The benchmarks print these ratios; benchmarks/throughput_guard.py
+checks them against thresholds with margin.
 """
 from __future__ import annotations
 
