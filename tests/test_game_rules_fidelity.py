@@ -191,7 +191,7 @@ def test_rules_s1_scenario_attached_flag_is_validated_and_named():
 
 @pytest.mark.parametrize("scenario,attached,hands", [
     # Each platoon: HQ + 3 squads, Regular.
-    ("meeting_engagement", [{"MG team", "Armoured car"}, {"MG team", "Armoured car"}], [5, 5]),
+    ("meeting_engagement", [{"MG team", "Scouts", "Armoured car"}] * 2, [5, 5]),
     # Each patrol: HQ + 2 sections, Regular.
     (None, [{"MG team"}, {"MG team"}], [4, 4]),
     # Each section: HQ + rifle squad, Regular (Red's hand_size states the same 3).
