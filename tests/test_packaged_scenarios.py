@@ -7,8 +7,8 @@ games); these tests pin cheaper properties of the same design: every packaged ba
 (the default one and the template point-symmetric, the meeting engagement mirror-symmetric), a few
 hundred native games give player 0 about half of the decided ones (the meeting engagement before
 issue 35, kept in ``tests/support``, gives it ~90 %), two greedy agents wipe a side out before the
-turn limit in a fair share of the default battles, and (slow) 2,000 games per scenario of random and
-of greedy agents put player 0's share within reach of 45-55 %.
+turn limit in a fair share of the default battles, and (slow) 2,000 games per scenario of each
+built-in agent against itself put player 0's share within reach of 45-55 %.
 """
 import importlib.util
 from importlib import resources

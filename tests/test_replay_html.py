@@ -75,8 +75,9 @@ def test_every_shot_carries_its_exact_odds():
 
 
 def _feature_game():
-    """The meeting engagement before issue 35 (tests/support), seed 4, always the last legal action (aiming at a terrain feature comes
-    last): heavy weapons fire at the scenario's armoured features and knock a cover down."""
+    """The meeting engagement before issue 35 (tests/support), seed 4, always the last legal action
+    (aiming at a terrain feature comes last): heavy weapons fire at the scenario's armoured features
+    and knock a cover down."""
     g = Game(LOPSIDED_MEETING, 4)
     for _ in range(200):
         g.apply(last_legal_action(g))
