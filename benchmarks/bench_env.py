@@ -11,7 +11,8 @@ Every entry plays the same games (game seed ``k``, actions drawn uniformly among
 - ``gymnasium``: ``env.step()`` for both sides (the learner samples the mask, the opponent is a random
   agent; steps counted are all the game's decisions).
 
-Medians of one run on the shared 2-core machine (meeting_engagement, 10 games = 4,314 decisions):
+Medians of one run on the shared 2-core machine (meeting_engagement before issue 35:
+``_scale.BENCH_BATTLE``; 10 games = 4,314 decisions):
 
 =====================  ==============  ===========  ======================================
 entry                  decisions/s     games/s      vs ``game_mask``
@@ -29,7 +30,7 @@ the cost of encoding observations, which doubles the engine's cost per step. The
 """
 import numpy as np
 import pytest
-from _scale import scaled
+from _scale import BENCH_BATTLE, scaled
 
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
 from atomic_africa.env.pettingzoo_env import env as pz_env
@@ -38,7 +39,7 @@ from atomic_africa.game import Game, load_scenario
 
 GAMES = scaled(10, minimum=1)
 # The battle docs/performance.md's figures were measured on (the default scenario until issue 14).
-SCENARIO = load_scenario("meeting_engagement")
+SCENARIO = load_scenario(BENCH_BATTLE)
 
 
 def _choose(rng, mask):

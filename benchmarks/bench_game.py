@@ -5,7 +5,7 @@ The games/s figure is the baseline the native engine of the self-play issue must
 """
 import numpy as np
 import pytest
-from _scale import scaled
+from _scale import BENCH_BATTLE, scaled
 
 from atomic_africa.agents import HeuristicAgent, RandomAgent
 from atomic_africa.game import Game, load_scenario
@@ -16,7 +16,7 @@ GAMES = scaled(20, minimum=1)
 SEGMENTS = scaled(200_000)
 SEGMENTS_REF = scaled(2_000)
 # The battle docs/performance.md's figures were measured on (the default scenario until issue 14).
-SCENARIO = load_scenario("meeting_engagement")
+SCENARIO = load_scenario(BENCH_BATTLE)
 TERRAIN = TerrainArrays.from_scenario(SCENARIO)
 
 

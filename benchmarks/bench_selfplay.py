@@ -1,7 +1,8 @@
 """Self-play games per second for every pair of built-in agents: the native engine on 1 and 2 threads
 (:func:`atomic_africa.agents.native.play_agent_games`, whole games in one native call) against the
 Python reference (``Game`` + :func:`atomic_africa.agents.make_agent`, the ``--engine python`` path of
-``atomic-africa selfplay``), on meeting_engagement (the default scenario until issue 14).
+``atomic-africa selfplay``), on meeting_engagement as it was before issue 35 (the default scenario until issue 14;
+``_scale.BENCH_BATTLE``).
 
 One group per pair (``pair_<a>_<b>``, ``a`` playing side 0 in even games and side 1 in odd ones, as the
 self-play job alternates them); entries ``native_t1``, ``native_t2`` and ``python``. ``items`` are
@@ -13,14 +14,14 @@ import itertools
 
 import numpy as np
 import pytest
-from _scale import scaled
+from _scale import BENCH_BATTLE, scaled
 
 from atomic_africa.agents import AGENTS, make_agent
 from atomic_africa.agents.native import play_agent_games
 from atomic_africa.game import Game, GameSpec, load_scenario
 
 # The battle docs/performance.md's figures were measured on (the default scenario until issue 14).
-SPEC = GameSpec.build(load_scenario("meeting_engagement"), None)
+SPEC = GameSpec.build(load_scenario(BENCH_BATTLE), None)
 NATIVE_GAMES = scaled(1024, minimum=2)
 # The Python greedy agent plays about 2 games/s: a few games per round keep the run short.
 PYTHON_GAMES = {"random": scaled(40, minimum=1), "heuristic": scaled(8, minimum=1),

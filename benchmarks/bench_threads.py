@@ -28,11 +28,11 @@ import sys
 import time
 
 import numpy as np
-from _scale import scaled
+from _scale import BENCH_BATTLE, scaled
 
 from atomic_africa.game import VectorGame, load_scenario
 
-SCENARIO = load_scenario("meeting_engagement")
+SCENARIO = load_scenario(BENCH_BATTLE)
 NUM_ENVS = scaled(1024, minimum=2)
 STEPS = scaled(100, minimum=2)   # about 0.4 s a loop on one thread
 

@@ -50,7 +50,7 @@ import time
 import numpy as np
 import pytest
 from bench_env import GAMES, STEPS, game_loop, gymnasium_loop, pettingzoo_loop
-from _scale import scaled
+from _scale import BENCH_BATTLE, scaled
 
 from atomic_africa.game import VectorGame
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
@@ -59,7 +59,7 @@ from atomic_africa.game.native.mixed import MixedVectorGame
 from atomic_africa.game.scenarios import ScenarioSampler
 
 # The battle docs/performance.md's figures were measured on (the default scenario until issue 14).
-SCENARIO = load_scenario("meeting_engagement")
+SCENARIO = load_scenario(BENCH_BATTLE)
 NUM_ENVS = scaled(1024, minimum=2)   # a batch size RL users run; 256 envs: see docs/performance.md
 VECTOR_GAMES = scaled(4096, minimum=2)   # 4 games per env; unfinished games count against games/s
 

@@ -24,6 +24,7 @@ from atomic_africa.fire import range_band
 from atomic_africa.agents import RandomAgent, make_agent
 from atomic_africa.game import Game
 from atomic_africa.game.testing import last_legal_action
+from support import LOPSIDED_MEETING
 
 GOLDEN = Path(__file__).parent / "golden"
 GOLDEN_ARGS = ["battle", "--scenario", str(GOLDEN / "battle_small.toml"), "--seed", "963",
@@ -197,9 +198,9 @@ def test_feature_fire_reason_works_out_the_wounds_and_the_cover_left():
 
 
 def test_feature_shots_and_the_hand_are_told_with_their_numbers():
-    # meeting_engagement (its heavy weapons may aim at armoured features), seed 4, always the last
-    # legal action (aiming at a terrain feature comes last).
-    game = Game("meeting_engagement", 4)
+    # The meeting engagement before issue 35 (tests/support: its heavy weapons may aim at armoured
+    # features), seed 4, always the last legal action (aiming at a terrain feature comes last).
+    game = Game(LOPSIDED_MEETING, 4)
     log = Narrator(game, verbose=True)
     lines, shown, orders = [], 0, []
     for _ in range(200):

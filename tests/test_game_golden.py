@@ -1,7 +1,9 @@
 """Golden traces: fixed seeds played by the built-in agents must reproduce the stored trace exactly.
 
-The traces pin the rules, so they play a fixed battle: the packaged scenario ``meeting_engagement``
-(the default battle when they were recorded), not whatever the default scenario is.
+The traces pin the rules, so they play one fixed battle whatever the packaged scenarios become:
+``tests/support/lopsided_meeting.toml``, the packaged ``meeting_engagement`` as it was when they were
+recorded (the default battle then; issue 35 made the packaged one balanced, and the traces did not
+change, since the rules did not).
 Regenerate (after an intended rules change) with ``AA_REGEN_GOLDEN=1 pytest tests/test_game_golden.py``.
 """
 import hashlib
@@ -13,9 +15,10 @@ import pytest
 
 from atomic_africa.agents import HeuristicAgent, RandomAgent
 from atomic_africa.game import Game
+from support import LOPSIDED_MEETING
 
 GOLDEN = Path(__file__).parent / "golden"
-SCENARIO = "meeting_engagement"
+SCENARIO = LOPSIDED_MEETING
 CASES = [(0, "random", "random"), (1, "random", "heuristic"), (2, "heuristic", "random"),
          (7, "heuristic", "heuristic")]
 

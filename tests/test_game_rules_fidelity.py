@@ -190,10 +190,12 @@ def test_rules_s1_scenario_attached_flag_is_validated_and_named():
 
 
 @pytest.mark.parametrize("scenario,attached,hands", [
-    # Blue: HQ + 3 squads, Regular; Red: command + 3 rifle squads, Green.
-    ("meeting_engagement", [{"MG team", "Armoured car"}, {"Scouts", "RPG team", "Technical"}], [5, 4]),
+    # Each platoon: HQ + 3 squads, Regular.
+    ("meeting_engagement", [{"MG team", "Scouts", "Armoured car"}] * 2, [5, 5]),
     # Each patrol: HQ + 2 sections, Regular.
     (None, [{"MG team"}, {"MG team"}], [4, 4]),
+    # Each section: HQ + rifle squad, Regular (Red's hand_size states the same 3).
+    ("template", [{"LMG team", "Pickup with HMG"}, {"LMG team", "Pickup with HMG"}], [3, 3]),
 ])
 def test_rules_s1_packaged_scenario_marks_its_attached_units(scenario, attached, hands):
     g = Game(scenario, 0)

@@ -839,8 +839,9 @@ def test_support_range_band_is_bounded_by_the_stick_and_played_by_both_engines()
     with pytest.raises(RulesError, match=r"support_range_band: 9 is out of range; allowed 1\.\.3 "):
         _rules("call_for_fire", {"support_range_band": 9}).replace(fire={"band_edges_cm": [10.0, 20.0]})
     # The largest accepted band plays the same in both engines, Calls for Fire included.
+    from support import LOPSIDED_MEETING
     from support.vector_mirror import play_parity
     rules = _rules("call_for_fire", {"support_range_band": 9})
-    done, steps, _ = play_parity("meeting_engagement", "support band 9", num_envs=4, seed=27, min_games=2,
+    done, steps, _ = play_parity(LOPSIDED_MEETING, "support band 9", num_envs=4, seed=27, min_games=2,
                                  rng_seed=27, rules=rules, until={"fire:support"})
     assert done >= 2 and steps > 0

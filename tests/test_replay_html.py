@@ -17,6 +17,7 @@ from atomic_africa.replay.frames import frames, game_at
 from atomic_africa.replay.html import render_html, replay_data, save_html
 from atomic_africa.game.testing import last_legal_action
 
+from support import LOPSIDED_MEETING
 from support.headless_chromium import CHROMIUM, INSTALL_HINT, Chromium
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -39,9 +40,9 @@ def _dist(rows):
 
 
 def test_every_shot_carries_its_exact_odds():
-    # Greedy against doctrine, meeting_engagement, seed 3: plain fire, Mass Fire, Split Fire, Heavy
-    # Weapon and fire support.
-    g = _game(3, scenario="meeting_engagement")
+    # Greedy against doctrine, the meeting engagement before issue 35 (tests/support), seed 3: plain
+    # fire, Mass Fire, Split Fire, Heavy Weapon and fire support.
+    g = _game(3, scenario=LOPSIDED_MEETING)
     data = replay_data(*_replay(g))
     shots = [s for f in data["frames"] for s in f["shots"]]
     kinds = {(s["action"], s["source"] < 0) for s in shots}
@@ -74,9 +75,10 @@ def test_every_shot_carries_its_exact_odds():
 
 
 def _feature_game():
-    """meeting_engagement, seed 4, always the last legal action (aiming at a terrain feature comes
-    last): heavy weapons fire at the scenario's armoured features and knock a cover down."""
-    g = Game("meeting_engagement", 4)
+    """The meeting engagement before issue 35 (tests/support), seed 4, always the last legal action
+    (aiming at a terrain feature comes last): heavy weapons fire at the scenario's armoured features
+    and knock a cover down."""
+    g = Game(LOPSIDED_MEETING, 4)
     for _ in range(200):
         g.apply(last_legal_action(g))
     return g

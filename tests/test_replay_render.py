@@ -13,6 +13,7 @@ from atomic_africa.game import Game, Scenario, load_scenario
 from atomic_africa.replay import render
 from atomic_africa.replay.frames import caption, frames, game_at, load_replay, phase_lines
 from atomic_africa.game.testing import last_legal_action
+from support import LOPSIDED_MEETING
 
 
 def _played(seed=4, n=90, scenario=None):
@@ -47,9 +48,9 @@ def test_legend_explains_every_symbol():
 
 
 def _crowded_game():
-    """All 13 units of meeting_engagement's sides packed into a 42 x 28 cm corner, several with
-    markers and wounds."""
-    d = load_scenario("meeting_engagement").to_dict()
+    """All 13 units of the meeting engagement before issue 35 (tests/support) packed into a 42 x 28 cm
+    corner, several with markers and wounds."""
+    d = load_scenario(LOPSIDED_MEETING).to_dict()
     units = [u for side in d["sides"] for u in side["units"]]
     for k, u in enumerate(units):
         u["position"] = [8.0 + 7.0 * (k % 5), 8.0 + 8.0 * (k // 5)]
@@ -123,7 +124,7 @@ print("ok")
 
 @pytest.mark.slow
 def test_gif_frames_are_captioned_blitted_like_draw_and_show_progress(tmp_path, capsys):
-    g = _played(seed=4, n=200, scenario="meeting_engagement")   # a heavy weapon knocks a feature's cover down
+    g = _played(seed=4, n=200, scenario=LOPSIDED_MEETING)   # a heavy weapon knocks a feature's cover down
     js = tmp_path / "g.json"
     js.write_text(g.to_json())
     gif = tmp_path / "g.gif"

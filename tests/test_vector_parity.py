@@ -16,8 +16,9 @@ light infantry's infantry actions, units confused because their side's fixed han
 every way of driving a VectorGame (a threads=2 twin, 2 threads, stepping subsets of envs, resets
 mid-run, its own random actions, both players' views); each play asserts the rules it is there
 for, and a test asserts that the plays together claim every rule. The slow tests add breadth: 2,000+
-more games on the packaged meeting_engagement battle (the default scenario until issue 14, richer in
-rules than the balanced default: vehicles, light infantry, armoured features), ~100 random scenarios
+more games on the meeting engagement as it was before issue 35 (tests/support/lopsided_meeting.toml:
+the default scenario until issue 14, richer in rules than the balanced battles: vehicles, light
+infantry, armoured features, unequal hands), ~100 random scenarios
 with vehicles, heavy weapons, light infantry, spotters, 0-2 fire-support assets, terrain and experience, and non-default
 rules.
 """
@@ -30,12 +31,13 @@ import atomic_africa as aa
 from atomic_africa.game import VectorGame
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.testing import mini_scenario, unit
+from support import LOPSIDED_MEETING
 from support.vector_mirror import RULE_FEATURES, check_same_outputs, episode_seed, play_parity, random_scenario
 
 # Event types each slow test must have compared. Random play seldom picks a Reserve card (it needs a
 # suppressed unit left without orders, rallied, then targeted when its side has no ordered unit
 # left): test_reserve_pick_step_by_step steers games there; with hands fixed at set-up no deck runs
-# out in meeting_engagement (the fast plays run decks out: a 4-card deck, a hand of 20); a dozen
+# out in the old meeting engagement (the fast plays run decks out: a 4-card deck, a hand of 20); a dozen
 # random scenarios may hold no spotter with fire support (scatter), so
 # test_non_default_rules_step_by_step picks scenarios with it.
 DEFAULT_EVENTS = set(EVENT_TYPES) - {"reserve_card", "reshuffle"}
@@ -95,7 +97,7 @@ PLAYS = {
         "event:setup", "event:game_over", "assign:attached", "action:HEAVY_WEAPON", "action:CALL_FOR_FIRE",
         "fire:support", "action:MASS_FIRE", "action:SPLIT_FIRE", "action:RALLY", "event:removed",
         "game_over:winner"}),
-    "meeting engagement (the old default)": ("meeting_engagement", None, dict(
+    "meeting engagement (the old default)": (LOPSIDED_MEETING, None, dict(
         num_envs=4, min_games=4, views=5), {
         "event:setup", "event:shuffle", "event:game_over", "card:joker",
         "event:initiative", "action:HEAVY_WEAPON", "action:MASS_FIRE", "action:SPLIT_FIRE",
@@ -166,8 +168,8 @@ def test_chosen_games_claim_every_rule():
 
 
 # ---------------------------------------------------------------- the meeting engagement
-# 4 x 50+ games of meeting_engagement (the default scenario until issue 14; every event type but
-# two) (each chunk goes on until it compared every event type); chunk 0 has a threads=2 twin, chunk 1 runs on 2 threads and steps random subsets of envs, chunk 2 resets mid-game (next
+# 4 x 50+ games of the meeting engagement before issue 35 (LOPSIDED_MEETING: the default scenario
+# until issue 14; every event type but two) (each chunk goes on until it compared every event type); chunk 0 has a threads=2 twin, chunk 1 runs on 2 threads and steps random subsets of envs, chunk 2 resets mid-game (next
 # episodes, then a new seed), chunk 3 takes its actions from VectorGame.random_actions() (checked on
 # the Python masks) and compares both players' views every 7th step. (Few runs use 2 threads: on a
 # busy 2-core machine every OpenMP region then waits for a core.)
@@ -182,7 +184,7 @@ DEFAULT_CHUNKS = {
 @pytest.mark.slow
 @pytest.mark.parametrize("chunk", sorted(DEFAULT_CHUNKS))
 def test_meeting_engagement_step_by_step(chunk):
-    done, steps, types = play_parity("meeting_engagement", "meeting_engagement", num_envs=32, seed=1000 + chunk, min_games=50,
+    done, steps, types = play_parity(LOPSIDED_MEETING, "meeting_engagement", num_envs=32, seed=1000 + chunk, min_games=50,
                                      rng_seed=chunk, until={f"event:{t}" for t in DEFAULT_EVENTS},
                                      **DEFAULT_CHUNKS[chunk])
     assert done >= 50 and steps > 0
