@@ -7,7 +7,8 @@
 """
 from .actions import ActionSpace
 from .cards import Deck
-from .engine import Game, GameResult, IllegalActionError
+from .native.single import Game
+from .outcome import GameResult, IllegalActionError
 from .los import TerrainArrays, cover_at, los_blocked
 from .rng import RandomSource, ScriptedSource
 from .scenario import Scenario, ScenarioError, default_scenario, load_scenario, packaged_scenarios

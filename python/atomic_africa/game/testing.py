@@ -1,11 +1,15 @@
 """Helpers to script games in tests: small scenarios, scripted decks and a decision driver."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..enums import Action, Posture
 from .cards import Deck
-from .engine import Game
 from .rng import ScriptedSource
 from .scenario import Scenario
+
+if TYPE_CHECKING:     # either engine's Game: the C core's or the reference's
+    from .native.single import Game
 
 __all__ = ["unit", "mini_scenario", "scripted", "Driver", "last_legal_action"]
 
