@@ -13,8 +13,7 @@ from .. import _validate as v
 from .._limits import MAX_ENVS
 from ..game.native.agent_args import AGENT_PARAM_FIELDS, agent_kinds, check_agent_params, seed_array
 from ..game.native.vector import VectorGame
-from .doctrine import DoctrineAgent
-from .greedy import GreedyAgent
+from .builtin import DoctrineAgent, GreedyAgent
 from .search import ISMCTSAgent, constructor_defaults
 
 __all__ = ["agent_params", "play_agent_games", "DEFAULT_BATCH"]
@@ -24,7 +23,7 @@ DEFAULT_BATCH = 1024
 
 
 def _defaults() -> dict:
-    """Each AgentParams field's default, read from the constructor of the Python agent that takes it."""
+    """Each AgentParams field's default, read from the constructor of the built-in agent that takes it."""
     out = constructor_defaults(GreedyAgent, DoctrineAgent, ISMCTSAgent)
     missing = [k for k in AGENT_PARAM_FIELDS if k not in out]
     if missing:   # a constructor lost an argument the kernel reads

@@ -4,8 +4,9 @@
 simulations copies the game, resamples what the player to move cannot see (fresh dice, the
 opponent's unseen cards dealt again), walks a tree of that player's information set by UCT, adds one
 node and plays on with a built-in rollout agent. The search runs in C (``aa_agent_ismcts.c``; the
-C API's ``AA_AGENT_ISMCTS``); this class drives it for a Python :class:`~atomic_africa.game.Game`
-through a one-game native mirror of it, kept in step with the game's history.
+C API's ``AA_AGENT_ISMCTS``); this class runs it on a :class:`~atomic_africa.game.Game`'s own native
+state, or, for a reference-engine game (tests), on a one-game native mirror of it kept in step with
+the game's history.
 """
 from __future__ import annotations
 
@@ -17,8 +18,6 @@ from .. import _validate as v
 from .._limits import MAX_LEGAL, MAX_SIMULATIONS
 from ..game.native.agent_args import AGENT_KINDS, AGENT_PARAM_FIELDS
 from ..game.rng import RandomSource, seed_sequence
-from .doctrine import DoctrineAgent
-from .greedy import GreedyAgent
 
 __all__ = ["ISMCTSAgent", "ROLLOUT_AGENTS", "SEARCH_PARAMS", "SEARCH_AGENTS", "constructor_defaults",
            "check_search", "search_overrides"]
@@ -91,8 +90,8 @@ class ISMCTSAgent:
         Parameters
         ----------
         game : Game
-            A running game played from its seed (``Game(spec, seed)`` and :meth:`~Game.apply` only:
-            the native mirror replays its history).
+            A running game: an :class:`atomic_africa.game.Game`, or a reference-engine game played
+            from its seed (``Game(spec, seed)`` and ``apply`` only: the native mirror replays its history).
 
         Returns
         -------
@@ -109,6 +108,11 @@ class ISMCTSAgent:
         legal = game.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        if hasattr(game, "agent_action"):     # a C-core game: the search runs on its own state
+            a = game.agent_action(AGENT_KINDS["ismcts"], self._words, self._native_params())
+            if a not in legal:
+                raise ValueError("game: the native search chose no legal action")
+            return a
         vg = self._sync(game)
         side = game.current_player
         arrays = vg._engine.arrays["agent_rng"]
@@ -119,7 +123,12 @@ class ISMCTSAgent:
             raise ValueError("game: its native mirror chose an illegal action; was it played from its seed?")
         return a
 
+    def _native_params(self) -> dict:
+        from .native import agent_params
+        return agent_params(self.params())
+
     def _sync(self, game):
+        """The native mirror of a reference-engine game (tests), kept in step with its history."""
         from ..game.native.vector import VectorGame
 
         if not isinstance(game.src, RandomSource) or game.src.seed != game.seed:
@@ -129,7 +138,7 @@ class ISMCTSAgent:
         m = self._mirror
         if m is None or m[0] is not game.spec or m[1] != game.seed or hist[:len(m[2])] != m[2]:
             vg = VectorGame.from_games(game.spec, [game.seed])
-            vg.agent_params = {**constructor_defaults(GreedyAgent, DoctrineAgent), **self.params()}
+            vg.agent_params = self._native_params()
             m = self._mirror = [game.spec, game.seed, [], vg]
         vg = m[3]
         for a in hist[len(m[2]):]:
