@@ -32,7 +32,6 @@ from ..spec import GameSpec
 from ..state import GameState, PlayerState, Stage, Unit
 from .layout import decode_records, unit_templates
 from .params import native_params
-from .snapshot import PCG_WORDS
 
 __all__ = ["Game", "pcg_words", "pcg_state"]
 
