@@ -71,6 +71,28 @@ cdef class Handle:
             return False
         return aa_is_legal(self.P, self.g, a) != 0
 
+    def try_apply(self, int a):
+        """Apply action id a if it is legal now (checked against the sorted legal list when it is
+        at hand, else by aa_is_legal) and run to the next decision; False (nothing changed) if not."""
+        cdef int lo, hi, mid
+        if a < 0 or a >= self.P.n_actions or self.g.s[S_STAGE] == ST_OVER:
+            return False
+        if self.fresh:
+            lo, hi = 0, self.n_legal
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if self.buf[mid] < a:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if lo == self.n_legal or self.buf[lo] != a:
+                return False
+        elif not aa_is_legal(self.P, self.g, a):
+            return False
+        aa_apply_action(self.P, self.g, a)
+        self.fresh = False
+        return True
+
     def apply(self, int a):
         """Apply action id a, which must be legal (is_legal), and run to the next decision."""
         aa_apply_action(self.P, self.g, a)

@@ -289,10 +289,9 @@ class Game(GameReading):
             if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
                 raise TypeError(f"action: expected an int action id, got {type(action).__name__} {shown(action)}")
             action = int(action)
-        if not 0 <= action < self.space.n or not self._h.is_legal(action):
+        if not -2**31 <= action < 2**31 or not self._h.try_apply(action):
             raise IllegalActionError(self._refusal(action))
         self.history.append(action)
-        self._h.apply(action)
         self._s = None
 
     def _refusal(self, a: int) -> str:
@@ -414,11 +413,14 @@ class Game(GameReading):
             raise SavedGameError("text.source: a scripted source (tests) is the reference engine's; the C core "
                                  "replays a game from a random source only (atomic_africa.reference.game.Game "
                                  "loads this text)")
-        saved = cls.__new__(cls)     # the saved state as it reads, for check_playable
+        saved = cls.__new__(cls)     # the saved state as it reads: its conservation laws
         saved._setup(spec, d["seed"])
         saved.initial_figures = list(d["initial_figures"])
         saved._s = GameState.from_dict(d["state"])
-        check_playable(saved)
+        try:
+            saved.check_invariants()
+        except AssertionError as e:
+            raise SavedGameError(f"text.state: breaks a conservation law of the game ({e})") from None
         origin = f"text.source.seed {src['seed']}"
         g = cls(spec, d["seed"], source=RandomSource(src["seed"]))
         for i, a in enumerate(d["history"]):
@@ -428,8 +430,7 @@ class Game(GameReading):
                 raise SavedGameError(f"text.history[{i}]: action {a} is not legal when the history is replayed "
                                      f"from {origin} ({e})") from None
         check_replayed(d, json.loads(g.to_json()), origin)
-        g.initial_figures = list(d["initial_figures"])
-        return g
+        return check_playable(g)
 
     @classmethod
     def replay(cls, scenario=None, seed: int = 0, actions=(), rules=None, source=None) -> Game:
