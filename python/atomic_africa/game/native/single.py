@@ -243,7 +243,7 @@ class Game(GameReading):
     @property
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        return self._scalars[_STAGE] == _OVER
+        return bool(self._scalars[_STAGE] == _OVER)
 
     def legal_actions(self) -> list:
         """Sorted legal action ids for the current player.
