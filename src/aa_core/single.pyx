@@ -138,6 +138,16 @@ cdef class Handle:
         """The state was changed from outside (loaded, determinized): drop the cached legal list."""
         self.fresh = False
 
+    @property
+    def over(self):
+        """Whether the game is over."""
+        return self.g.s[S_STAGE] == ST_OVER
+
+    @property
+    def cur(self):
+        """The player to move, -1 once the game is over."""
+        return -1 if self.g.s[S_STAGE] == ST_OVER else self.g.s[S_CUR]
+
     def scalar(self, int k):
         """Scalar k of the state (schema.SCALARS order)."""
         return self.g.s[k]

@@ -141,6 +141,7 @@ class Game(GameReading):
         self._arrays = self._engine.arrays
         self._scalars = self._arrays["scalars"][0]
         self._h = _single.Handle(self._engine)
+        self._agent_params = None
 
     def _changed(self):
         self._s = None
@@ -233,7 +234,7 @@ class Game(GameReading):
     @property
     def current_player(self) -> int:
         """Player (0 or 1) to decide next; -1 once the game is over."""
-        return int(self._scalars[_CUR]) if self._scalars[_STAGE] != _OVER else -1
+        return self._h.cur
 
     @property
     def stage(self) -> str:
@@ -243,7 +244,7 @@ class Game(GameReading):
     @property
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        return bool(self._scalars[_STAGE] == _OVER)
+        return self._h.over
 
     def legal_actions(self) -> list:
         """Sorted legal action ids for the current player.
@@ -358,7 +359,9 @@ class Game(GameReading):
     def agent_action(self, kind: int, words: np.ndarray, params: dict) -> int:
         """The action native agent ``kind`` (``aa_core.vgame.AGENT_KINDS``) plays now, drawing from the
         PCG64 words ``words`` (updated in place), with the agent parameters ``params``; -1 if none."""
-        self._h.set_agent_params(params)
+        if params is not self._agent_params:     # an agent's parameters: set once, not per decision
+            self._h.set_agent_params(params)
+            self._agent_params = params
         return self._h.agent_action(kind, words)
 
     # ------------------------------------------------------------------ construction / serialising
