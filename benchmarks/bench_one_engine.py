@@ -100,3 +100,24 @@ def test_env_step(benchmark, items, entry):
     items(ENV_STEPS)
     fn = env_steps if entry == "gymnasium_env" else (lambda: vector_steps(ENV_STEPS))
     assert benchmark.pedantic(fn, rounds=5, iterations=1) == ENV_STEPS
+
+
+def test_env_step_ratio_interleaved(benchmark, items):
+    """The two env loops alternated within one entry (the machine's load shifts between entries):
+    the ratio of their medians, the single env's over the VectorGame's, in ``ratios``."""
+    import time
+    benchmark.group = "one_engine_env_step"
+    items(ENV_STEPS)
+    times = {"gymnasium_env": [], "vector_game_1": []}
+
+    def both():
+        for name, fn in (("gymnasium_env", env_steps), ("vector_game_1", lambda: vector_steps(ENV_STEPS))):
+            t = time.perf_counter()
+            assert fn() == ENV_STEPS
+            times[name].append(time.perf_counter() - t)
+        return ENV_STEPS
+
+    benchmark.pedantic(both, rounds=7, iterations=1)
+    med = {k: float(np.median(v)) for k, v in times.items()}
+    benchmark.extra_info["ratios"] = {"gymnasium_env / vector_game_1": med["gymnasium_env"] / med["vector_game_1"]}
+    benchmark.extra_info["figures"] = {k: f"{v / ENV_STEPS * 1e6:.1f} us/step" for k, v in med.items()}
