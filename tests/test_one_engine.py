@@ -174,3 +174,26 @@ def test_illegal_actions_are_refused_as_the_reference():
     with pytest.raises(IllegalActionError) as e1:
         g.apply(bad)
     assert str(e1.value) == str(e2.value)
+
+
+@pytest.mark.parametrize("opponent,seed", [("random", 51), ("greedy", 52)])
+def test_the_single_gymnasium_env_plays_the_reference_game(opponent, seed):
+    """The single env (the C core since issue 32) against the reference engine fed the same decisions:
+    the same saved game and the learner's same observation after every step."""
+    from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
+    env = AtomicAfricaEnv(opponent=opponent, player=0, view="absolute")
+    obs, info = env.reset(seed=seed)
+    r = reference.Game(env.game.spec, seed)
+    rng = np.random.default_rng(seed)
+    done, steps = False, 0
+    while True:
+        for a in env.game.history[len(r.history):]:
+            r.apply(a)
+        assert env.game.to_json() == r.to_json()
+        np.testing.assert_array_equal(obs, r.observation(0))
+        np.testing.assert_array_equal(info["action_mask"], r.action_mask())
+        if done:
+            break
+        obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        steps += 1
+    assert r.is_over and steps > 20
