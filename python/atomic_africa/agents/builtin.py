@@ -26,7 +26,7 @@ __all__ = ["NativeAgent", "RandomAgent", "HeuristicAgent", "GreedyAgent", "Doctr
 
 
 class NativeAgent:
-    """A built-in agent played by the C core: ``act(game)`` is native agent :attr:`name`'s choice.
+    """A built-in agent played by the C core: ``act(game)`` is the choice of the native agent named ``name``.
 
     Parameters
     ----------

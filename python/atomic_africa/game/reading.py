@@ -80,7 +80,7 @@ class GameReading:
             assert sum(u.commander for u in s.units if u.alive and u.side == p) <= 1
 
     def state_hash(self) -> str:
-        """SHA-256 of :meth:`to_json` (golden traces).
+        """SHA-256 of ``to_json()`` (golden traces).
 
         Returns
         -------

@@ -13,8 +13,8 @@ Every reader of a unit takes the field's bounds from its :data:`UNIT_FIELDS` lin
 resolves them against a game's spec): saved games (:mod:`.saved`), native snapshots
 (:mod:`.native.snapshot`) and scenario files (:mod:`.scenario`, for the fields a scenario gives, with
 their :class:`Setup`). The observation of a unit slot is :data:`UNIT_OBSERVATION`, from which the
-encoder (:mod:`.observe`), its specification (:mod:`.observation_spec`) and ``docs/observation.md``
-are derived. The sizes every engine needs are in :mod:`atomic_africa._limits`.
+reference engine's encoder (:mod:`atomic_africa.reference.game.observe`; the C core's is its twin), its
+specification (:mod:`.observation_spec`) and ``docs/observation.md`` are derived. The sizes every engine needs are in :mod:`atomic_africa._limits`.
 
 .. rubric:: Adding a unit field
 
@@ -291,8 +291,9 @@ def setup_fields(own: bool | None = None) -> tuple:
 class UnitFeature(NamedTuple):
     """One float of a unit slot's observation (all 0 for an empty slot).
 
-    ``encoding`` says how the float comes from the unit (:mod:`.observe` computes it, the native
-    ``unit_features`` in ``src/aa_core/csrc/aa_observe.c`` computes the same float bit for bit):
+    ``encoding`` says how the float comes from the unit (:mod:`atomic_africa.reference.game.observe`
+    computes it, the native ``unit_features`` in ``src/aa_core/csrc/aa_observe.c`` the same float bit
+    for bit):
 
     - ``"flag"``: the bool field ``source``, 0 or 1;
     - ``"x"`` / ``"y"``: the coordinate ``source`` (cm) / the table's width / height;

@@ -9,6 +9,5 @@ observation layout) live in :mod:`atomic_africa.game` and are imported from ther
 """
 from ...game.outcome import GameResult, IllegalActionError
 from .engine import Game
-from .observe import observe
 
-__all__ = ["Game", "GameResult", "IllegalActionError", "observe"]
+__all__ = ["Game", "GameResult", "IllegalActionError"]

@@ -76,15 +76,16 @@ class Game(GameReading):
     spec : GameSpec
         The game's configuration; ``scenario``, ``rules``, ``deck``, ``C`` (slots per side),
         ``assets`` and ``space`` are its fields.
-    current_player : int
-        Player (0 or 1) to decide next; -1 once the game is over.
-    is_over : bool
-    result : GameResult or None
     events : EventLog
         The event log (a list of dicts), both players' hidden cards included; ``events(player=p)``
         is player ``p``'s view of it (what it may know: :func:`~atomic_africa.game.events.player_view`).
     history : list of int
         Actions applied so far (replay with :meth:`replay`).
+
+    Notes
+    -----
+    ``current_player``, ``is_over``, ``result`` and the other read-only views are
+    :class:`~atomic_africa.game.reading.GameReading`'s, shared with the product's ``Game``.
     """
 
     def __init__(self, scenario=None, seed: int = 0, rules: Rules | None = None, source=None):
