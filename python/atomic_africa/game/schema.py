@@ -14,7 +14,8 @@ resolves them against a game's spec): saved games (:mod:`.saved`), native snapsh
 (:mod:`.native.snapshot`) and scenario files (:mod:`.scenario`, for the fields a scenario gives, with
 their :class:`Setup`). The observation of a unit slot is :data:`UNIT_OBSERVATION`, from which the
 reference engine's encoder (:mod:`atomic_africa.reference.game.observe`; the C core's is its twin), its
-specification (:mod:`.observation_spec`) and ``docs/observation.md`` are derived. The sizes every engine needs are in :mod:`atomic_africa._limits`.
+specification (:mod:`.observation_spec`) and ``docs/observation.md`` are derived. The sizes every
+engine needs are in :mod:`atomic_africa._limits`.
 
 .. rubric:: Adding a unit field
 
