@@ -1,7 +1,7 @@
 """The one declaration of what both engines share: unit fields and their bounds, the per-unit
 observation, game scalars, stages, event records, end reasons and the native engine's limits.
 
-The Python engine builds :class:`~atomic_africa.game.state.Unit`, ``Stage``, ``EVENT_TYPES`` and its end
+The engines build :class:`~atomic_africa.game.state.Unit`, ``Stage``, ``EVENT_TYPES`` and their end
 reasons from here; the C core's declarations (``src/aa_core/csrc/aa_schema.h``) and their Cython names
 (``src/aa_core/vgame_schema.pxi``) are generated from here by :mod:`.native.schema_c`
 (``tests/test_schema.py`` fails when the committed files differ); :mod:`.native.layout` reads the native
@@ -23,7 +23,7 @@ A new unit field touches three places:
 
 1. its :data:`UNIT_FIELDS` line here: storage and next free ``row``, Python type, default, doc,
    bounds and, if a scenario file gives it, its :class:`Setup`;
-2. the Python engine's rule that uses it (:mod:`.engine`);
+2. the reference engine's rule that uses it (:mod:`atomic_africa.reference.game.engine`);
 3. the native engine's rule that uses it (``src/aa_core/csrc/*.c``: ``v->name[u]``).
 
 Then regenerate the header and the ``.pxi`` (``PYTHONPATH=python python -m atomic_africa.game.native.schema_c``
@@ -41,8 +41,8 @@ field without bounds or a reader that skips one.
 .. rubric:: Adding an event
 
 One :data:`EVENTS` entry at the end, regenerate (``E_<TYPE>``), and log it in both
-engines (``self._ev(...)`` in ``Game``, ``aa_ev_record(v, E_<TYPE>, n, vals)`` in ``src/aa_core/csrc``, values in field
-order). If a field of the new event is hidden from a player (a card not shown at the table),
+engines (``self._ev(...)`` in the reference ``Game``, ``aa_ev_record(v, E_<TYPE>, n, vals)`` in
+``src/aa_core/csrc``, values in field order). If a field of the new event is hidden from a player (a card not shown at the table),
 add it to :data:`HIDDEN` too.
 """
 from __future__ import annotations
