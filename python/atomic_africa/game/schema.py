@@ -42,8 +42,8 @@ field without bounds or a reader that skips one.
 
 One :data:`EVENTS` entry at the end, regenerate (``E_<TYPE>``), and log it in both
 engines (``self._ev(...)`` in the reference ``Game``, ``aa_ev_record(v, E_<TYPE>, n, vals)`` in
-``src/aa_core/csrc``, values in field order). If a field of the new event is hidden from a player (a card not shown at the table),
-add it to :data:`HIDDEN` too.
+``src/aa_core/csrc``, values in field order). If a field of the new event is hidden from a player (a
+card not shown at the table), add it to :data:`HIDDEN` too.
 """
 from __future__ import annotations
 
