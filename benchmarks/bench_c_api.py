@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from _scale import scaled
 
-from atomic_africa.game import Game
+from atomic_africa.reference.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES_C = scaled(200, minimum=2)

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 from _scale import BENCH_BATTLE, scaled
 
-from atomic_africa.agents import HeuristicAgent, RandomAgent
-from atomic_africa.game import Game, load_scenario
+from atomic_africa.reference.game.agents import HeuristicAgent, RandomAgent
+from atomic_africa.game import load_scenario
+from atomic_africa.reference.game import Game
 from atomic_africa.game.los import TerrainArrays, los_blocked
 from atomic_africa.reference import geometry as ref
 

@@ -28,7 +28,8 @@ import numpy as np
 import pytest
 from _scale import scaled
 
-from atomic_africa.game import Game, VectorGame
+from atomic_africa.game import VectorGame
+from atomic_africa.reference.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "src" / "aa_core"

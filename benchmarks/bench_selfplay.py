@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 from _scale import BENCH_BATTLE, scaled
 
-from atomic_africa.agents import AGENTS, make_agent
+from atomic_africa.reference.game.agents import AGENTS, make_agent
 from atomic_africa.agents.native import play_agent_games
-from atomic_africa.game import Game, GameSpec, load_scenario
+from atomic_africa.game import GameSpec, load_scenario
+from atomic_africa.reference.game import Game
 
 # The battle docs/performance.md's figures were measured on (the default scenario until issue 14).
 SPEC = GameSpec.build(load_scenario(BENCH_BATTLE), None)

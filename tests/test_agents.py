@@ -5,9 +5,9 @@ import pytest
 
 from atomic_africa import odds
 from atomic_africa.enums import Action, Cover, Die, Posture
-from atomic_africa.agents import (AGENTS, DoctrineAgent, GreedyAgent, HeuristicAgent, RandomAgent,
+from atomic_africa.reference.game.agents import (AGENTS, DoctrineAgent, GreedyAgent, HeuristicAgent, RandomAgent,
                                       make_agent)
-from atomic_africa.game import Game
+from atomic_africa.reference.game import Game
 from atomic_africa.game.testing import Driver, mini_scenario, scripted, unit
 
 
@@ -121,7 +121,7 @@ def test_greedy_joker_posture_and_action_by_odds():
     assert seg[0] == "DECLARE" and seg[2] == Posture.OFFENSIVE
     # Check against an independent evaluation of every legal option with the odds module.
     agent = GreedyAgent()
-    from atomic_africa.agents.scoring import _View
+    from atomic_africa.reference.game.agents.scoring import _View
     view = _View(g)
     u = g.s.units[g.s.decl_uid]
     values = {b: agent.action_value(view, u, *g.space.decode(b)[1:]) for b in g.legal_actions()}

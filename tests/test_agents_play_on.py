@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 import atomic_africa as aa
-from atomic_africa.agents import make_agent
+from atomic_africa.reference.game.agents import make_agent
 from atomic_africa.agents.native import play_agent_games
-from atomic_africa.game import Game, GameSpec, default_scenario
+from atomic_africa.game import GameSpec, default_scenario
+from atomic_africa.reference.game import Game
 from atomic_africa.game.scenario import Scenario
 
 DEFAULT = aa.Rules.default()

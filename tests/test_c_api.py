@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 import atomic_africa as aa
-from atomic_africa.agents import DoctrineAgent, GreedyAgent, RandomAgent
-from atomic_africa.game import Game
+from atomic_africa.reference.game.agents import DoctrineAgent, GreedyAgent, RandomAgent
+from atomic_africa.reference.game import Game
 from atomic_africa.game.native.layout import decode_records
 from atomic_africa.game.spec import GameSpec
 
@@ -247,7 +247,7 @@ def test_the_ismcts_agent_chooses_as_the_python_agent(c_driver, sims, exploratio
     """aa_agent_new_search(AA_AGENT_ISMCTS, seed, NULL, options) for each side chooses what
     ISMCTSAgent(seed, simulations, exploration, rollout, rollout_depth) chooses in the same game (one
     agent, one stream, per side), decision for decision."""
-    from atomic_africa.agents import ISMCTSAgent
+    from atomic_africa.reference.game.agents import ISMCTSAgent
     from atomic_africa.game.native.agent_args import AGENT_KINDS
 
     seeds = (4, 9)
@@ -268,7 +268,7 @@ def test_search_defaults_are_the_python_class():
     """aa_search_defaults (aa_api.c's default_search) are ISMCTSAgent's constructor defaults."""
     import inspect
 
-    from atomic_africa.agents import ISMCTSAgent
+    from atomic_africa.reference.game.agents import ISMCTSAgent
     from atomic_africa.game.native.agent_args import AGENT_KINDS
 
     text = (PKG / "csrc" / "aa_api.c").read_text()
@@ -282,7 +282,7 @@ def test_search_defaults_are_the_python_class():
 
 def test_search_defaults_through_the_api(c_driver):
     from atomic_africa._limits import MAX_SIMULATIONS
-    from atomic_africa.agents import ISMCTSAgent
+    from atomic_africa.reference.game.agents import ISMCTSAgent
 
     a = ISMCTSAgent()
     tag, sims, expl, rollout, depth, width = _run([c_driver, "searchdefaults"]).stdout.split()
@@ -386,7 +386,8 @@ def test_bad_arguments_get_a_status_and_a_message(c_driver):
         name, status, msg = (line.split(" ", 2) + [""])[:3]
         got[name] = (int(status), msg)
     # NULL, 0 counts the legal actions: those of Game(default battle, seed 7) at its start
-    from atomic_africa.game import Game, default_scenario
+    from atomic_africa.game import default_scenario
+    from atomic_africa.reference.game import Game
     assert got.pop("legal_count") == (len(Game(default_scenario(), 7).legal_actions()), "")
     # aa_game_player_events(NULL, 0) counts the values (those of aa_game_events); a refused call left
     # buf (42) untouched, and its message names the size needed
@@ -420,7 +421,7 @@ def test_default_agent_options_are_the_python_classes():
 def test_the_c_api_page_example_compiles_and_prints_what_it_says(library, tmp_path):
     """docs/guide/c_api.md's complete example, compiled as it stands: it plays Game(None, 42) with
     RandomAgent(1) against HeuristicAgent() as the Python engine does."""
-    from atomic_africa.agents import HeuristicAgent
+    from atomic_africa.reference.game.agents import HeuristicAgent
 
     page = (ROOT / "docs" / "guide" / "c_api.md").read_text()
     blocks = re.findall(r"```c\n(.*?)```", page, flags=re.S)
@@ -464,7 +465,7 @@ def test_built_in_agents_choose_as_the_python_classes(c_driver, kinds):
     """aa_agent_action of the heuristic (1), greedy (2) and doctrine (3) agents, default options: the
     actions of HeuristicAgent(), GreedyAgent() and DoctrineAgent() in the same game (80 decisions),
     on the process's second aa_spec_default: the greedy agent reads the odds tables the first shared."""
-    from atomic_africa.agents import HeuristicAgent
+    from atomic_africa.reference.game.agents import HeuristicAgent
 
     classes = {1: HeuristicAgent, 2: GreedyAgent, 3: DoctrineAgent}
     got = [int(x) for x in _run([c_driver, "agents", *kinds, 11, 80]).stdout.split()]
@@ -481,7 +482,7 @@ def test_the_planning_page_example_compiles_and_prints_what_it_says(library, tmp
     """docs/guide/planning.md's C example, compiled as it stands: its rollout is Game(None, 7) cloned,
     determinized for side 0 with seed 99 and played out by RandomAgent(2); its game is
     ISMCTSAgent(1, simulations=64) against HeuristicAgent(), decision for decision."""
-    from atomic_africa.agents import HeuristicAgent, ISMCTSAgent
+    from atomic_africa.reference.game.agents import HeuristicAgent, ISMCTSAgent
 
     page = (ROOT / "docs" / "guide" / "planning.md").read_text()
     blocks = re.findall(r"```c\n(.*?)```", page, flags=re.S)

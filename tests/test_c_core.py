@@ -144,7 +144,7 @@ def test_cython_declarations_name_every_c_field_in_order():
 def test_every_python_twin_the_core_names_exists():
     """The C functions' comments name their Python counterparts (Game.<method>, module.function): a
     renamed method leaves no comment pointing at nothing."""
-    from atomic_africa.game.engine import Game
+    from atomic_africa.reference.game.engine import Game
 
     missing = set()
     for path in SOURCES + HEADERS:

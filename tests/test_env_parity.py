@@ -6,14 +6,15 @@ in every state of many games on both engines."""
 import numpy as np
 import pytest
 
-from atomic_africa.agents import RandomAgent
+from atomic_africa.reference.game.agents import RandomAgent
 from atomic_africa.agents.native import agent_params
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
 from atomic_africa.env.pettingzoo_env import raw_env
 from atomic_africa.env.rllib import AtomicAfricaMultiAgentEnv
 from atomic_africa.env.shaping import RewardShaping, game_totals, potentials, start_figures
-from atomic_africa.game import Game, GameSpec, Scenario, VectorGame, load_scenario
+from atomic_africa.game import GameSpec, Scenario, VectorGame, load_scenario
+from atomic_africa.reference.game import Game
 from atomic_africa.game.observation_spec import compact_indices, observation_bounds, observation_spec
 
 

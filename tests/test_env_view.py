@@ -5,14 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from atomic_africa.agents import RandomAgent
 from atomic_africa.env.gymnasium_env import AtomicAfricaEnv
 from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
 from atomic_africa.env.pettingzoo_env import raw_env
-from atomic_africa.game import Game, GameSpec, IllegalActionError, Scenario, VectorGame
+from atomic_africa.game import GameSpec, IllegalActionError, Scenario, VectorGame
 from atomic_africa.game.observation_spec import observation_spec
 from atomic_africa.game.side_view import SideView
 from atomic_africa.game.testing import unit
+from atomic_africa.reference.game import Game
+from atomic_africa.reference.game.agents import RandomAgent
 from atomic_africa.rules import Rules
 
 W, H = 180.0, 120.0
@@ -37,7 +38,8 @@ SYM = _symmetric()
 
 
 def _mirror(g: Game) -> Game:
-    """The same position turned by 180 degrees with the sides swapped (player p becomes 1 - p)."""
+    """The same position turned by 180 degrees with the sides swapped (player p becomes 1 - p): built
+    by editing the plain-data state, which only the reference engine plays from."""
     m = g.clone()
     m._los_key, m._feature_los = None, {}              # caches of the position (rebuilt on demand)
     C, s = m.C, m.s

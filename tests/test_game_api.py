@@ -1,4 +1,9 @@
-"""Game API: decisions, masks, illegal actions, observations, serialisation, scenarios."""
+"""Game API: decisions, masks, illegal actions, observations, serialisation, scenarios.
+
+``Game`` is the product's (the C core); the tests that script decks and dice (``ScriptedSource``) play
+the reference engine (``ReferenceGame``), the only one a script can drive, and a scripted saved game
+is refused by the C core's ``from_json`` (loaded by the reference's).
+"""
 import pickle
 import tomllib
 from importlib import resources
@@ -10,7 +15,9 @@ import atomic_africa as aa
 from atomic_africa.game import (Game, IllegalActionError, Scenario, ScenarioError,
                                 default_scenario, load_scenario)
 from atomic_africa.agents import GreedyAgent, RandomAgent, play
+from atomic_africa.game.saved import SavedGameError
 from atomic_africa.game.testing import Driver, mini_scenario, scripted, unit
+from atomic_africa.reference.game import Game as ReferenceGame
 
 
 def advance(g, n, seed=0):
@@ -125,7 +132,7 @@ def test_illegal_action_raises_with_reason_and_leaves_state_unchanged(steps):
 
 
 def test_illegal_action_messages_say_why():
-    g = Game(mini_scenario([unit(50, 20, markers=1)], [unit(50, 70)], experience=("regular", "green")), 0,
+    g = ReferenceGame(mini_scenario([unit(50, 20, markers=1)], [unit(50, 70)], experience=("regular", "green")), 0,
              source=scripted(["7S", "5H"], ["5C"]))
     with pytest.raises(IllegalActionError, match="suppressed"):
         g.apply(g.space.assign(g.deck.id_of("5H"), 0))
@@ -146,10 +153,10 @@ def test_game_over_rejects_actions():
 # ---------------------------------------------------------------- observation
 def test_observation_shape_and_hidden_cards():
     blue_top, dice = ["5H", "QS"], [1] * 60
-    g1 = Game(mini_scenario([unit(50, 20), unit(90, 20)], [unit(50, 90), unit(90, 90)]), 0,
-              source=scripted(blue_top, ["5C", "9D"], dice))
-    g2 = Game(mini_scenario([unit(50, 20), unit(90, 20)], [unit(50, 90), unit(90, 90)]), 0,
-              source=scripted(blue_top, ["KC", "Joker1"], dice))
+    g1 = ReferenceGame(mini_scenario([unit(50, 20), unit(90, 20)], [unit(50, 90), unit(90, 90)]), 0,
+                       source=scripted(blue_top, ["5C", "9D"], dice))
+    g2 = ReferenceGame(mini_scenario([unit(50, 20), unit(90, 20)], [unit(50, 90), unit(90, 90)]), 0,
+                       source=scripted(blue_top, ["KC", "Joker1"], dice))
     for g in (g1, g2):
         d = Driver(g)
         d.assign("5H", 0).assign("QS", 1)
@@ -202,8 +209,13 @@ def test_json_round_trip_pickle_clone_and_replay_are_exact():
 
 
 def test_scripted_source_round_trips():
-    g = Game(mini_scenario([unit(50, 20)], [unit(50, 70)]), 0, source=scripted(["5H"], ["5C"], [1, 2, 3]))
-    assert Game.from_json(g.to_json()).to_json() == g.to_json()
+    g = ReferenceGame(mini_scenario([unit(50, 20)], [unit(50, 70)]), 0, source=scripted(["5H"], ["5C"], [1, 2, 3]))
+    assert ReferenceGame.from_json(g.to_json()).to_json() == g.to_json()
+    # the C core draws from a PCG64 stream only: it refuses the script, naming the engine that takes it
+    with pytest.raises(TypeError, match="reference"):
+        Game(mini_scenario([unit(50, 20)], [unit(50, 70)]), 0, source=scripted(["5H"], ["5C"], [1, 2, 3]))
+    with pytest.raises(SavedGameError, match=r"^text\.source: a scripted source"):
+        Game.from_json(g.to_json())
 
 
 def test_greedy_beats_random_most_of_the_time():

@@ -3,8 +3,8 @@ and the action log replays to the same state."""
 import numpy as np
 import pytest
 
-from atomic_africa.agents import RandomAgent
-from atomic_africa.game import Game
+from atomic_africa.reference.game.agents import RandomAgent
+from atomic_africa.reference.game import Game
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.scenario import Scenario
 from atomic_africa.game.testing import mini_scenario, unit

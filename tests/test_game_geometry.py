@@ -5,7 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atomic_africa import Rules
-from atomic_africa.game import Game, default_scenario
+from atomic_africa.game import default_scenario
+from atomic_africa.reference.game import Game
 from atomic_africa.game.los import TerrainArrays, cover_at, cover_of_point, has_los, los_blocked
 from atomic_africa.game.testing import Driver, mini_scenario, scripted, unit
 from atomic_africa.reference import geometry as ref

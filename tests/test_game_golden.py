@@ -4,7 +4,10 @@ The traces pin the rules, so they play one fixed battle whatever the packaged sc
 ``tests/support/lopsided_meeting.toml``, the packaged ``meeting_engagement`` as it was when they were
 recorded (the default battle then; issue 35 made the packaged one balanced, and the traces did not
 change, since the rules did not).
-Regenerate (after an intended rules change) with ``AA_REGEN_GOLDEN=1 pytest tests/test_game_golden.py``.
+Each trace is played twice: by the reference engine (``atomic_africa.reference.game`` and its Python
+agents), which judges, and by the product's ``Game`` on the C core with the native agents; both must
+reproduce it. Regenerate (after an intended rules change) with
+``AA_REGEN_GOLDEN=1 pytest tests/test_game_golden.py`` (the reference engine writes the files).
 """
 import hashlib
 import json
@@ -13,9 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from atomic_africa.agents import HeuristicAgent, RandomAgent
-from atomic_africa.game import Game
+from atomic_africa import agents as native_agents
+from atomic_africa import game as product
+from atomic_africa.reference import game as reference
+from atomic_africa.reference.game import agents as reference_agents
 from support import LOPSIDED_MEETING
+
+ENGINES = {"reference": (reference.Game, reference_agents), "c core": (product.Game, native_agents)}
 
 GOLDEN = Path(__file__).parent / "golden"
 SCENARIO = LOPSIDED_MEETING
@@ -27,8 +34,9 @@ def digest(obj) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()
 
 
-def trace(seed, a, b):
-    agents = [{"random": RandomAgent, "heuristic": HeuristicAgent}[n](seed + i) for i, n in enumerate((a, b))]
+def trace(seed, a, b, engine="reference"):
+    Game, ag = ENGINES[engine]
+    agents = [{"random": ag.RandomAgent, "heuristic": ag.HeuristicAgent}[n](seed + i) for i, n in enumerate((a, b))]
     g = Game(SCENARIO, seed)
     while not g.is_over:
         g.apply(agents[g.current_player].act(g))
@@ -41,11 +49,13 @@ def trace(seed, a, b):
     }
 
 
+@pytest.mark.parametrize("engine", list(ENGINES))
 @pytest.mark.parametrize("seed,a,b", CASES)
-def test_golden_trace(seed, a, b):
+def test_golden_trace(seed, a, b, engine):
     path = GOLDEN / f"game_seed{seed}_{a}_{b}.json"
-    got = trace(seed, a, b)
-    if os.environ.get("AA_REGEN_GOLDEN"):
+    got = trace(seed, a, b, engine)
+    Game = ENGINES[engine][0]
+    if os.environ.get("AA_REGEN_GOLDEN") and engine == "reference":
         path.write_text(json.dumps(got, indent=1) + "\n")
     want = json.loads(path.read_text())
     assert got["actions"] == want["actions"]

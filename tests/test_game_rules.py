@@ -9,7 +9,8 @@ import pytest
 
 import atomic_africa as aa
 from atomic_africa import Action, Posture
-from atomic_africa.game import Game, IllegalActionError, ScenarioError
+from atomic_africa.game import IllegalActionError, ScenarioError
+from atomic_africa.reference.game import Game
 from atomic_africa.game.state import NO_CARD
 from atomic_africa.game.testing import Driver, mini_scenario, scripted, unit
 
@@ -187,7 +188,7 @@ def test_2_reserve_discarded_at_cleanup_and_discard_reshuffled_when_deck_runs_ou
     tough = dict(figures=5, dice=("d12", "d12", "d12"), armor=10)
     g2 = Game(mini_scenario([unit(50, 20, **tough)], [unit(50, 70, **tough)], turns=20,
                             experience=("elite", "elite")), 3)
-    from atomic_africa.agents import RandomAgent, play
+    from atomic_africa.reference.game.agents import RandomAgent, play
     play(g2, [RandomAgent(1), RandomAgent(2)])
     assert only(g2.events, "reshuffle")
     g2.check_invariants()

@@ -12,7 +12,8 @@ import pytest
 
 import atomic_africa as aa
 from atomic_africa import Action, Posture
-from atomic_africa.game import Game, ScenarioError
+from atomic_africa.game import ScenarioError
+from atomic_africa.reference.game import Game
 from atomic_africa.game.state import NO_CARD
 from atomic_africa.game.testing import Driver, mini_scenario, scripted, unit
 from atomic_africa.reference import core as ref

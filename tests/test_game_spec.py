@@ -7,7 +7,7 @@ import pytest
 
 from atomic_africa.agents import RandomAgent, play
 from atomic_africa.game import Game, GameSpec, TerrainArrays, VectorGame, default_scenario
-from atomic_africa.game import engine as engine_module
+from atomic_africa.reference.game import engine as engine_module
 from atomic_africa.rules import Rules, resolve_rules
 
 

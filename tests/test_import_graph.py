@@ -16,10 +16,14 @@ What must hold:
 (a) no cycle between modules (strongly connected components of one module only, and no self-import);
 (b) ``atomic_africa.reference.*`` imports only the standard library, numpy, ``atomic_africa.rules``,
     ``.enums``, ``.results``, ``._seeding``, ``._maths`` (the engines' own sine and cosine) and other
-    ``atomic_africa.reference`` modules;
+    ``atomic_africa.reference`` modules; the reference engine ``atomic_africa.reference.game`` (issue 32)
+    also imports the pieces both engines share, never the product's engine: no ``atomic_africa.game.native``
+    module but the native agent arguments (the search agent's), nothing above the agents;
+(b') no product module imports the reference engine but the explicit debugging options
+    (:data:`REFERENCE_GAME_IMPORTERS`: ``battle --engine reference``, ``selfplay --engine python``);
 (c) no arrow up: a module's layer is given by the longest dotted prefix of its name below
     ``atomic_africa`` that :data:`LAYERS` names (``game.native.vector`` is in "native engine",
-    ``game.engine`` in "game"), and no module imports one of a higher layer, except a package's
+    ``game.reading`` in "game"), and no module imports one of a higher layer, except a package's
     ``__init__`` re-exporting its own subpackages. Every module must have a layer, so a new
     top-level module is placed here on purpose.
 
@@ -49,6 +53,8 @@ LAYERS = (
     ("native engine", ("game.native", "game.observation_doc")),
     ("replay", ("replay",)),
     ("agents", ("agents",)),
+    # the reference engine: shared game pieces below it, the debugging options above it
+    ("reference engine", ("reference.game",)),
     ("self-play", ("selfplay",)),
     ("env", ("env", "_gymnasium")),
     ("league", ("league",)),
@@ -61,6 +67,12 @@ _LAYER_OF = {name: i for i, (_, names) in enumerate(LAYERS) for name in names}
 REFERENCE_MAY_IMPORT = {f"{PACKAGE}.rules", f"{PACKAGE}.enums", f"{PACKAGE}.results", f"{PACKAGE}._seeding",
                         f"{PACKAGE}._maths"}
 REFERENCE_EXTERNAL = {"numpy"}
+#: What the reference engine may import beyond REFERENCE_MAY_IMPORT (prefixes): the shared game pieces,
+#: the kernel wrappers, the library's base modules and the search agent (native even there: agents.builtin).
+REFERENCE_GAME_MAY_IMPORT = tuple(f"{PACKAGE}.{m}" for m in (
+    "game.", "dice", "fire", "scores", "odds", "batch", "_validate", "agents.search", "agents.builtin"))
+#: The product modules that may import the reference engine: the explicit debugging options.
+REFERENCE_GAME_IMPORTERS = {f"{PACKAGE}.cli.battle", f"{PACKAGE}.selfplay.games"}
 
 
 # -- building the graph ------------------------------------------------------------------------------
@@ -182,6 +194,13 @@ def arrows_up(graph: dict[str, set]) -> list[tuple[str, str]]:
                   and not b.startswith(a + "."))
 
 
+def _shared(t: str) -> bool:
+    """Whether the reference engine may import module t (REFERENCE_GAME_MAY_IMPORT)."""
+    if t.startswith(f"{PACKAGE}.game.native.") and t != f"{PACKAGE}.game.native.agent_args":
+        return False
+    return t == f"{PACKAGE}.game" or any(t == p.rstrip(".") or t.startswith(p) for p in REFERENCE_GAME_MAY_IMPORT)
+
+
 def reference_violations(graph, external) -> list[tuple[str, str]]:
     """Imports of the reference outside what it may import."""
     bad = []
@@ -189,16 +208,25 @@ def reference_violations(graph, external) -> list[tuple[str, str]]:
     for name in graph:
         if name != f"{PACKAGE}.reference" and not name.startswith(f"{PACKAGE}.reference."):
             continue
+        engine = name.startswith(f"{PACKAGE}.reference.game")
         bad += [(name, t) for t in sorted(graph[name])
-                if t not in REFERENCE_MAY_IMPORT and not t.startswith(f"{PACKAGE}.reference")]
-        bad += [(name, t) for t in sorted(external[name]) if t not in stdlib and t not in REFERENCE_EXTERNAL]
+                if t not in REFERENCE_MAY_IMPORT and not t.startswith(f"{PACKAGE}.reference")
+                and not (engine and _shared(t))]
+        bad += [(name, t) for t in sorted(external[name])
+                if t not in stdlib and t not in REFERENCE_EXTERNAL and not (engine and t == "aa_core")]
     return bad
+
+
+def reference_engine_importers(graph) -> list[str]:
+    """Product modules importing the reference engine."""
+    return sorted(a for a, targets in graph.items() if not a.startswith(f"{PACKAGE}.reference")
+                  and any(t.startswith(f"{PACKAGE}.reference.game") for t in targets))
 
 
 # -- tests ---------------------------------------------------------------------------------------------
 def test_the_graph_sees_the_package():
     graph, external = import_graph()
-    assert {f"{PACKAGE}.rules", f"{PACKAGE}.game.engine", f"{PACKAGE}.cli"} <= set(graph)
+    assert {f"{PACKAGE}.rules", f"{PACKAGE}.reference.game.engine", f"{PACKAGE}.cli"} <= set(graph)
     assert f"{PACKAGE}.rules" in graph[f"{PACKAGE}.odds"]
     assert "numpy" in external[f"{PACKAGE}.rules"]
 
@@ -231,6 +259,11 @@ def test_the_reference_imports_no_product_code():
     graph, external = import_graph()
     assert any(n.startswith(f"{PACKAGE}.reference.") for n in graph)
     assert reference_violations(graph, external) == []
+
+
+def test_only_the_debugging_options_import_the_reference_engine():
+    graph, _ = import_graph()
+    assert reference_engine_importers(graph) == sorted(REFERENCE_GAME_IMPORTERS)
 
 
 def test_every_module_has_a_layer_and_no_arrow_points_up():

@@ -20,8 +20,9 @@ import numpy as np
 import pytest
 
 import atomic_africa as aa
-from atomic_africa.agents import RandomAgent
-from atomic_africa.game import Game, VectorGame
+from atomic_africa.reference.game.agents import RandomAgent
+from atomic_africa.game import VectorGame
+from atomic_africa.reference.game import Game
 from atomic_africa.game import schema
 from atomic_africa.game.events import EventLog, hide_event, player_view
 from atomic_africa.game.native.layout import decode_records

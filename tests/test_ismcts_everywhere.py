@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from atomic_africa.agents import ISMCTSAgent, make_agent
+from atomic_africa.reference.game.agents import ISMCTSAgent, make_agent
 from atomic_africa.agents.search import check_search, search_overrides
 from atomic_africa.cli import main
-from atomic_africa.game import Game
+from atomic_africa.reference.game import Game
 from atomic_africa.league import play_league
 from atomic_africa.league.entrants import Entrant
 from atomic_africa.selfplay import play_games, read_results

@@ -4,7 +4,7 @@ messages"), each pinned as it reads now. Before, they were:
 1. ``stream_games(results="")``: ``expected a file name, got ''``
 2. ``stream_games(replays="/no/such/dir/r.jsonl")``: ``cannot write ...: no such directory /no/such/dir``
 3. ``stream_games(results="/tmp")``: ``is a directory, not a file: /tmp``
-4. ``agents.basic.play(..., max_steps=3)``: ``game did not end within 3 steps``
+4. ``agents.play(..., max_steps=3)``: ``game did not end within 3 steps``
 5. ``deck.id_of("ZH")``: ``card: unknown rank in 'ZH'``
 6. ``deck.id_of("JokerX")``: ``invalid literal for int() with base 10: 'X'``
 7. ``vg.agent_actions(["random"] * 3)`` on 2 envs: ``agents: shape (3,) does not fit (2,)``
@@ -36,7 +36,7 @@ import pytest
 from atomic_africa import batch, odds
 from atomic_africa.enums import Cover, Die, Posture
 from atomic_africa.agents import make_agent
-from atomic_africa.agents.basic import play
+from atomic_africa.agents import play
 from atomic_africa.cli import main
 from atomic_africa.game import Game, VectorGame
 from atomic_africa.selfplay import stream_games

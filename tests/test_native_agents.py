@@ -26,10 +26,10 @@ import pytest
 
 import atomic_africa as aa
 from aa_core.vgame import AGENT_KINDS
-from atomic_africa.agents import AGENTS, DoctrineAgent, HeuristicAgent, RandomAgent, play
+from atomic_africa.reference.game.agents import AGENTS, DoctrineAgent, HeuristicAgent, RandomAgent, play
 from atomic_africa.agents.native import agent_params as native_agent_params
 from atomic_africa.game import VectorGame
-from atomic_africa.game import Game
+from atomic_africa.reference.game import Game
 from atomic_africa.game.rng import RandomSource
 from atomic_africa.game.native.vector import DECISION_TRIES
 from atomic_africa.reference.core import Word32Stream, roll_faces

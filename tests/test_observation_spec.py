@@ -8,12 +8,13 @@ import pathlib
 import numpy as np
 import pytest
 
-from atomic_africa.agents import RandomAgent
-from atomic_africa.game import Game, GameSpec, VectorGame
+from atomic_africa.reference.game.agents import RandomAgent
+from atomic_africa.game import GameSpec, VectorGame
+from atomic_africa.reference.game import Game
 from atomic_africa.game.observation_doc import COMMAND, DOC_PATH, render
 from atomic_africa.game.observation_spec import (UNIT_LAYOUT, compact_indices, count_limits,
                                                  observation_bounds, observation_spec, unit_offset)
-from atomic_africa.game.observe import ENCODINGS, SCALE, UNIT_FEATURES, UNIT_SOURCE
+from atomic_africa.reference.game.observe import ENCODINGS, SCALE, UNIT_FEATURES, UNIT_SOURCE
 from atomic_africa.game.schema import LIMIT, UNIT_FIELDS, UNIT_OBSERVATION
 from atomic_africa.game.state import GameState
 from atomic_africa.game.testing import mini_scenario, unit

@@ -99,7 +99,7 @@ def test_sdist_has_the_tests_and_no_generated_c(built):
                  "tests/conftest.py", "tests/support/engagements.py", "tests/test_pcg.py",
                  "examples/embed/my_sim.pyx", "examples/embed/build.py", "benchmarks/conftest.py",
                  "benchmarks/_scale.py",
-                 "src/aa_core/pcg.pxd", "src/aa_core/vgame_schema.pxi", "src/aa_core/vgame.pyx",
+                 "src/aa_core/pcg.pxd", "src/aa_core/vgame_schema.pxi", "src/aa_core/vgame.pyx", "src/aa_core/single.pyx",
                  "python/atomic_africa/data/rules.toml"):
         assert need in names, need
     golden = sorted((ROOT / "tests" / "golden").iterdir())

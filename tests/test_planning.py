@@ -12,9 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from atomic_africa.agents import ISMCTSAgent, make_agent
+from atomic_africa.reference.game.agents import ISMCTSAgent, make_agent
 from atomic_africa.agents.native import agent_params
-from atomic_africa.game import Game, VectorGame
+from atomic_africa.game import VectorGame
+from atomic_africa.reference.game import Game
 from atomic_africa.game.state import Stage
 
 

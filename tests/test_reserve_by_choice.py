@@ -14,7 +14,8 @@ import pytest
 
 import atomic_africa as aa
 from atomic_africa.agents.native import play_agent_games
-from atomic_africa.game import Game, GameSpec, VectorGame
+from atomic_africa.game import GameSpec, VectorGame
+from atomic_africa.reference.game import Game
 from atomic_africa.game.testing import mini_scenario, unit
 from support.vector_mirror import Mirror, check_reset, check_step
 
@@ -346,7 +347,7 @@ def test_python_and_native_agents_hold_back_and_pick_reserve_cards_alike(kind, s
     """A whole game of the default battle with the Reserve by choice in which a unit reacts from the
     Reserve: the Python agents (make_agent) and their native twins take every decision alike, END
     ORDERS with cards in hand and the RESERVE_PICK card included."""
-    from atomic_africa.agents import make_agent
+    from atomic_africa.reference.game.agents import make_agent
 
     spec = GameSpec.build(None, VARIANT)
     native = play_agent_games(spec, np.array([seed], dtype=np.uint64), (kind, kind),

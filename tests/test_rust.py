@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from atomic_africa.agents import HeuristicAgent, RandomAgent
-from atomic_africa.game import Game
+from atomic_africa.reference.game.agents import HeuristicAgent, RandomAgent
+from atomic_africa.reference.game import Game
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("rust")]
 

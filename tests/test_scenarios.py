@@ -13,7 +13,7 @@ from atomic_africa.env.gymnasium_vector import AtomicAfricaVectorEnv
 from atomic_africa.env.pettingzoo_env import raw_env
 from atomic_africa.env.rllib import AtomicAfricaMultiAgentEnv
 from atomic_africa.game import Game, GameSpec, Scenario, VectorGame
-from atomic_africa.game.engine import IllegalActionError
+from atomic_africa.game import IllegalActionError
 from atomic_africa.game.native.mixed import MixedVectorGame, engine_maps
 from atomic_africa.game.observation_spec import observation_bounds
 from atomic_africa.game.scenarios import PaddedSpec, ScenarioSampler, map_seed

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import atomic_africa as aa
+from atomic_africa.reference.game import Game as ReferenceGame
 from atomic_africa.enums import Action, Posture, UnitKind
 from atomic_africa.game import schema
 from atomic_africa.game.events import EVENT_TYPES
@@ -131,7 +132,7 @@ def _zero_values(fields, present=True):
 
 
 def test_decoder_covers_every_event_type():
-    g = aa.game.Game(None, 0)
+    g = ReferenceGame(None, 0)
     sc, deck, C = g.scenario, g.deck, g.C
     assert sc.terrain and sc.sides[0].fire_support  # feature 0 and asset 0 exist for the records below
     rec = []
@@ -206,7 +207,7 @@ def test_python_game_events_carry_the_declared_fields(scenario):
     sc = None if scenario is None else random_scenario(scenario)
     seen = set()
     for seed in range(3):
-        g = aa.game.Game(sc, seed)
+        g = ReferenceGame(sc, seed)
         rng = np.random.default_rng(seed)
         while not g.is_over:
             g.apply(int(rng.choice(g.legal_actions())))
@@ -228,7 +229,7 @@ def test_native_arrays_follow_the_schema():
     rng = np.random.default_rng(0)
     # Each env's first game played in Python beside it; every unit row and scalar compared after
     # every decision until the game ends (the env is then left alone).
-    games = [aa.game.Game(sc, int(vg.episode_seeds[i])) for i in range(3)]
+    games = [ReferenceGame(sc, int(vg.episode_seeds[i])) for i in range(3)]
     steps = 0
     while not all(g.is_over for g in games):
         for i, g in enumerate(games):
@@ -250,7 +251,7 @@ def test_native_start_states_follow_the_schema():
     for seed in range(50000, 50040):
         sc = random_scenario(seed)
         vg = aa.game.VectorGame(sc, num_envs=1, seed=seed)
-        _same_state(vg._engine.arrays, 0, aa.game.Game(sc, int(vg.episode_seeds[0])))
+        _same_state(vg._engine.arrays, 0, ReferenceGame(sc, int(vg.episode_seeds[0])))
 
 
 def _same_state(a, i, g):
@@ -272,7 +273,7 @@ def _same_state(a, i, g):
 
 
 def test_unit_templates_lay_out_the_initial_units():
-    g = aa.game.Game(random_scenario(50001), 0)
+    g = ReferenceGame(random_scenario(50001), 0)
     t = unit_templates(g.s.units, g.C)
     U = 2 * g.C
     for st in NATIVE:

@@ -28,7 +28,8 @@ import pytest
 
 import atomic_africa
 from atomic_africa import _limits
-from atomic_africa.game import Game, GameSpec, ScenarioError, VectorGame, default_scenario
+from atomic_africa.game import GameSpec, ScenarioError, VectorGame, default_scenario
+from atomic_africa.reference.game import Game
 from atomic_africa.game import saved, schema
 from atomic_africa.game.native import snapshot
 from atomic_africa.game.native.snapshot import check_arrays
@@ -352,7 +353,8 @@ def _with_new_field(source: str) -> str:
 _NEW_FIELD_CHECKS = r"""
 import json, pickle, sys
 import numpy as np
-from atomic_africa.game import Game, GameSpec, default_scenario
+from atomic_africa.game import GameSpec, default_scenario
+from atomic_africa.reference.game import Game
 from atomic_africa.game.native.schema_c import render as render_header
 from atomic_africa.game.native.snapshot import check_arrays
 from atomic_africa.game.observation_doc import render as render_doc

@@ -10,9 +10,10 @@ import pickle
 import numpy as np
 import pytest
 
-from atomic_africa.agents import DoctrineAgent, GreedyAgent, ISMCTSAgent, make_agent
+from atomic_africa.reference.game.agents import DoctrineAgent, GreedyAgent, ISMCTSAgent, make_agent
 from atomic_africa.agents.native import agent_params, play_agent_games
-from atomic_africa.game import Game, GameSpec
+from atomic_africa.game import GameSpec
+from atomic_africa.reference.game import Game
 from atomic_africa.game.native.agent_args import AGENT_KINDS
 from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.schema import END_REASONS

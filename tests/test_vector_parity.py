@@ -8,7 +8,7 @@ everything exactly; finished Python games are replaced by the next episode's gam
 auto-resets.
 
 The fast tests (``PLAYS``) are a few chosen games that together exercise every rule the engines
-implement (:data:`vector_helpers.RULE_FEATURES`: every event type, every action, both postures, a
+implement (:data:`support.vector_mirror.RULE_FEATURES`: every event type, every action, both postures, a
 Joker, confusion forcing Dig-in and Sprint, both kinds of split, merges, a Reserve pick, scatter and
 direct hits, Rally through comms, a reshuffle, a confused draw through the whole deck, each way a game
 ends, and issue 11's rules: heavy weapons knocking armoured terrain features down, attached units,

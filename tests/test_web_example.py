@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from support.headless_chromium import CHROMIUM, INSTALL_HINT, Chromium
 
-from atomic_africa.agents import HeuristicAgent
-from atomic_africa.game import Game
+from atomic_africa.reference.game.agents import HeuristicAgent
+from atomic_africa.reference.game import Game
 from atomic_africa.game.native.layout import decode_records
 from atomic_africa.game.spec import GameSpec
 

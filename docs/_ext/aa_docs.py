@@ -414,7 +414,7 @@ class PxdApi(SphinxDirective):
 # References to a re-exported name
 
 def _canonical(target: str) -> str | None:
-    """``atomic_africa.Game`` -> ``atomic_africa.game.engine.Game``: where a public name is defined."""
+    """``atomic_africa.Game`` -> ``atomic_africa.game.native.single.Game``: where a public name is defined."""
     if not target.startswith(("atomic_africa", "aa_core")):
         return None
     parts = target.split(".")

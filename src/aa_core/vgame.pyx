@@ -1,10 +1,10 @@
 # cython: language_level=3
-"""Native game engine: atomic_africa.game.engine.Game in the C core (csrc/aa_engine.h and the files it
-names), for Python and Cython hosts.
+"""Native game engine: the game's rules in the C core (csrc/aa_engine.h and the files it names), for
+Python and Cython hosts; atomic_africa.game.Game is a one-game handle on it (aa_core.single).
 
-The rules live in C: each aa_* function mirrors the Game method of the same name; the order of
-random draws, of events and of floating-point operations is the same, so the two engines agree bit
-for bit (tests/test_vector_parity.py). This module exports them as cdef functions (vgame.pxd), so a
+The rules live in C: each aa_* function mirrors the reference engine's method of the same name
+(atomic_africa.reference.game.Game); the order of random draws, of events and of floating-point
+operations is the same, so the two engines agree bit for bit (tests/test_vector_parity.py). This module exports them as cdef functions (vgame.pxd), so a
 Cython host calls them through this module without linking the C library; aa_core.vbatch's Engine
 steps many games at once with the GIL released.
 """
@@ -23,7 +23,7 @@ ODDS_TABLE_BYTES = AA_ODDS_TABLE_BYTES
 
 
 cdef void start_game(const Params* P, Game* g) noexcept nogil:
-    """Game._start: units from the scenario, both decks shuffled, turn 1 begun."""
+    """aa_start_game: units from the scenario, both decks shuffled, turn 1 begun."""
     aa_start_game(P, g)
 
 
@@ -38,17 +38,17 @@ cdef bint is_legal(const Params* P, Game* g, int a) noexcept nogil:
 
 
 cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil:
-    """Game._dispatch: apply a legal action id (not checked: see is_legal) and run to the next decision."""
+    """aa_apply_action: apply a legal action id (not checked: see is_legal) and run to the next decision."""
     aa_apply_action(P, g, a)
 
 
 cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nogil:
-    """atomic_africa.game.observe.observe: what `player` may see, into out (obs_size floats)."""
+    """aa_observe: what `player` may see, into out (obs_size floats)."""
     aa_observe(P, g, player, out)
 
 
 cdef int side_figures(V* v, int side) noexcept nogil:
-    """Game.figures(side)."""
+    """aa_side_figures: figures in the live units of one side."""
     return aa_side_figures(v, side)
 
 

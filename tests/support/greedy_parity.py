@@ -9,9 +9,9 @@ from collections import Counter
 
 import numpy as np
 
-from atomic_africa.agents import GreedyAgent
+from atomic_africa.reference.game.agents import GreedyAgent
 from atomic_africa.enums import Action
-from atomic_africa.game import Game
+from atomic_africa.reference.game import Game
 from atomic_africa.game.scenario import load_scenario
 from atomic_africa.game.native.vector import VectorGame
 from atomic_africa.agents.native import agent_params

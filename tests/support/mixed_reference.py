@@ -27,7 +27,7 @@ import numpy as np
 from atomic_africa import _validate as v
 from atomic_africa._limits import MAX_ENVS
 from atomic_africa.game.actions import legal_ids_text
-from atomic_africa.game.engine import IllegalActionError
+from atomic_africa.reference.game.engine import IllegalActionError
 from atomic_africa.game.native.agent_args import agent_kinds
 from atomic_africa.game.native.vector import DECISION_TRIES, VectorGame
 from atomic_africa.game.scenarios import ScenarioSampler

@@ -10,7 +10,7 @@ import numpy as np
 
 from atomic_africa.enums import Action, Posture, UnitKind
 from atomic_africa.game.native.vector import DECISION_TRIES, no_decision_message
-from atomic_africa.game import Game
+from atomic_africa.reference.game import Game
 from atomic_africa.game.events import EVENT_TYPES
 from atomic_africa.game.scenario import load_scenario
 from test_game_fuzz import random_scenario

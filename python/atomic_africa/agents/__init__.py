@@ -1,20 +1,20 @@
-"""The built-in agents, all with ``act(game) -> int`` returning one of ``game.legal_actions()``.
+"""The built-in agents, all with ``act(game) -> int`` returning one of ``game.legal_actions()``, all
+played by the C core on the game's own state (:mod:`.builtin`; their Python twins, which the parity
+tests compare them with, are the reference engine's: ``atomic_africa.reference.game.agents``).
 
 Each is built from a seed (:func:`make_agent`), so a game between agents is a function of the game
 seed and the agent seeds only.
 
-- :class:`RandomAgent` (``"random"``): masked uniform, its own PCG64 stream (:mod:`.basic`).
-- :class:`HeuristicAgent` (``"heuristic"``): a simple one-step heuristic (:mod:`.basic`).
-- :class:`GreedyAgent` (``"greedy"``): exact odds (:mod:`.greedy`).
-- :class:`DoctrineAgent` (``"doctrine"``): scripted fire and movement (:mod:`.doctrine`).
+- :class:`RandomAgent` (``"random"``): masked uniform, its own PCG64 stream.
+- :class:`HeuristicAgent` (``"heuristic"``): a simple one-step heuristic.
+- :class:`GreedyAgent` (``"greedy"``): exact odds.
+- :class:`DoctrineAgent` (``"doctrine"``): scripted fire and movement.
 - :class:`ISMCTSAgent` (``"ismcts"``): information-set Monte Carlo tree search, native (:mod:`.search`).
 - :func:`play`: agents play a game to the end.
 """
 from __future__ import annotations
 
-from .basic import HeuristicAgent, RandomAgent, play
-from .doctrine import DoctrineAgent
-from .greedy import GreedyAgent
+from .builtin import DoctrineAgent, GreedyAgent, HeuristicAgent, RandomAgent, play
 from .search import SEARCH_AGENTS, ISMCTSAgent, check_search
 
 __all__ = ["RandomAgent", "GreedyAgent", "DoctrineAgent", "HeuristicAgent", "ISMCTSAgent", "AGENTS", "make_agent",

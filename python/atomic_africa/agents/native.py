@@ -11,58 +11,14 @@ import numpy as np
 
 from .. import _validate as v
 from .._limits import MAX_ENVS
-from ..game.native.agent_args import AGENT_PARAM_FIELDS, agent_kinds, check_agent_params, seed_array
+from ..game.native.agent_args import agent_kinds, seed_array
 from ..game.native.vector import VectorGame
-from .doctrine import DoctrineAgent
-from .greedy import GreedyAgent
-from .search import ISMCTSAgent, constructor_defaults
+from .builtin import agent_params
 
 __all__ = ["agent_params", "play_agent_games", "DEFAULT_BATCH"]
 
 #: Games per native call of :func:`play_agent_games` (and envs of its engine) by default.
 DEFAULT_BATCH = 1024
-
-
-def _defaults() -> dict:
-    """Each AgentParams field's default, read from the constructor of the Python agent that takes it."""
-    out = constructor_defaults(GreedyAgent, DoctrineAgent, ISMCTSAgent)
-    missing = [k for k in AGENT_PARAM_FIELDS if k not in out]
-    if missing:   # a constructor lost an argument the kernel reads
-        raise RuntimeError(f"agent_params: no Python agent takes {missing}")
-    return out
-
-
-def agent_params(overrides=None) -> dict:
-    """The native agents' parameters: the Python agents' defaults, some replaced.
-
-    Parameters
-    ----------
-    overrides : dict, optional
-        Some of ``wound_value``, ``marker_value``, ``rally_value``, ``cover_value``, ``reserve_value`` (GreedyAgent's
-        arguments), ``standoff_cm`` (DoctrineAgent's) and ``simulations``, ``exploration``, ``rollout`` (an agent
-        code of ``AGENT_KINDS``), ``rollout_depth`` (ISMCTSAgent's), finite reals.
-
-    Returns
-    -------
-    dict
-        Every field (``atomic_africa.game.native.agent_args.AGENT_PARAM_FIELDS``), as
-        :attr:`VectorGame.agent_params` takes it.
-
-    Raises
-    ------
-    TypeError, ValueError
-        On an unknown field or a value that is not a finite real.
-    """
-    d = _defaults()
-    if overrides is not None:
-        if not isinstance(overrides, dict):
-            raise TypeError(v.wrong_type("agent_params", f"a dict with some of {', '.join(AGENT_PARAM_FIELDS)}",
-                                         overrides))
-        unknown = sorted((k for k in overrides if k not in d), key=str)
-        if unknown:
-            raise ValueError(f"agent_params: unknown {unknown}; allowed {list(AGENT_PARAM_FIELDS)}")
-        d.update(overrides)
-    return check_agent_params(d)
 
 
 _resolve_params = agent_params   # play_agent_games' argument of the same name hides the function

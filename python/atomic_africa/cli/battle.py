@@ -37,19 +37,34 @@ def register(sub):
     p.add_argument("--verbose", "-v", action="store_true",
                    help="also show the dice rolled and why each attack had its result (Attack against "
                         "range and Defense, range band, distance, cover, effective armor)")
+    p.add_argument("--engine", choices=("native", "reference"), default="native",
+                   help="native: the C core (the product); reference: the pure-Python reference engine and its "
+                        "Python agents it is tested against, for debugging (the same game, slower) "
+                        "(default %(default)s)")
     add_search_options(p)
     p.set_defaults(run=run)
     return p
 
 
-def parse_agents(text: str, seed: int, args=None):
+def parse_agents(text: str, seed: int, args=None, make=make_agent):
     """The agents of ``--agents A,B`` (side ``i`` seeded ``seed + i``) and their names; ``args``: the
-    parsed options, whose search options (``add_search_options``) an ``ismcts`` agent takes."""
+    parsed options, whose search options (``add_search_options``) an ``ismcts`` agent takes; ``make``:
+    the agent factory (the reference engine's with ``--engine reference``)."""
     names = [n.strip() for n in text.split(",")]
     if len(names) != 2:
         raise ValueError(f"--agents: expected two comma-separated agents, got {text!r}")
     search = None if args is None else search_from_args(args, names)
-    return [make_agent(n, seed + i, search=search) for i, n in enumerate(names)], names
+    return [make(n, seed + i, search=search) for i, n in enumerate(names)], names
+
+
+def _engine(args):
+    """(Game class, agent factory) of ``--engine``: the C core's, or the reference engine's (imported
+    only when asked for: the product never loads it otherwise)."""
+    if getattr(args, "engine", "native") == "reference":
+        from ..reference.game import Game as ReferenceGame
+        from ..reference.game.agents import make_agent as reference_agent
+        return ReferenceGame, reference_agent
+    return Game, make_agent
 
 
 def write_log(game: Game, path, agents) -> None:
@@ -70,8 +85,9 @@ def write_log(game: Game, path, agents) -> None:
 
 def run(args) -> int:
     scenario = load_scenario(args.scenario)
-    agents, names = parse_agents(args.agents, args.seed, args)
-    game = Game(scenario, args.seed, rules=args.rules)
+    game_class, make = _engine(args)
+    agents, names = parse_agents(args.agents, args.seed, args, make)
+    game = game_class(scenario, args.seed, rules=args.rules)
     t0 = time.perf_counter()
     log = Narrator(game, verbose=args.verbose)
     if not args.quiet:

@@ -151,6 +151,7 @@ class AtomicAfricaEnv(gym.Env):
         self.observation_space = observation_box(layout, self._columns)
         self.action_space = spaces.Discrete(layout.num_actions)
         self.game = None
+        self._kept_mask = None    # (game, decisions, the mask the last info gave)
         self.opponent = None
 
     # -- helpers --------------------------------------------------------------------------------
@@ -165,6 +166,14 @@ class AtomicAfricaEnv(gym.Env):
         if self.game is None or self.game.is_over:
             return np.zeros(self._num_actions, dtype=bool)
         return self.view.action_mask(self.battles.mask(self.game.action_mask()), self.player)
+
+    def _learner_mask(self) -> np.ndarray:
+        """action_masks() of the state the last info described (kept from it: the same decision), else
+        computed now."""
+        kept = self._kept_mask
+        if kept is not None and kept[0] is self.game and kept[1] == len(self.game.history):
+            return kept[2]
+        return self.action_masks()
 
     def _observation(self) -> np.ndarray:
         obs = self.view.observation(self.battles.observation(self.game.observation(self.player)), self.player)
@@ -181,7 +190,9 @@ class AtomicAfricaEnv(gym.Env):
         self.game.apply(e)
 
     def _info(self, **extra) -> dict:
-        info = {"action_mask": self.action_masks(), "player": self.player}
+        mask = self.action_masks()
+        self._kept_mask = (self.game, len(self.game.history), mask.copy())   # the caller may write to its own
+        info = {"action_mask": mask, "player": self.player}
         if self.info_game_seed:
             info["game_seed"] = self.game.seed
         if self.game.is_over:
@@ -300,7 +311,7 @@ class AtomicAfricaEnv(gym.Env):
         if self.game.is_over:
             raise RuntimeError("step() called on a finished episode; call reset()")
         a = action_id(action, self._num_actions)
-        if not (0 <= a < self._num_actions and self.action_masks()[a]):
+        if not (0 <= a < self._num_actions and self._learner_mask()[a]):
             if self.illegal_action == "raise":
                 self._apply(a)   # raises IllegalActionError with the reason
             reward = self.illegal_reward - self._phi   # the episode ends: Phi(terminal) = 0

@@ -1,7 +1,7 @@
 """What every float of an observation means, and its true bounds, for a :class:`GameSpec`.
 
 :func:`observation_spec` gives one :class:`Feature` row per float of
-:func:`~atomic_africa.game.observe.observe` (and of the native twin, which is bit-equal), built from
+:func:`~atomic_africa.reference.game.observe.observe` (and of the native twin, which is bit-equal), built from
 the declaration the encoder is written from (a unit slot's floats:
 :data:`~atomic_africa.game.schema.UNIT_OBSERVATION`, with their divisors); :func:`observation_bounds`
 gives the ``low`` and ``high`` columns as arrays (the environments' ``Box``).
@@ -228,7 +228,7 @@ def _unit_rows(spec, lim: _Limits, true: _Limits) -> list:
 def observation_spec(spec) -> tuple:
     """One :class:`Feature` per float of the observation of ``spec`` (in vector order).
 
-    The layout is that of :func:`~atomic_africa.game.observe.observe` for the observing player:
+    The layout is that of :func:`~atomic_africa.reference.game.observe.observe` for the observing player:
     own unit slots first, then the enemy's, in slot order. ``high`` is the realistic bound,
     ``bound`` the guaranteed one (see the module notes).
 

@@ -1,7 +1,7 @@
 """The one declaration of what both engines share: unit fields and their bounds, the per-unit
 observation, game scalars, stages, event records, end reasons and the native engine's limits.
 
-The Python engine builds :class:`~atomic_africa.game.state.Unit`, ``Stage``, ``EVENT_TYPES`` and its end
+The engines build :class:`~atomic_africa.game.state.Unit`, ``Stage``, ``EVENT_TYPES`` and their end
 reasons from here; the C core's declarations (``src/aa_core/csrc/aa_schema.h``) and their Cython names
 (``src/aa_core/vgame_schema.pxi``) are generated from here by :mod:`.native.schema_c`
 (``tests/test_schema.py`` fails when the committed files differ); :mod:`.native.layout` reads the native
@@ -13,8 +13,9 @@ Every reader of a unit takes the field's bounds from its :data:`UNIT_FIELDS` lin
 resolves them against a game's spec): saved games (:mod:`.saved`), native snapshots
 (:mod:`.native.snapshot`) and scenario files (:mod:`.scenario`, for the fields a scenario gives, with
 their :class:`Setup`). The observation of a unit slot is :data:`UNIT_OBSERVATION`, from which the
-encoder (:mod:`.observe`), its specification (:mod:`.observation_spec`) and ``docs/observation.md``
-are derived. The sizes every engine needs are in :mod:`atomic_africa._limits`.
+reference engine's encoder (:mod:`atomic_africa.reference.game.observe`; the C core's is its twin), its
+specification (:mod:`.observation_spec`) and ``docs/observation.md`` are derived. The sizes every
+engine needs are in :mod:`atomic_africa._limits`.
 
 .. rubric:: Adding a unit field
 
@@ -22,7 +23,7 @@ A new unit field touches three places:
 
 1. its :data:`UNIT_FIELDS` line here: storage and next free ``row``, Python type, default, doc,
    bounds and, if a scenario file gives it, its :class:`Setup`;
-2. the Python engine's rule that uses it (:mod:`.engine`);
+2. the reference engine's rule that uses it (:mod:`atomic_africa.reference.game.engine`);
 3. the native engine's rule that uses it (``src/aa_core/csrc/*.c``: ``v->name[u]``).
 
 Then regenerate the header and the ``.pxi`` (``PYTHONPATH=python python -m atomic_africa.game.native.schema_c``
@@ -40,9 +41,9 @@ field without bounds or a reader that skips one.
 .. rubric:: Adding an event
 
 One :data:`EVENTS` entry at the end, regenerate (``E_<TYPE>``), and log it in both
-engines (``self._ev(...)`` in ``Game``, ``aa_ev_record(v, E_<TYPE>, n, vals)`` in ``src/aa_core/csrc``, values in field
-order). If a field of the new event is hidden from a player (a card not shown at the table),
-add it to :data:`HIDDEN` too.
+engines (``self._ev(...)`` in the reference ``Game``, ``aa_ev_record(v, E_<TYPE>, n, vals)`` in
+``src/aa_core/csrc``, values in field order). If a field of the new event is hidden from a player (a
+card not shown at the table), add it to :data:`HIDDEN` too.
 """
 from __future__ import annotations
 
@@ -291,8 +292,9 @@ def setup_fields(own: bool | None = None) -> tuple:
 class UnitFeature(NamedTuple):
     """One float of a unit slot's observation (all 0 for an empty slot).
 
-    ``encoding`` says how the float comes from the unit (:mod:`.observe` computes it, the native
-    ``unit_features`` in ``src/aa_core/csrc/aa_observe.c`` computes the same float bit for bit):
+    ``encoding`` says how the float comes from the unit (:mod:`atomic_africa.reference.game.observe`
+    computes it, the native ``unit_features`` in ``src/aa_core/csrc/aa_observe.c`` the same float bit
+    for bit):
 
     - ``"flag"``: the bool field ``source``, 0 or 1;
     - ``"x"`` / ``"y"``: the coordinate ``source`` (cm) / the table's width / height;

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engine import IllegalActionError
+from .outcome import IllegalActionError
 from .observation_spec import coordinate_features
 
 __all__ = ["SideView", "VIEWS"]

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from ..enums import Action, Posture
 from .cards import Deck
-from .engine import Game
 from .rng import ScriptedSource
 from .scenario import Scenario
 
@@ -122,7 +121,7 @@ def scripted(blue_top=(), red_top=(), dice=(), rules=None, more_decks=(), fallba
 class Driver:
     """Apply decisions by meaning: ``d.assign('QS', uid)``, ``d.declare(Action.MASS_FIRE)`` ..."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game):
         """Drive ``game`` (applied in place); every method returns the driver for chaining."""
         self.g = game
 
@@ -211,7 +210,7 @@ class Driver:
         return [e for e in self.g.events if e["type"] == type_]
 
 
-def last_legal_action(game: Game) -> int:
+def last_legal_action(game) -> int:
     """The highest legal action id, but END ORDERS only when no card can be given.
 
     A deterministic policy for tests. END ORDERS is the highest id at Orders and, with the Reserve by

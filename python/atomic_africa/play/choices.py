@@ -15,14 +15,12 @@ the target may still take this turn (the turn's marker cap counts earlier phases
 """
 from __future__ import annotations
 
-import copy
 import math
 
 from .. import odds
 from ..dice import wounded_dice
 from ..enums import Action, Cover, Posture, UnitKind
 from ..fire import band_label, predominant_cover, range_band
-from ..game.events import EventLog
 from ..game.los import cover_at, los_blocked
 from ..game.schema import STAGES
 from ..game.state import NO_CARD, Stage
@@ -273,10 +271,7 @@ def _cff_odds(tab, u, t) -> dict:
 def _lookahead(game, action):
     """The game after ``action`` without its log or history: to read the next decision's options
     (the declaration stages draw nothing from the randomness source; the copy has its own)."""
-    g = copy.copy(game)
-    g.s, g.src = copy.deepcopy(game.s), copy.deepcopy(game.src)
-    g.events, g.history = EventLog(), []
-    g._los_key = g._los = None
+    g = game.fork()
     g.apply(action)
     return g
 

@@ -20,7 +20,7 @@ from .._input_limits import open_bounded
 from .._text import printable
 from ..agents import AGENTS, make_agent
 from ..game import Game, packaged_scenarios
-from ..game.engine import IllegalActionError
+from ..game.outcome import IllegalActionError
 from ..game.events import hide_event
 from ..game.saved import MAX_TEXT, SavedGameError
 from ..game.state import NO_CARD

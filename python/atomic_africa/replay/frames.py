@@ -15,7 +15,7 @@ from typing import NamedTuple
 from .._input_limits import JSON_STRINGS, check_depth, named, open_bounded, size_text
 from .._limits import MAX_JSON_BYTES, MAX_SKIPPED_LINE
 from .._text import printable
-from ..game.engine import Game
+from ..game import Game
 from .narrate import Narrator
 
 __all__ = ["load_replay", "game_at", "last_phase_events", "Frame", "frames", "phase_lines", "caption",

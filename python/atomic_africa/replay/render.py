@@ -14,7 +14,7 @@ from .._plotting import canvas_figure, plain, save_figure
 from .._optional import require
 from .._progress import Progress
 from ..enums import Cover, UnitKind
-from ..game.engine import Game
+from ..game import Game
 from .frames import caption as _caption, frames, game_at, last_phase_events, load_replay
 
 __all__ = ["draw", "save_png", "save_gif", "load_replay", "game_at", "FIGSIZE", "DPI", "GIF_DPI"]

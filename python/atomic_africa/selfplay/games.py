@@ -12,7 +12,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..agents import make_agent
 from ..game import Game, GameSpec
 from ..game.scenarios import ScenarioSampler
 from ..game.schema import END_REASONS
@@ -22,7 +21,8 @@ __all__ = ["ENGINES", "DEFAULT_ENGINE", "Job", "game_seed_sequence", "game_seeds
            "play_batch", "game_record", "sides_of"]
 
 #: The engines a run can play on: ``native`` (aa_core's batch engine and native agents, the
-#: default) and ``python`` (:class:`~atomic_africa.game.Game` with the Python agents, the reference).
+#: default) and ``python`` (the reference engine ``atomic_africa.reference.game.Game`` with its Python
+#: agents: a debugging option, the one place a run imports the reference).
 ENGINES = ("native", "python")
 #: The engine of a run that names none.
 DEFAULT_ENGINE = "native"
@@ -156,9 +156,12 @@ def game_record(index, seed, a_side, sides, winner, reason, turns, decisions, fi
 
 
 def _python_game(spec, job: Job, index: int, game_seed: int, agent_seeds: list):
+    """One game on the reference engine with its Python agents (``engine="python"``, for debugging)."""
+    from ..reference.game import Game as ReferenceGame
+    from ..reference.game.agents import make_agent as reference_agent
     a_side, sides = job.sides(index)
-    agents = [make_agent(sides[p], agent_seeds[p], search=job.search) for p in range(2)]
-    g = Game(spec, game_seed)
+    agents = [reference_agent(sides[p], agent_seeds[p], search=job.search) for p in range(2)]
+    g = ReferenceGame(spec, game_seed)
     while not g.is_over:
         g.apply(agents[g.current_player].act(g))
     r = g.result
@@ -169,8 +172,8 @@ def _python_game(spec, job: Job, index: int, game_seed: int, agent_seeds: list):
 
 
 def _native_games(spec, job: Job, start: int, stop: int) -> list:
-    """Games ``start..stop-1`` on the native driver; a replay is the Python engine's
-    ``Game.to_json()`` of the game rebuilt from its seed and the actions the driver recorded."""
+    """Games ``start..stop-1`` on the native driver; a replay is ``Game.to_json()`` of the game
+    rebuilt from its seed and the actions the driver recorded."""
     seeds, agent_seeds = batch_seeds(job.root_entropy, start, stop)
     return _native_rows(spec, job, range(start, stop), seeds, agent_seeds)
 

@@ -178,8 +178,9 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
     progress : bool
         Show a progress bar on stderr.
     engine : {"native", "python"}
-        ``native``: the batch engine and native agents; ``python``: :class:`~atomic_africa.game.Game`
-        with the Python agents (the reference). The records are the same on both.
+        ``native``: the batch engine and native agents; ``python``: the reference engine
+        (``atomic_africa.reference.game``) with its Python agents, for debugging. The records are the
+        same on both.
     search : dict, optional
         Search parameters of an ``"ismcts"`` agent (some of ``simulations``, ``exploration``,
         ``rollout``, ``rollout_depth``, as :class:`~atomic_africa.agents.ISMCTSAgent` takes them;

@@ -22,7 +22,7 @@ from aa_core import vbatch as _k
 from ... import _validate as v
 from ..._limits import MAX_ENVS
 from ..actions import legal_ids_text
-from ..engine import IllegalActionError
+from ..outcome import IllegalActionError
 from ..events import check_player, hide_event
 from .agent_args import (AGENT_KINDS, NEEDS_PARAMS, agent_kinds, agent_seed, check_agent_params,
                             learner_side, seed_array)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import math
 
-from ..dice import wounded_dice
-from ..enums import Action, Posture, UnitKind
-from ..fire import range_band
-from ..game.los import cover_at
-from ..game.state import NO_CARD
+from ....dice import wounded_dice
+from ....enums import Action, Posture, UnitKind
+from ....fire import range_band
+from ....game.los import cover_at
+from ....game.state import NO_CARD
 
 __all__ = ["ScoringAgent"]
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import math
 
-from .. import odds
-from ..enums import Action, Cover, Die, Posture
-from ..fire import resolve_fire
-from ..game.los import cover_at
-from ..game.state import Stage
+from .... import odds
+from ....enums import Action, Cover, Die, Posture
+from ....fire import resolve_fire
+from ....game.los import cover_at
+from ....game.state import Stage
 from .scoring import ScoringAgent, _shared_params, distance, may_hold_back
 
 __all__ = ["GreedyAgent"]

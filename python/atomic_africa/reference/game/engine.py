@@ -1,9 +1,13 @@
-"""The full game (RULES.md sections 1-7) as a deterministic state machine.
+"""The reference engine: the full game (RULES.md sections 1-7) as a deterministic state machine in
+plain Python, the one the C core is checked against (parity tests, golden traces, rule coverage).
 
-``Game(scenario, seed)`` holds plain-data state (:mod:`.state`), one randomness source (:mod:`.rng`)
-through which every shuffle and die roll goes, an event log and the list of applied actions.
-Decisions are ints of a fixed-size action space (:mod:`.actions`); between decisions the engine runs
-every automatic step (reveals, rolls, fire resolution, Clean-up) itself.
+The product plays :class:`atomic_africa.game.Game` (the C core); only tests, benchmarks and explicit
+debugging options import this module. ``Game(scenario, seed)`` holds plain-data state
+(:mod:`atomic_africa.game.state`), one randomness source (:mod:`atomic_africa.game.rng`) through which
+every shuffle and die roll goes, an event log and the list of applied actions. Decisions are ints of a
+fixed-size action space (:mod:`atomic_africa.game.actions`); between decisions the engine runs every
+automatic step (reveals, rolls, fire resolution, Clean-up) itself. What both engines read of a state
+in the same way (targets, descriptions, the outcome) is :class:`atomic_africa.game.reading.GameReading`.
 
 The native engine (``aa_core``) is this class's twin: each phase method here (``_start_game``,
 ``_apply_action``, ``_begin_turn``, ``_resolve``, ``_cleanup``, ``_split_unit`` ...) has a native
@@ -13,28 +17,28 @@ draw, log and compute in the same order, so the two agree bit for bit.
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import math
-from typing import NamedTuple
 
 import numpy as np
 
-from .. import batch
-from .._maths import sincos
-from .._validate import as_int, shown
-from ..dice import DIE_ATTRIBUTES, wounded_dice
-from ..enums import Action, Posture, UnitKind
-from ..fire import predominant_cover, range_band, resolve_fire, scatter
-from ..rules import Rules
-from ..scores import action_scores
-from .events import EventLog
-from .los import TerrainArrays, cover_at, los_blocked
-from .rng import RandomSource, ScriptedSource, initial_source, source_from_dict
-from .saved import FORMAT, SavedGameError, check_consistent, check_playable, check_replayed, read_saved_game
-from .schema import END_REASON, NO_LEGAL_CARD
-from .spec import GameSpec
-from .state import NO_CARD, GameState, PlayerState, Stage, Unit
+from ... import batch
+from ..._validate import as_int, shown
+from ...dice import DIE_ATTRIBUTES, wounded_dice
+from ...enums import Action, Posture
+from ...fire import predominant_cover, range_band, resolve_fire, scatter
+from ...rules import Rules
+from ...scores import action_scores
+from ...game.events import EventLog
+from ...game.los import cover_at, los_blocked
+from ...game.outcome import GameResult, IllegalActionError
+from ...game.reading import GameReading
+from ...game.rng import RandomSource, ScriptedSource, initial_source, source_from_dict
+from ...game.saved import (FORMAT, SavedGameError, check_consistent, check_playable, check_replayed,
+                           read_saved_game)
+from ...game.schema import END_REASON, NO_LEGAL_CARD
+from ...game.spec import GameSpec
+from ...game.state import NO_CARD, GameState, PlayerState, Stage, Unit
 
 __all__ = ["Game", "IllegalActionError", "GameResult"]
 
@@ -43,11 +47,6 @@ _FIRE = (Action.BASIC, Action.SPRINT, Action.DIG_IN, Action.MASS_FIRE, Action.SP
          Action.HEAVY_WEAPON)
 _OPTIONAL_TARGET = (Action.BASIC, Action.SPRINT, Action.DIG_IN)
 _MOVING = (Action.BASIC, Action.SPRINT)
-_INFANTRY_ONLY = (Action.DIG_IN, Action.MASS_FIRE, Action.SPLIT_FIRE, Action.CALL_FOR_FIRE)
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal in the current state; the state is left unchanged."""
 
 
 def _dist(ax: float, ay: float, bx: float, by: float) -> float:
@@ -57,22 +56,7 @@ def _dist(ax: float, ay: float, bx: float, by: float) -> float:
     return math.sqrt(dx * dx + dy * dy)
 
 
-def _max_orders(n_suppressed: int, n_free: int, n_any: int, n_offensive: int) -> int:
-    """Most units that can get a card: suppressed units need "any-unit" cards (defensive or Joker),
-    the others take any card; offensive cards go only to unsuppressed units."""
-    sup = min(n_suppressed, n_any)
-    return sup + min(n_free, n_offensive + n_any - sup)
-
-
-class GameResult(NamedTuple):
-    """Outcome: ``winner`` 0 or 1, or ``None`` for a draw; remaining figures per side."""
-
-    winner: int | None
-    reason: str
-    figures: tuple
-
-
-class Game:
+class Game(GameReading):
     """One game of Atomic Africa.
 
     Parameters
@@ -92,15 +76,16 @@ class Game:
     spec : GameSpec
         The game's configuration; ``scenario``, ``rules``, ``deck``, ``C`` (slots per side),
         ``assets`` and ``space`` are its fields.
-    current_player : int
-        Player (0 or 1) to decide next; -1 once the game is over.
-    is_over : bool
-    result : GameResult or None
     events : EventLog
         The event log (a list of dicts), both players' hidden cards included; ``events(player=p)``
         is player ``p``'s view of it (what it may know: :func:`~atomic_africa.game.events.player_view`).
     history : list of int
         Actions applied so far (replay with :meth:`replay`).
+
+    Notes
+    -----
+    ``current_player``, ``is_over``, ``result`` and the other read-only views are
+    :class:`~atomic_africa.game.reading.GameReading`'s, shared with the product's ``Game``.
     """
 
     def __init__(self, scenario=None, seed: int = 0, rules: Rules | None = None, source=None):
@@ -114,30 +99,6 @@ class Game:
         self._start_game()
 
     # ------------------------------------------------------------------ construction / serialising
-    def _setup(self, spec: GameSpec, seed):
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed: expected a non-negative int, got {type(seed).__name__} {shown(seed)}")
-        if int(seed) < 0:
-            raise ValueError(f"seed: must be non-negative, got {seed!r}")
-        self.spec, self.seed = spec, int(seed)
-        # The spec's fields as plain attributes: the rules code reads them on every step.
-        self.scenario, self.rules, self.deck, self.C = spec.scenario, spec.rules, spec.deck, spec.C
-        self.assets, self.space = spec.assets, spec.space
-        self._terrain_key, self._terrain = tuple(t.cover for t in spec.scenario.terrain), spec.terrain
-        self._los_key = None
-        self._los = None
-        self._feature_los = {}
-
-    @property
-    def terrain(self) -> TerrainArrays:
-        """The terrain as it stands: features' current cover (heavy weapons lower it, RULES.md
-        section 4) and line-of-sight blocking."""
-        key = tuple(self.s.feature_cover)
-        if key != self._terrain_key:
-            self._terrain_key = key
-            self._terrain = TerrainArrays.from_scenario(self.scenario, self.rules, key)
-        return self._terrain
-
     def _start_game(self):
         s, sc = self.s, self.scenario
         s.units = self.spec.initial_units()
@@ -338,93 +299,7 @@ class Game:
         d["_feature_los"] = {}
         return d
 
-    def check_invariants(self) -> None:
-        """Raise AssertionError if a conservation law is broken (cards, figures, counters)."""
-        s = self.s
-        for p, pl in enumerate(s.players):
-            on_units = [u.card for u in s.units if u.alive and u.side == p and u.card != NO_CARD]
-            cards = pl.deck + pl.hand + pl.discard + on_units
-            assert sorted(cards) == list(range(self.deck.size)), f"player {p}: cards {len(cards)}"
-            alive = sum(u.figures for u in s.units if u.alive and u.side == p)
-            assert alive + pl.removed_figures == self.initial_figures[p], f"player {p}: figures"
-        for u in s.units:
-            assert u.side == u.uid // self.C
-            if u.alive:
-                assert u.figures >= 1 and u.markers >= 0 and u.wounds >= 0 and u.turn_markers >= 0
-                assert 0 <= u.x <= self.scenario.width_cm and 0 <= u.y <= self.scenario.height_cm
-        for p in range(2):
-            assert sum(u.commander for u in s.units if u.alive and u.side == p) <= 1
-
-    def state_hash(self) -> str:
-        """SHA-256 of :meth:`to_json` (golden traces).
-
-        Returns
-        -------
-        str
-            64 hexadecimal digits.
-        """
-        return hashlib.sha256(self.to_json().encode()).hexdigest()
-
     # ------------------------------------------------------------------ public decision API
-    @property
-    def num_actions(self) -> int:
-        """Size of the flat action space of this scenario."""
-        return self.space.n
-
-    @property
-    def current_player(self) -> int:
-        """Player (0 or 1) to decide next; -1 once the game is over."""
-        return -1 if self.s.stage == Stage.OVER else self.s.current_player
-
-    @property
-    def stage(self) -> str:
-        """Name of the current decision stage."""
-        return Stage.NAMES[self.s.stage]
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.s.stage == Stage.OVER
-
-    @property
-    def result(self) -> GameResult | None:
-        """The :class:`GameResult` once the game is over, else ``None``."""
-        if not self.is_over:
-            return None
-        return GameResult(None if self.s.winner < 0 else self.s.winner, self.s.reason,
-                          tuple(self.figures(p) for p in range(2)))
-
-    def returns(self) -> list:
-        """Per-player returns.
-
-        Returns
-        -------
-        list of int
-            ``[+1, -1]`` or ``[-1, +1]`` once won, ``[0, 0]`` for a draw or while running.
-        """
-        if not self.is_over or self.s.winner < 0:
-            return [0, 0]
-        return [1 if p == self.s.winner else -1 for p in range(2)]
-
-    @property
-    def units(self) -> list:
-        """The unit slots (plain dataclasses; do not mutate)."""
-        return self.s.units
-
-    def figures(self, side: int) -> int:
-        """Figures remaining in the live units of one side.
-
-        Parameters
-        ----------
-        side : int
-            0 or 1 (any other value counts no unit: 0).
-
-        Returns
-        -------
-        int
-        """
-        return sum(u.figures for u in self.s.units if u.alive and u.side == side)
-
     def legal_actions(self) -> list:
         """Sorted legal action ids for the current player.
 
@@ -477,60 +352,6 @@ class Game:
         self.history.append(a)
         self._apply_action(a)
 
-    def describe_action(self, a: int) -> str:
-        """Readable form of an action id, e.g. ``'ASSIGN QS -> Blue:1st Squad'``.
-
-        Parameters
-        ----------
-        a : int
-            An action id, ``0 <= a < num_actions``; unit names refer to the current state.
-
-        Returns
-        -------
-        str
-        """
-        seg = self.space.decode(as_int(a, "a", lo=0, hi=self.space.n - 1))
-        name = seg[0]
-        if name == "ASSIGN":
-            side = self.s.current_player
-            return f"ASSIGN {self.deck.name(seg[1])} -> {self._uname(side * self.C + seg[2])}"
-        if name in ("SELECT", "SPLIT"):
-            return f"{name} {self._uname(self.s.current_player * self.C + seg[1])}"
-        if name == "DECLARE":
-            return f"DECLARE {seg[1].name} {seg[2].name}"
-        if name == "TARGET":
-            return f"TARGET {self._uname(seg[1])}"
-        if name == "FEATURE":
-            return f"TARGET feature {self.scenario.terrain[seg[1]].name}"
-        if name == "ASSET":
-            return f"ASSET {seg[1]}"
-        if name == "MOVE":
-            frac = self.rules.movement.distance_fractions[seg[2]]
-            return f"MOVE direction {seg[1]} x {frac:g}"
-        return name
-
-    def preview_destination(self, a: int):
-        """Where a MOVE/STAY (or sprint) action would put the deciding unit's Destination figure.
-
-        Parameters
-        ----------
-        a : int
-            An action id; meaningful during the move and sprint-move stages.
-
-        Returns
-        -------
-        (float, float)
-            The destination in cm (the unit's position for any other action).
-        """
-        s, seg = self.s, self.space.decode(as_int(a, "a", lo=0, hi=self.space.n - 1))
-        u = s.units[s.decl_uid]
-        if s.stage == Stage.SPRINT_MOVE and seg[0] == "MOVE":
-            return self._clamp_step(u.dest_x, u.dest_y, self.spec.dir_angle[seg[1]], s.sprint_bonus[0])
-        if s.stage == Stage.MOVE and seg[0] == "MOVE":
-            frac = self.rules.movement.distance_fractions[seg[2]]
-            return self._clamp_step(u.x, u.y, self.spec.dir_angle[seg[1]], frac * self._max_move(u))
-        return (u.x, u.y)
-
     def observation(self, player: int) -> np.ndarray:
         """What ``player`` may see (opponent's face-down cards hidden).
 
@@ -559,202 +380,8 @@ class Game:
         return observe(self, player)
 
     # ------------------------------------------------------------------ helpers
-    def _uname(self, uid: int) -> str:
-        u = self.s.units[uid]
-        return f"{self.scenario.sides[u.side].name}:{u.name or uid}"
-
     def _ev(self, type_, **kw):
         self.events.add(type_, self.s.turn, **kw)
-
-    def _side_units(self, side):
-        return [u for u in self.s.units[side * self.C:(side + 1) * self.C] if u.alive]
-
-    def _is_vehicle(self, u) -> bool:
-        return u.kind == UnitKind.VEHICLE
-
-    def _increment(self, u) -> float:
-        m = self.rules.movement
-        return m.vehicle_increment_cm if self._is_vehicle(u) else m.increment_cm
-
-    def _los_matrix(self):
-        key = (tuple(self.s.feature_cover), tuple((u.alive, u.x, u.y) for u in self.s.units))
-        if key != self._los_key:
-            alive = [u for u in self.s.units if u.alive]
-            pairs = [(a, b) for i, a in enumerate(alive) for b in alive[i + 1:]]
-            n = len(self.s.units)
-            los = np.ones((n, n), dtype=bool)
-            if pairs:
-                blocked = los_blocked([a.x for a, _ in pairs], [a.y for a, _ in pairs],
-                                      [b.x for _, b in pairs], [b.y for _, b in pairs], self.terrain)
-                for (a, b), bl in zip(pairs, blocked.tolist()):
-                    los[a.uid, b.uid] = los[b.uid, a.uid] = not bl
-            self._los_key, self._los = key, los
-        return self._los
-
-    def _suppressed(self, u) -> bool:
-        return u.markers > 0
-
-    def _fire_targets(self, u) -> list:
-        los = self._los_matrix()
-        need = self.rules.orders.fire_needs_los
-        return [t.uid for t in self._side_units(1 - u.side) if not need or los[u.uid, t.uid]]
-
-    def _hw_ap(self, u, t):
-        """AP of u's heavy weapon against t, or None if t is not an eligible target type."""
-        if self._is_vehicle(t):
-            return u.hw_point_ap if u.hw_point else None
-        return u.hw_dispersed_ap if u.hw_dispersed else None
-
-    def _hw_targets(self, u) -> list:
-        return [t for t in self._fire_targets(u) if self._hw_ap(u, self.s.units[t]) is not None]
-
-    def _feature_targets(self, u) -> list:
-        """Terrain features u's heavy weapon may aim at (RULES.md section 4): a point-target weapon,
-        a feature with an armor value that still gives cover, in view if fire needs LOS."""
-        if not u.hw_point:
-            return []
-        need = self.rules.orders.fire_needs_los
-        return [f for f, t in enumerate(self.scenario.terrain)
-                if t.armor and self.s.feature_cover[f] > 0 and (not need or self._sees_feature(u, f))]
-
-    def _sees_feature(self, u, f) -> bool:
-        """LOS from u's position to feature f's aim point; f itself does not block it."""
-        key = (tuple(self.s.feature_cover), u.x, u.y, f)
-        seen = self._feature_los.get(key)
-        if seen is None:
-            terrain = TerrainArrays.from_scenario(self.scenario, self.rules, key[0], skip=f)
-            ax, ay = self.scenario.terrain[f].aim_point
-            seen = self._feature_los[key] = not los_blocked([u.x], [u.y], [ax], [ay], terrain)[0]
-        return bool(seen)
-
-    def _target_feature(self, u):
-        """The terrain feature u aims at, or None (feature f is stored as target 2 C + f)."""
-        return u.target - 2 * self.C if u.target >= 2 * self.C else None
-
-    def _rally_targets(self, u) -> list:
-        los = self._los_matrix()
-        out = []
-        for t in self._side_units(u.side):
-            if t.markers < 1:
-                continue
-            if t.uid == u.uid:
-                out.append(t.uid)
-            elif (u.markers < t.markers or u.commander) and (los[u.uid, t.uid] or u.comms):
-                out.append(t.uid)
-        return out
-
-    def _cff_targets(self, u) -> list:
-        los = self._los_matrix()
-        return [t.uid for t in self._side_units(1 - u.side) if los[u.uid, t.uid]]
-
-    def _special_ok(self, u, a) -> bool:
-        # Light infantry is infantry (RULES.md sections 1 and 4): only vehicles are excluded.
-        if a in _INFANTRY_ONLY and self._is_vehicle(u):
-            return False
-        if a == Action.DIG_IN:
-            return True
-        if a == Action.MASS_FIRE:
-            return bool(self._fire_targets(u))
-        if a == Action.SPLIT_FIRE:
-            return len(self._fire_targets(u)) >= 2
-        if a == Action.HEAVY_WEAPON:
-            return (u.hw_dispersed or u.hw_point) and bool(self._hw_targets(u) or self._feature_targets(u))
-        if a == Action.RALLY:
-            return bool(self._rally_targets(u))
-        if a == Action.CALL_FOR_FIRE:
-            return u.spotter and bool(self.assets[u.side]) and bool(self._cff_targets(u))
-        if a == Action.SPRINT:
-            return u.kind in (UnitKind.LIGHT_INFANTRY, UnitKind.VEHICLE)
-        return a == Action.BASIC
-
-    def _action_options(self, u) -> list:
-        """Legal (action, posture) pairs for u's revealed card (RULES.md sections 2, 4, 6)."""
-        card = u.card
-        specials = [a for a in Action if a != Action.BASIC]
-        if self.deck.is_joker(card):
-            postures = [Posture.DEFENSIVE] if self._suppressed(u) else [Posture.OFFENSIVE, Posture.DEFENSIVE]
-            acts = [a for a in Action if self._special_ok(u, a)]
-            return [(a, p) for a in acts for p in postures]
-        p = self.deck.posture(card)
-        if self.deck.is_face(card):
-            if u.confused:
-                return [(Action.SPRINT if self._is_vehicle(u) else Action.DIG_IN, p)]
-            return [(a, p) for a in specials if self._special_ok(u, a)]
-        return [(Action.BASIC, p)]
-
-    def hand_size(self, side: int) -> int:
-        """Order cards ``side`` draws in each Orders phase (RULES.md section 2).
-
-        The side's ``hand_size`` from the scenario if it has one; else its own (non-attached) units,
-        counted at set-up (rules ``orders.hand_units = "setup"``, fixed for the battle) or on the
-        table now (``"turn"``), plus its Experience bonus. Attached units count only if
-        ``orders.attached_add_cards``.
-
-        Parameters
-        ----------
-        side : int
-            0 or 1.
-
-        Returns
-        -------
-        int
-        """
-        side = as_int(side, "side", lo=0, hi=1)
-        fixed = self.spec.fixed_hand_size(side)
-        return fixed if fixed is not None else self.spec.hand_size(side, self._side_units(side))
-
-    def feature_targets(self, uid: int) -> list:
-        """Terrain features (scenario indices) the heavy weapon of unit ``uid`` may aim at now.
-
-        Parameters
-        ----------
-        uid : int
-            A unit slot, ``0 <= uid < 2 C``.
-
-        Returns
-        -------
-        list of int
-            Features with an armor value that still give cover, in view if fire needs LOS; empty if
-            the unit has no point-target heavy weapon.
-        """
-        return self._feature_targets(self.s.units[as_int(uid, "uid", lo=0, hi=2 * self.C - 1)])
-
-    def _own_ordered(self, side) -> list:
-        return [u for u in self._side_units(side) if u.has_orders]
-
-    def _orders_pairs(self, side) -> list:
-        """Legal (card, unit) assignments of the Orders phase.
-
-        RULES.md section 2. With ``orders.reserve_by_choice`` (the default) a player may leave any
-        unit without orders, so every card legal for a unit still without orders may go to it (END
-        ORDERS is legal beside them: :meth:`_legal`). Otherwise each unit that may legally take a card
-        gets one: suppressed units take only defensive cards or Jokers ("any-unit" cards), so an
-        assignment is legal only if the most units that can still be given orders drops by exactly
-        one (giving the last defensive card to an unsuppressed unit must not strand a suppressed one).
-        """
-        hand = self.s.players[side].hand
-        needy = [u for u in self._side_units(side) if u.card == NO_CARD and not u.acted]
-        if self.rules.orders.reserve_by_choice:
-            return [(c, u.uid) for u in needy for c in hand if self.deck.legal_for(c, self._suppressed(u))]
-        n_sup = sum(1 for u in needy if self._suppressed(u))
-        n_free = len(needy) - n_sup
-        n_any = sum(1 for c in hand if self.deck.legal_for(c, True))
-        n_off = len(hand) - n_any
-        best = _max_orders(n_sup, n_free, n_any, n_off)
-
-        def keeps_best(sup: bool, any_card: bool) -> bool:
-            return _max_orders(n_sup - sup, n_free - (not sup), n_any - any_card,
-                               n_off - (not any_card)) == best - 1
-
-        # Legality depends only on (unit suppressed?, card playable by suppressed units?).
-        ok = {(sup, any_card): (any_card or not sup) and keeps_best(sup, any_card)
-              for sup in (False, True) for any_card in (False, True)}
-        kinds = [(c, self.deck.legal_for(c, True)) for c in hand]
-        out = []
-        for u in needy:
-            sup = self._suppressed(u)
-            out.extend((c, u.uid) for c, any_card in kinds if ok[sup, any_card])
-        return out
 
     # ------------------------------------------------------------------ legal actions
     def _legal(self) -> set:
@@ -808,36 +435,6 @@ class Game:
         if st == Stage.SPLIT:
             return {sp.split(u.uid % C) for u in self._splittable(s.current_player)} | {sp.end_splits}
         raise AssertionError(f"unknown stage {st}")  # pragma: no cover
-
-    def _why_illegal(self, a: int, legal: set) -> str:
-        seg = self.space.decode(a)
-        desc = self.describe_action(a)
-        stage = Stage.NAMES[self.s.stage]
-        expects = sorted({self.space.decode(x)[0] for x in legal})
-        head = f"action {a} ({desc}) is illegal in stage {stage} for player {self.s.current_player}"
-        if seg[0] not in expects:
-            return f"{head}: this stage takes {', '.join(expects)} actions"
-        s = self.s
-        if seg[0] == "ASSIGN":
-            card, uid = seg[1], s.current_player * self.C + seg[2]
-            u = s.units[uid]
-            if card not in s.players[s.current_player].hand:
-                return f"{head}: card {self.deck.name(card)} is not in the player's hand/Reserve"
-            if not u.alive:
-                return f"{head}: unit slot {seg[2]} is empty"
-            if u.card != NO_CARD:
-                return f"{head}: the unit already has orders"
-            if not self.deck.legal_for(card, self._suppressed(u)):
-                return (f"{head}: the unit is suppressed ({u.markers} markers) and may only take "
-                        f"Clubs, Spades or a Joker")
-        if seg[0] == "SELECT":
-            return f"{head}: that unit has no orders left (or the slot is empty)"
-        if seg[0] == "DECLARE":
-            opts = ", ".join(f"{x.name} {p.name}" for x, p in self._action_options(s.units[s.decl_uid]))
-            return f"{head}: with card {self.deck.name(s.units[s.decl_uid].card)} the unit may declare: {opts}"
-        if seg[0] == "TARGET":
-            return f"{head}: not a legal target (wrong side, no line of sight or not eligible)"
-        return f"{head}: not among the {len(legal)} legal actions"
 
     # ------------------------------------------------------------------ dispatch
     def _apply_action(self, a: int):
@@ -1105,31 +702,6 @@ class Game:
         self._begin_movement()
 
     # ------------------------------------------------------------------ movement
-    def _max_move(self, u) -> float:
-        m = self.rules.movement
-        value = m.sprint_card_value if u.action == Action.SPRINT else self.deck.move_value(u.card)
-        return value * m.basic_move_per_value * self._increment(u)
-
-    def _clamp_step(self, x, y, ang, dist):
-        """End of a straight move from (x, y), shortened so that it stays on the table.
-
-        The engines' own sine and cosine (:mod:`atomic_africa._maths`), not the C library's: the same
-        bits on every platform, as the C core's ``aa_clamp_step``."""
-        s, c = sincos(ang)
-        return self._clamp_move(x, y, dist * s, dist * c)
-
-    def _clamp_move(self, x, y, dx, dy):
-        """End of the move (dx, dy) from (x, y), shortened so that it stays on the table."""
-        t = 1.0
-        W, H = self.scenario.width_cm, self.scenario.height_cm
-        for p, d, hi in ((x, dx, W), (y, dy, H)):
-            if d > 0 and p + d > hi:
-                t = min(t, (hi - p) / d)
-            elif d < 0 and p + d < 0:
-                t = min(t, -p / d)
-        t = max(t, 0.0)
-        return min(max(x + t * dx, 0.0), W), min(max(y + t * dy, 0.0), H)
-
     def _place_destination(self, u, ang, dist):
         u.dest_x, u.dest_y = self._clamp_step(u.x, u.y, ang, dist)
         u.moves = True

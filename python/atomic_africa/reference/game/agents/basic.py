@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._seeding import seed_sequence
-from ..enums import Action, Posture
-from ..game.los import cover_at
-from ..game.state import Stage
+from ...._seeding import seed_sequence
+from ....enums import Action, Posture
+from ....game.los import cover_at
+from ....game.state import Stage
 from .scoring import distance
 
 __all__ = ["RandomAgent", "HeuristicAgent", "play"]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 
-from ..enums import Action, Posture, UnitKind
-from ..game.los import cover_at
-from ..game.state import Stage
+from ....enums import Action, Posture, UnitKind
+from ....game.los import cover_at
+from ....game.state import Stage
 from .scoring import ScoringAgent, distance, may_hold_back
 
 __all__ = ["DoctrineAgent"]
