@@ -5,7 +5,7 @@
 # dtype, each laid out field-major (all units' x, then all units' y, ...). `Params` (aa_params) holds
 # the rules and scenario constants, one section per rules section (every rule number comes from the
 # rules data through atomic_africa.game.native.params). The C functions mirror
-# atomic_africa.game.engine.Game method for method; a game advanced with the same actions and the
+# atomic_africa.reference.game.engine.Game method for method; a game advanced with the same actions and the
 # same PCG64 stream produces the same state, observations and event records.
 #
 # Other Cython code can cimport these to run games without Python:

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Native game engine: atomic_africa.game.engine.Game in the C core (csrc/aa_engine.h and the files it
+"""Native game engine: atomic_africa.reference.game.engine.Game in the C core (csrc/aa_engine.h and the files it
 names), for Python and Cython hosts.
 
 The rules live in C: each aa_* function mirrors the Game method of the same name; the order of
@@ -23,7 +23,7 @@ ODDS_TABLE_BYTES = AA_ODDS_TABLE_BYTES
 
 
 cdef void start_game(const Params* P, Game* g) noexcept nogil:
-    """Game._start: units from the scenario, both decks shuffled, turn 1 begun."""
+    """Game._start_game: units from the scenario, both decks shuffled, turn 1 begun."""
     aa_start_game(P, g)
 
 
@@ -38,7 +38,7 @@ cdef bint is_legal(const Params* P, Game* g, int a) noexcept nogil:
 
 
 cdef void apply_action(const Params* P, Game* g, int a) noexcept nogil:
-    """Game._dispatch: apply a legal action id (not checked: see is_legal) and run to the next decision."""
+    """Game._apply_action: apply a legal action id (not checked: see is_legal) and run to the next decision."""
     aa_apply_action(P, g, a)
 
 

@@ -1,11 +1,11 @@
-/* The full game as a native state machine over struct-of-arrays storage (atomic_africa.game.engine
+/* The full game as a native state machine over struct-of-arrays storage (atomic_africa.reference.game.engine
  * Game, ported to C; VectorGame's kernel).
  *
  * One game's state is an aa_state: pointers into caller-owned arrays, one per dtype, each laid out
  * field-major (all units' x, then all units' y, ...). aa_params holds the rules and scenario
  * constants, one section per rules section (every rules number comes from the rules data: the
  * Python side fills them in atomic_africa.game.native.params). The functions mirror
- * atomic_africa.game.engine.Game method for method; a game advanced with the same actions and the
+ * atomic_africa.reference.game.engine.Game method for method; a game advanced with the same actions and the
  * same PCG64 stream produces the same state, observations and event records, bit for bit.
  *
  *     aa_start_game(&P, &g);
