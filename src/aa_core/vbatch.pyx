@@ -31,10 +31,6 @@ cdef enum:
     _DECISION_TRIES = 64
 DECISION_TRIES = _DECISION_TRIES
 
-#: The AgentParams fields (vgame.pxd), in declaration order.
-AGENT_PARAM_FIELDS = ("wound_value", "marker_value", "rally_value", "cover_value", "reserve_value",
-                      "standoff_cm", "simulations", "exploration", "rollout", "rollout_depth", "width")
-
 # Why opponent_turns stopped an env (its second return value).
 cdef enum:
     _OPP_NO_ACTION = 1       # the agent found no legal action in a running game
