@@ -8,7 +8,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-import atomic_africa as aa
+from atomic_africa.game import VectorGame
 from atomic_africa.game.native import params_c, params_schema, spec_file
 from atomic_africa.game.native.agent_args import AGENT_PARAM_FIELDS
 from atomic_africa.rules import resolve_rules
@@ -109,6 +109,32 @@ def test_one_transport_carries_a_spec_into_c():
     for section in ("movement", "orders", "call_for_fire", "cleanup"):
         assert f'params["{section}"]' not in vbatch, section
     assert "aa_spec_load" in vbatch
-    vg = aa.VectorGame(num_envs=2, seed=3)
+    vg = VectorGame(num_envs=2, seed=3)
     obs, _ = vg.reset()
     assert obs.shape == (2, vg.observation_size)
+
+
+def _c_struct_fields(text: str, name: str) -> list:
+    body = re.search(rf"typedef struct {name} \{{(.*?)\}} {name};", re.sub(r"/\*.*?\*/", "", text, flags=re.S),
+                     flags=re.S).group(1)
+    return [re.findall(r"\w+", part)[-1] for decl in body.split(";") if decl.strip() for part in decl.split(",")]
+
+
+def test_the_c_apis_agent_options_are_the_declarations():
+    """The public C API's option structs (include/atomic_africa.h, ABI-frozen and hand-written) hold the
+    declared agent options, in order: the greedy and doctrine agents' in aa_agent_options, the search's
+    in aa_search_options; and its defaults are the Python agents' (aa_api.c)."""
+    from atomic_africa.agents.native import agent_params
+    api = (ROOT / "src/aa_core/include/atomic_africa.h").read_text()
+    members = params_schema.AGENT_PARAMS.members
+    assert _c_struct_fields(api, "aa_agent_options") == [
+        m.name for m in members if m.doc.startswith(("GreedyAgent", "DoctrineAgent"))]
+    assert _c_struct_fields(api, "aa_search_options") == [m.name for m in members if m.doc.startswith("ISMCTSAgent")]
+    source = (ROOT / "src/aa_core/csrc/aa_api.c").read_text()
+    defaults = agent_params()
+    agent = re.search(r"default_options = \{([^}]*)\}", source).group(1).split(",")
+    assert [float(x) for x in agent] == [defaults[k] for k in _c_struct_fields(api, "aa_agent_options")]
+    search = re.search(r"default_search = \{([^}]*)\}", source).group(1).split(",")
+    names = _c_struct_fields(api, "aa_search_options")
+    assert [float(x) for k, x in zip(names, search) if k != "rollout"] == [
+        defaults[k] for k in names if k != "rollout"]

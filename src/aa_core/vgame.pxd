@@ -108,6 +108,21 @@ cdef extern from "csrc/aa_engine.h":
     void aa_fill_odds_tables(const signed char* table5, OddsSide* out) noexcept nogil
 
 
+# Specs: the one way a battle's Params reach the C core. A spec file (atomic_africa.game.native.spec_file:
+# compile_spec writes it from a GameSpec) is read by aa_spec_load into a Params whose arrays the aa_spec
+# owns (aa_spec_params); aa_core.vbatch's Engine and aa_core.spec load every battle so.
+cdef extern from "include/atomic_africa.h":
+    ctypedef struct aa_spec:
+        pass
+    int aa_spec_load(const void* data, size_t len, aa_spec** out) noexcept nogil
+    int aa_spec_default(aa_spec** out) noexcept nogil
+    void aa_spec_free(aa_spec* spec) noexcept nogil
+    const char* aa_last_error() noexcept nogil
+
+cdef extern from "csrc/aa_spec.h":
+    const Params* aa_spec_params(const aa_spec* spec) noexcept nogil
+
+
 # aa_core.vgame's cdef twins of the entry points, for Cython hosts that link nothing.
 cdef void start_game(const Params* P, Game* g) noexcept nogil
 cdef int legal_actions(const Params* P, Game* g, int* out) noexcept nogil

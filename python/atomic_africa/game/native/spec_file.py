@@ -54,7 +54,7 @@ from ... import _limits as L
 from ..schema import LIMIT, NATIVE_STORAGES, native_rows
 from .params_schema import spec_param_fields, spec_table_fields
 
-__all__ = ["compile_spec", "slot_problem", "FORMAT_VERSION", "ABI_VERSION", "MAGIC", "HEADER_SIZE",
+__all__ = ["compile_spec", "spec_bytes", "slot_problem", "FORMAT_VERSION", "ABI_VERSION", "MAGIC", "HEADER_SIZE",
            "PARAM_FIELDS", "TABLE_FIELDS", "render_fields_header", "render_default_c", "FIELDS_HEADER_PATH",
            "DEFAULT_SPEC_PATH", "write"]
 
@@ -141,7 +141,10 @@ def payload_of(params: dict, tables: dict) -> bytes:
         raise ValueError(problem)
     out = []
     for f in PARAM_FIELDS:
-        values = _flat(_lookup(params, f.path))
+        try:
+            values = _flat(_lookup(params, f.path))
+        except (KeyError, TypeError):
+            raise ValueError(f"{f.path}: missing from the native parameters (params_schema declares it)") from None
         if len(values) != f.count:
             raise ValueError(f"{f.path}: {len(values)} values, the spec format holds {f.count}")
         out.append(np.asarray(values, dtype=np.float64 if f.kind == "f64" else np.int64).astype(_NP[f.kind]).tobytes())
@@ -198,10 +201,33 @@ def compile_spec(scenario=None, rules=None) -> bytes:
         message names the field).
     """
     from ..spec import GameSpec
+
+    return spec_bytes(GameSpec.build(scenario, rules))
+
+
+def spec_bytes(spec) -> bytes:
+    """The spec file of a :class:`~atomic_africa.game.GameSpec`: the one transport of a battle into the C
+    core (``VectorGame`` and ``MixedVectorGame`` hand these bytes to ``aa_core.vbatch.Engine``, which reads
+    them with ``aa_spec_load``, as a C host does).
+
+    Parameters
+    ----------
+    spec : GameSpec
+        A built specification (a scenario sampled in Python is one too: ``ScenarioSampler.specs``).
+
+    Returns
+    -------
+    bytes
+        The file (format in this module's docstring).
+
+    Raises
+    ------
+    ValueError
+        If the battle exceeds a fixed size of the native engine (the message names the field).
+    """
     from .layout import unit_templates
     from .params import native_params
 
-    spec = GameSpec.build(scenario, rules)
     params, tables = native_params(spec)
     tables.update(unit_templates(spec.initial_units(), spec.C))
     return wrap(payload_of(params, tables))
