@@ -139,8 +139,7 @@ cdef class Engine:
         self._keep = [padding]
         U = K = F = 1
         for j in range(self.maps):
-            _load_spec(&self.specs[j], slist[j], j)
-            self.Ps[j] = aa_spec_params(self.specs[j])[0]
+            self.specs[j] = load_spec(slist[j], &self.Ps[j], "" if j == 0 else f"map {j}")
             U, K, F = max(U, self.Ps[j].U), max(K, self.Ps[j].K), max(F, self.Ps[j].terrain.n_feat)
         self.padded = padding is not None
         if self.padded:
@@ -883,20 +882,3 @@ cdef inline int8_t _score_end(Game* g, float* rewards) noexcept nogil:
         rewards[w] = 1.0
         rewards[1 - w] = -1.0
     return <int8_t>w
-
-
-cdef int _load_spec(aa_spec** out, data, int j) except -1:
-    """aa_spec_load of spec file `data` (map j) into *out; ValueError with the loader's message (naming
-    the field and its allowed values) or MemoryError when it refuses."""
-    cdef const unsigned char[::1] b = bytes(data) if not isinstance(data, bytes) else data
-    cdef int st
-    if b.shape[0] == 0:
-        raise ValueError(f"specs[{j}]: an empty spec file")
-    with nogil:
-        st = aa_spec_load(&b[0], <size_t>b.shape[0], out)
-    if st != 0:
-        msg = aa_last_error().decode("utf-8", "replace")
-        if st == 4:   # AA_ERR_MEMORY
-            raise MemoryError(msg)
-        raise ValueError(msg if j == 0 else f"map {j}: {msg}")
-    return 0

@@ -132,6 +132,11 @@ cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nog
 cdef int side_figures(V* v, int side) noexcept nogil      # Game.figures(side)
 cdef int agent_action(const Params* P, Game* g, int kind, const AgentParams* ap,
                       aa_bitgen* rng) noexcept nogil
+# A battle's Params from its spec file (bytes): the one transport of a battle into C, for every Cython
+# host (aa_core.vbatch's Engine, a one-game handle). Returns the loaded spec, which owns the arrays *out
+# points into (free it with aa_spec_free after the last use of *out); ValueError naming the field (and
+# `what`) or MemoryError when aa_spec_load refuses the bytes.
+cdef aa_spec* load_spec(data, Params* out, str what) except NULL
 
 
 # ------------------------------------------------------------------------------------- ABI guard
