@@ -175,6 +175,20 @@ cdef extern from "csrc/aa_schema.h":
         R_MORE_FIGURES   # turn limit: more remaining figures
         R_EQUAL_FIGURES  # turn limit: equal figures
 
+    # An observation's head (schema.HEAD_OBSERVATION): its first float of each; the observer's hand follows.
+    enum:
+        OBS_TURN           # turn / turns
+        OBS_STAGE          # one-hot of the stage (STAGES)
+        OBS_TO_MOVE        # 1: the observer decides now
+        OBS_ACTIVATING     # 1: the observer is the Activating player
+        OBS_OWN_DECK       # cards in the observer's deck / cards per deck
+        OBS_OWN_DISCARD    # cards in the observer's discard pile / cards per deck
+        OBS_OWN_HAND       # cards in the observer's hand / cards per deck
+        OBS_ENEMY_DECK     # cards in the opponent's deck / cards per deck
+        OBS_ENEMY_DISCARD  # cards in the opponent's discard pile / cards per deck
+        OBS_ENEMY_HAND     # cards in the opponent's hand / cards per deck
+        OBS_HEAD           # floats of the head
+
     # A unit slot's observation floats: offsets in its UNIT_FEATURES (schema.UNIT_OBSERVATION); a one-hot's value is added to its first.
     enum:
         OBS_U_ALIVE                 # 1: the slot holds a unit (else every feature of the slot is 0)

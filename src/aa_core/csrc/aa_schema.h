@@ -187,6 +187,21 @@ enum {
     R_EQUAL_FIGURES = 2,  /* turn limit: equal figures */
 };
 
+/* An observation's head (schema.HEAD_OBSERVATION): its first float of each; the observer's hand follows. */
+enum {
+    OBS_TURN = 0,            /* turn / turns */
+    OBS_STAGE = 1,           /* one-hot of the stage (STAGES) */
+    OBS_TO_MOVE = 13,        /* 1: the observer decides now */
+    OBS_ACTIVATING = 14,     /* 1: the observer is the Activating player */
+    OBS_OWN_DECK = 15,       /* cards in the observer's deck / cards per deck */
+    OBS_OWN_DISCARD = 16,    /* cards in the observer's discard pile / cards per deck */
+    OBS_OWN_HAND = 17,       /* cards in the observer's hand / cards per deck */
+    OBS_ENEMY_DECK = 18,     /* cards in the opponent's deck / cards per deck */
+    OBS_ENEMY_DISCARD = 19,  /* cards in the opponent's discard pile / cards per deck */
+    OBS_ENEMY_HAND = 20,     /* cards in the opponent's hand / cards per deck */
+    OBS_HEAD = 21,           /* floats of the head */
+};
+
 /* A unit slot's observation floats: offsets in its UNIT_FEATURES (schema.UNIT_OBSERVATION); a one-hot's value is added to its first. */
 enum {
     OBS_U_ALIVE = 0,                  /* 1: the slot holds a unit (else every feature of the slot is 0) */
