@@ -13,6 +13,9 @@ import math
 
 import numpy as np
 
+from aa_core import vgame as _vgame
+
+from ... import _validate as v
 from ...dice import DIE_ATTRIBUTES
 from ...enums import Action, Posture
 from ..schema import LIMIT
@@ -119,6 +122,23 @@ def _sections(spec) -> dict:
     }
 
 
+# Table 5s whose odds tables the C loader has counted in this process: it keeps them (ODDS_SHARED of them,
+# csrc/aa_spec.c) and shares them among specs, so only a new Table 5 needs their memory.
+_ODDS_COUNTED: set = set()
+_ODDS_SHARED = 8
+
+
+def _check_odds_memory(rules) -> None:
+    """MemoryError naming ``rules`` before the C loader counts the greedy agent's exact-odds tables
+    (7 MB, from Table 5 alone) when the memory available cannot hold them."""
+    key = np.ascontiguousarray(rules.table5_array, dtype=np.int8).tobytes()
+    if key in _ODDS_COUNTED:
+        return
+    v.check_memory(_vgame.ODDS_TABLE_BYTES, "rules", "the greedy agent's exact-odds tables")
+    if len(_ODDS_COUNTED) < _ODDS_SHARED:
+        _ODDS_COUNTED.add(key)
+
+
 def _tables(spec) -> dict:
     """The arrays ``Params`` points at, keyed as its pointer fields (``Tables`` and ``Terrain``)."""
     deck, feats, t = spec.deck, spec.scenario.terrain, spec.terrain
@@ -174,4 +194,5 @@ def native_params(spec) -> tuple[dict, dict]:
         field and the limit).
     """
     _check_limits(spec)
+    _check_odds_memory(spec.rules)
     return _sections(spec), _tables(spec)
