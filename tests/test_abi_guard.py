@@ -63,11 +63,11 @@ def _other_layout(root: Path) -> Path:
     text = header.read_text()
     assert "#define AA_ABI_VERSION 1\n" in text
     header.write_text(text.replace("#define AA_ABI_VERSION 1\n", "#define AA_ABI_VERSION 99\n"))
-    engine = dst / "csrc" / "aa_engine.h"
-    text = engine.read_text()
+    params = dst / "csrc" / "aa_params.h"   # aa_params, generated from its declaration (params_schema)
+    text = params.read_text()
     anchor = "    aa_terrain terrain;"
     assert anchor in text
-    engine.write_text(text.replace(anchor, anchor + "\n    int gained_a_field;", 1))
+    params.write_text(text.replace(anchor, anchor + "\n    int gained_a_field;", 1))
     return root
 
 

@@ -89,7 +89,9 @@ def test_more_random_scenarios_match_python():
 def test_odds_tables_refused_when_memory_is_short(monkeypatch):
     from atomic_africa import _validate
     from aa_core import vgame
-    rules = aa.Rules.default().replace(orders={"bystander_posture": "offensive"})  # not built yet
+    from atomic_africa.game.native import params
+    rules = aa.Rules.default().replace(orders={"bystander_posture": "offensive"})
+    monkeypatch.setattr(params, "_ODDS_COUNTED", set())   # as in a process that has not counted them yet
     monkeypatch.setattr(_validate, "available_memory", lambda: vgame.ODDS_TABLE_BYTES - 1)
     with pytest.raises(MemoryError, match=r"rules: the greedy agent's exact-odds tables need .* of memory"):
         VectorGame(None, 1, 0, rules=rules)
@@ -99,11 +101,12 @@ def test_odds_tables_hold_the_exact_score_counts():
     # Spot checks of the tables against atomic_africa.odds (the Python agent's exact odds).
     from atomic_africa import odds
     from atomic_africa.enums import Action, Die, Posture
-    from atomic_africa.game.native.params import _odds_tables
+    from aa_core import spec as cspec
+    from atomic_africa.game.native.spec_file import compile_spec
     rules = aa.Rules.default()
     side = np.dtype([("total", "<i4"), ("att_cum", "<i4", (27, 27)), ("att0", "<i4", 26), ("att1", "<i4", 26),
                      ("defense", "<i4", 26), ("rally", "<i4", 26), ("spotting", "<i4", 26)])
-    tables = _odds_tables(rules).view(side)
+    tables = cspec.load_params(compile_spec(None, rules))[1]["odds"].view(side)   # what the C loader counts
     for dice in ((4, 6, 8), (12, 12, 10), (6, 4, 12)):
         for action in Action:
             for posture in Posture:

@@ -1,13 +1,15 @@
 """The native engine's Params built from the rules sections by name (game/native_params.py): each
 section's own fields pass through unchanged, the derived ones are added and padded to the C array
-sizes, a missing field or a size past the engine's limits is a clear error."""
+sizes, a missing field or a size past the engine's limits is a clear error, and the spec file carries them
+into C (the one transport)."""
 import math
 
 import pytest
 
-from aa_core import vbatch
 from atomic_africa import Rules
 from atomic_africa.game import GameSpec, VectorGame
+from atomic_africa.game.native import spec_file
+from atomic_africa.game.native.layout import unit_templates
 from atomic_africa.game.native.params import native_params
 from atomic_africa.game.schema import LIMIT
 
@@ -52,18 +54,29 @@ def test_derived_arrays_are_padded_to_the_c_sizes():
     assert all(a.flags.c_contiguous and a.size >= 1 for a in tables.values())
 
 
+def _payload(params, tables):
+    """The spec file's payload of these parameters (the one transport of Params into C)."""
+    spec = GameSpec.build(None, Rules.default())
+    return spec_file.payload_of(params, {**tables, **unit_templates(spec.initial_units(), spec.C)})
+
+
 def test_a_missing_section_field_names_it():
     params, tables = _params()
     del params["movement"]["vehicles_merge"]
-    with pytest.raises(ValueError, match="vehicles_merge"):
-        vbatch.Engine(params, tables, 1, False)
+    with pytest.raises(ValueError, match="movement.vehicles_merge: missing"):
+        _payload(params, tables)
 
 
 def test_a_short_array_field_is_refused():
     params, tables = _params()
     params["dice"]["ladder"] = params["dice"]["ladder"][:3]
-    with pytest.raises(IndexError):
-        vbatch.Engine(params, tables, 1, False)
+    with pytest.raises(ValueError, match="dice.ladder: 3 values, the spec format holds 8"):
+        _payload(params, tables)
+
+
+def test_the_payload_of_the_params_is_the_spec_file_the_engine_loads():
+    params, tables = _params()
+    assert spec_file.wrap(_payload(params, tables)) == spec_file.compile_spec(None, Rules.default())
 
 
 def test_sizes_past_the_native_limits_name_the_field():

@@ -99,7 +99,8 @@ def test_sdist_has_the_tests_and_no_generated_c(built):
                  "tests/conftest.py", "tests/support/engagements.py", "tests/test_pcg.py",
                  "examples/embed/my_sim.pyx", "examples/embed/build.py", "benchmarks/conftest.py",
                  "benchmarks/_scale.py",
-                 "src/aa_core/pcg.pxd", "src/aa_core/vgame_schema.pxi", "src/aa_core/vgame.pyx", "src/aa_core/single.pyx",
+                 "src/aa_core/pcg.pxd", "src/aa_core/vgame_schema.pxi", "src/aa_core/vgame_params.pxi",
+                 "src/aa_core/vgame.pyx", "src/aa_core/single.pyx",
                  "python/atomic_africa/data/rules.toml"):
         assert need in names, need
     golden = sorted((ROOT / "tests" / "golden").iterdir())
@@ -128,7 +129,8 @@ def test_wheel_contents(built):
                 assert b".debug_info" not in zf.read(lib), lib
     assert any(re.fullmatch(r"atomic_africa-[^/]+\.dist-info/licenses/LICENSE", n) for n in names)
     assert "aa_core/pcg.pxd" in names and "atomic_africa/data/rules.toml" in names
-    assert "aa_core/vgame_schema.pxi" in names  # vgame.pxd includes it: cimport needs it installed
+    for pxi in ("vgame_schema.pxi", "vgame_params.pxi"):   # vgame.pxd includes them: cimport needs them installed
+        assert f"aa_core/{pxi}" in names, pxi
     # The .pxd files declare the C core's headers: a Cython host compiles against them.
     headers = {f"aa_core/csrc/{p.name}" for p in (ROOT / "src" / "aa_core" / "csrc").glob("*.h")}
     assert headers and headers <= set(names), sorted(headers - set(names))

@@ -15,6 +15,7 @@ from atomic_africa.env.rllib import AtomicAfricaMultiAgentEnv
 from atomic_africa.game import Game, GameSpec, Scenario, VectorGame
 from atomic_africa.game import IllegalActionError
 from atomic_africa.game.native.mixed import MixedVectorGame, engine_maps
+from atomic_africa.game.native.spec_file import spec_bytes
 from atomic_africa.game.observation_spec import observation_bounds
 from atomic_africa.game.scenarios import PaddedSpec, ScenarioSampler, map_seed
 from atomic_africa.selfplay import play_games
@@ -236,13 +237,25 @@ def test_a_padded_id_the_map_lacks_is_refused_before_any_game_moves():
 
 
 def test_a_bad_padding_is_refused_by_the_kernel():
-    params, tables, padding = engine_maps(SAMPLER)
+    specs, padding = engine_maps(SAMPLER)
     bad = dict(padding, act_blocks=padding["act_blocks"].copy())
     bad["act_blocks"][1, 0, 2] += 1              # map 1's first block one row longer than its ids
     with pytest.raises(ValueError, match="padding: map 1's action"):
-        vbatch.Engine(params, tables, 2, False, bad)
+        vbatch.Engine(specs, 2, False, bad)
     with pytest.raises(ValueError, match="padding: several maps"):
-        vbatch.Engine(params, tables, 2, False)
+        vbatch.Engine(specs, 2, False)
+
+
+def test_sampled_maps_travel_into_c_as_spec_files():
+    """A map sampled in Python reaches the kernel as every battle does: its spec file, which the C
+    loader reads (a corrupted one is refused with the loader's message, naming the map)."""
+    specs, padding = engine_maps(SAMPLER)
+    assert len(specs) == len(SAMPLER.specs) and all(isinstance(s, bytes) for s in specs)
+    assert all(s == spec_bytes(spec) for s, spec in zip(specs, SAMPLER.specs))
+    broken = list(specs)
+    broken[1] = broken[1][:-1] + bytes([broken[1][-1] ^ 1])
+    with pytest.raises(ValueError, match="map 1: spec file: checksum mismatch"):
+        vbatch.Engine(broken, 2, False, padding)
 
 
 def test_pettingzoo_rllib_and_selfplay_sample_the_same_battles():

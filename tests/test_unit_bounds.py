@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import aa_core
 import atomic_africa
 from atomic_africa import _limits
 from atomic_africa.game import GameSpec, ScenarioError, VectorGame, default_scenario
@@ -401,6 +402,15 @@ check_arrays(arrays, default, n)
 arrays["unit_i32"][0, 18, slot] = 4
 print(refused(ValueError, lambda: check_arrays(arrays, default, n)))
 
+# the native engine, not rebuilt, refuses the new layout until it is: the spec file carries the sizes
+# and the C loader checks them (no game runs on arrays of another layout)
+from atomic_africa.game import VectorGame
+import atomic_africa.game.observation_doc as observation_doc
+print(refused(ValueError, lambda: VectorGame(default, 1, 0)))
+observation_doc.measure = lambda spec, **kw: {   # the document's measured figures need the rebuilt engine
+    "games": 0, "decisions": 0, "states": 0, "forced": 0.0, "zero": 0.0,
+    "largest": {n: 0.0 for n in ("figures", "markers", "wounds", "turn_markers")}}
+
 # the observation: one float more per slot, described, encoded, documented
 C, off = spec.C, unit_offset(spec)
 rows = observation_spec(spec)
@@ -422,7 +432,8 @@ print("ok")
 def test_a_new_unit_field_is_picked_up_by_every_reader_the_observation_and_the_pxi(tmp_path):
     # The package copied with one schema line more (and its observation entry), run in a child
     # process: nothing else of the package is edited. The native engine is not rebuilt, so the
-    # snapshot reader is given the arrays of the current engine with the new row added.
+    # snapshot reader is given the arrays of the current engine with the new row added, and the
+    # engine refuses a spec file of the new layout (the loader checks the sizes it carries).
     pkg = Path(atomic_africa.__file__).parent
     shutil.copytree(pkg, tmp_path / "atomic_africa", ignore=shutil.ignore_patterns("__pycache__"))
     path = tmp_path / "atomic_africa" / "game" / "schema.py"
@@ -431,7 +442,8 @@ def test_a_new_unit_field_is_picked_up_by_every_reader_the_observation_and_the_p
     a["unit_i32"] = np.concatenate([a["unit_i32"], np.zeros_like(a["unit_i32"][:, :1])], axis=1)
     with open(tmp_path / "arrays.pkl", "wb") as fh:
         pickle.dump((a, 2, SLOT), fh)
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    # the copied package with the kernels this process runs (not whichever aa_core is installed)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(Path(aa_core.__file__).parents[1])])}
     p = subprocess.run([sys.executable, "-c", textwrap.dedent(_NEW_FIELD_CHECKS), str(tmp_path / "arrays.pkl")],
                        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
     assert p.returncode == 0, p.stderr[-3000:]
@@ -441,5 +453,6 @@ def test_a_new_unit_field_is_picked_up_by_every_reader_the_observation_and_the_p
         "text.state.units[0].morale_bonus: 4 is out of range; allowed 0..3",
         "text.state.units[0].morale_bonus: expected an integer, got str '2'",
         f"state: arrays['unit_i32'][env 0, morale_bonus, slot {SLOT}] = 4; allowed 0..3",
+        "spec file: obs_size = 856; allowed 838 (21 head floats + K + 2 C x unit features + features)",
         "ok",
     ], p.stdout

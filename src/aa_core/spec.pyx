@@ -8,18 +8,8 @@ import numpy as np
 from libc.stddef cimport size_t
 from libc.string cimport memcpy
 
-from aa_core.vgame cimport AA_ODDS_TABLE_BYTES, N_ACTIONS, NF64, NI32, NI8, Params
-
-cdef extern from "include/atomic_africa.h":
-    ctypedef struct aa_spec:
-        pass
-    int aa_spec_load(const void* data, size_t len, aa_spec** out) noexcept nogil
-    int aa_spec_default(aa_spec** out) noexcept nogil
-    void aa_spec_free(aa_spec* spec) noexcept nogil
-    const char* aa_last_error() noexcept nogil
-
-cdef extern from "csrc/aa_spec.h":
-    const Params* aa_spec_params(const aa_spec* spec) noexcept nogil
+from aa_core.vgame cimport (AA_ODDS_TABLE_BYTES, N_ACTIONS, NF64, NI32, NI8, Params, aa_last_error, aa_spec,
+                            aa_spec_default, aa_spec_free, aa_spec_load, aa_spec_params)
 
 
 def load_status(const unsigned char[::1] data):

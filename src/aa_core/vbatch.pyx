@@ -31,10 +31,6 @@ cdef enum:
     _DECISION_TRIES = 64
 DECISION_TRIES = _DECISION_TRIES
 
-#: The AgentParams fields (vgame.pxd), in declaration order.
-AGENT_PARAM_FIELDS = ("wound_value", "marker_value", "rally_value", "cover_value", "reserve_value",
-                      "standoff_cm", "simulations", "exploration", "rollout", "rollout_depth", "width")
-
 # Why opponent_turns stopped an env (its second return value).
 cdef enum:
     _OPP_NO_ACTION = 1       # the agent found no legal action in a running game
@@ -70,7 +66,8 @@ cdef class Engine:
     Built by atomic_africa.game.native.vector.VectorGame, which validates every argument and owns the
     per-env bit generators; the methods here trust their inputs.
 
-    One battle (`params` and `tables` dicts), or several (lists of them, one per map, and `padding`):
+    One battle (its spec file: one transport carries a battle into C), or several (a list of spec files,
+    one per map, and `padding`):
     then each env plays the map its game seed draws (_pick, as ScenarioSampler.pick), and the Python
     face speaks the maps' common padded layout (atomic_africa.game.scenarios.PaddedSpec): padded
     observation rows and masks, padded action ids, converted here per env. Every env's state row has
@@ -78,6 +75,7 @@ cdef class Engine:
     takes every stride from the map's Params).
     """
     cdef Params* Ps              # each map's rules and scenario constants (maps >= 1)
+    cdef aa_spec** specs         # each map's loaded spec: owns the arrays its Params point into
     cdef readonly int maps
     cdef int32_t* map_w          # env i plays map map_w[i] (arrays["map"] with several maps)
     cdef readonly int obs_size   # an observation row: the padded layout's with several maps
@@ -111,49 +109,38 @@ cdef class Engine:
 
     def __cinit__(self, *args, **kwargs):
         self.Ps = NULL
+        self.specs = NULL
+        self.maps = 0
         self.games = NULL
         self.evs = NULL
         self.work = NULL
         self.game_bg = NULL
         self.agent_bg = NULL
 
-    def __init__(self, params, tables, int n, bint record_events, dict padding=None):
-        """`params`, `tables`: one battle's dicts (native_params with the unit templates), or lists
-        of them, one per map, with `padding` (atomic_africa.game.native.mixed.engine_maps)."""
-        cdef Params* P
+    def __init__(self, specs, int n, bint record_events, dict padding=None):
+        """`specs`: one battle's spec file (bytes: atomic_africa.game.native.spec_file.compile_spec), or a
+        list of them, one per map, with `padding` (atomic_africa.game.native.mixed.engine_maps). Each map's
+        Params come from aa_spec_load (csrc/aa_spec.c), the one way a battle reaches the C core: the loader
+        checks every value and owns the arrays Params points into (freed with this Engine)."""
         cdef int i, j, U, K, F
         cdef int32_t[::1] mw
-        plist = [params] if isinstance(params, dict) else list(params)
-        tlist = [tables] if isinstance(tables, dict) else list(tables)
-        if not plist or len(tlist) != len(plist):
-            raise ValueError(f"tables: expected one tables dict per params dict ({len(plist)}), got {len(tlist)}")
-        if len(plist) > 1 and padding is None:
+        slist = [specs] if isinstance(specs, (bytes, bytearray, memoryview)) else list(specs)
+        if not slist:
+            raise ValueError("specs: expected one spec file, or a list of them (one per map); got none")
+        if len(slist) > 1 and padding is None:
             raise ValueError("padding: several maps need their padded layout")
         self.n = n
         self.record_events = record_events
-        self.maps = len(plist)
+        self.maps = len(slist)
         self.Ps = <Params*>calloc(self.maps, sizeof(Params))
-        if self.Ps == NULL:
+        self.specs = <aa_spec**>calloc(self.maps, sizeof(aa_spec*))
+        if self.Ps == NULL or self.specs == NULL:
             raise MemoryError("scenario: cannot allocate the maps' parameters")
-        self._keep = [tlist, padding]
+        self._keep = [padding]
         U = K = F = 1
         for j in range(self.maps):
-            P = &self.Ps[j]
-            params, tables = plist[j], tlist[j]
-            P.C, P.U, P.K = params["C"], params["U"], params["K"]
-            P.obs_size, P.n_actions = params["obs_size"], params["n_actions"]
-            P.base = params["base"]
-            P.movement = params["movement"]
-            P.orders = params["orders"]
-            P.rally = params["rally"]
-            P.call_for_fire = params["call_for_fire"]
-            P.cleanup = params["cleanup"]
-            P.dice = params["dice"]
-            P.fire = params["fire"]
-            P.table = params["table"]
-            _bind_tables(&P.tables, tables)
-            _bind_terrain(&P.terrain, params["terrain"], tables)
-            U, K, F = max(U, P.U), max(K, P.K), max(F, P.terrain.n_feat)
+            self.specs[j] = load_spec(slist[j], &self.Ps[j], "" if j == 0 else f"map {j}")
+            U, K, F = max(U, self.Ps[j].U), max(K, self.Ps[j].K), max(F, self.Ps[j].terrain.n_feat)
         self.padded = padding is not None
         if self.padded:
             self._bind_padding(padding)
@@ -432,6 +419,10 @@ cdef class Engine:
         free(self.games)
         free(self.work)
         free(self.Ps)
+        if self.specs != NULL:
+            for i in range(self.maps):
+                aa_spec_free(self.specs[i])
+            free(self.specs)
         free(self.game_bg)
         free(self.agent_bg)
 
@@ -891,56 +882,3 @@ cdef inline int8_t _score_end(Game* g, float* rewards) noexcept nogil:
         rewards[w] = 1.0
         rewards[1 - w] = -1.0
     return <int8_t>w
-
-
-ctypedef fused table_t:
-    int8_t
-    int32_t
-    int64_t
-    uint8_t
-    double
-
-
-cdef const table_t* _first(const table_t[::1] a) except NULL:
-    """Address of a table's first element (native_params gives every table at least one)."""
-    return &a[0]
-
-
-cdef int _bind_tables(Tables* t, dict a) except -1:
-    """Point t's fields at the arrays of the same names (the caller keeps `a` alive)."""
-    t.card_joker = _first[int8_t](a["card_joker"])
-    t.card_suit = _first[int8_t](a["card_suit"])
-    t.card_rank = _first[int8_t](a["card_rank"])
-    t.card_posture = _first[int8_t](a["card_posture"])
-    t.card_face = _first[int8_t](a["card_face"])
-    t.card_any = _first[int8_t](a["card_any"])
-    t.card_move = _first[int32_t](a["card_move"])
-    t.table5 = _first[int8_t](a["table5"])
-    t.feat_x = _first[double](a["feat_x"])
-    t.feat_y = _first[double](a["feat_y"])
-    t.feat_cover0 = _first[int8_t](a["feat_cover0"])
-    t.tmpl_i8 = _first[int8_t](a["tmpl_i8"])
-    t.tmpl_i32 = _first[int32_t](a["tmpl_i32"])
-    t.tmpl_f64 = _first[double](a["tmpl_f64"])
-    t.odds = <const OddsSide*>_first[uint8_t](a["odds"])   # aa_fill_odds_tables (csrc/aa_agent_greedy.c)
-    return 0
-
-
-cdef int _bind_terrain(Terrain* t, dict sizes, dict a) except -1:
-    """The terrain's counts and edge depth from `sizes`, its arrays from `a` (kept alive by the caller)."""
-    t.n_poly, t.n_circ, t.n_feat = sizes["n_poly"], sizes["n_circ"], sizes["n_feat"]
-    t.edge_depth = sizes["edge_depth"]
-    t.vx = _first[double](a["vx"])
-    t.vy = _first[double](a["vy"])
-    t.poly_off = _first[int64_t](a["poly_off"])
-    t.poly_blocks = _first[uint8_t](a["poly_blocks"])
-    t.poly_cover = _first[int8_t](a["poly_cover"])
-    t.poly_feat = _first[int32_t](a["poly_feat"])
-    t.cx = _first[double](a["cx"])
-    t.cy = _first[double](a["cy"])
-    t.cr = _first[double](a["cr"])
-    t.circ_blocks = _first[uint8_t](a["circ_blocks"])
-    t.circ_cover = _first[int8_t](a["circ_cover"])
-    t.circ_feat = _first[int32_t](a["circ_feat"])
-    t.feat_armor = _first[int32_t](a["feat_armor"])
-    return 0

@@ -5,7 +5,7 @@
 # dtype, each laid out field-major (all units' x, then all units' y, ...). `Params` (aa_params) holds
 # the rules and scenario constants, one section per rules section (every rule number comes from the
 # rules data through atomic_africa.game.native.params). The C functions mirror
-# atomic_africa.game.engine.Game method for method; a game advanced with the same actions and the
+# atomic_africa.reference.game.engine.Game method for method; a game advanced with the same actions and the
 # same PCG64 stream produces the same state, observations and event records.
 #
 # Other Cython code can cimport these to run games without Python:
@@ -25,7 +25,7 @@ from aa_core.rng cimport aa_bitgen
 include "vgame_schema.pxi"
 
 # Every struct below names the fields of its C twin in csrc/aa_engine.h (tests/test_c_core.py checks
-# that they agree): Engine fills Params from dicts by these names.
+# that they agree).
 cdef extern from "csrc/aa_engine.h":
     # Per-player card piles (n, 2, 3, K) int16 and counts (n, 2, NC) int32.
     enum:
@@ -44,69 +44,6 @@ cdef extern from "csrc/aa_engine.h":
         ptrdiff_t cap
         bint failed        # a record could not be stored (out of memory); the driver raises MemoryError
 
-    # Params sections: numbers, int flags and fixed-size arrays only, so Engine fills each from a dict
-    # by field name (atomic_africa.game.native.params: a rules section's own fields keep their rules
-    # names; the values derived from them are commented in csrc/aa_engine.h).
-    ctypedef struct ActionBases "aa_action_bases":
-        int assign, end_orders, select, declare, target, no_target, asset, move, stay, split, end_splits
-        int feature
-
-    ctypedef struct MovementParams "aa_movement_params":
-        double increment_cm, vehicle_increment_cm, sprint_increment_cm, vehicle_sprint_increment_cm
-        int basic_move_per_value, sprint_card_value, directions
-        double distance_fractions[MAX_FRACS]
-        double merge_contact_cm
-        bint merge_same_kind_only, vehicles_merge
-        int n_fractions
-        double dir_angle[MAX_DIRECTIONS]
-
-    ctypedef struct OrdersParams "aa_orders_params":
-        bint joker_takes_initiative, fire_needs_los, first_player_alternates, attached_add_cards
-        bint reserve_by_choice
-        bint spent_units_react
-        int bystander_posture
-        int ranks
-        int draw_bonus[2]
-        int hand_fixed[2]
-
-    ctypedef struct RallyParams "aa_rally_params":
-        int self_range, comms_range_penalty, markers_removed
-
-    ctypedef struct CallForFireParams "aa_call_for_fire_params":
-        int scatter_die, support_range_band
-        int support_action, support_posture
-        double scatter_increment_cm
-        bint clockwise, blast_hits_friends
-        double clock_zero_rad
-        double clock_angle[MAX_CLOCK]
-        int n_assets[2]
-        int asset_dice[2][MAX_ASSETS][3]
-        int asset_ap[2][MAX_ASSETS]
-        double asset_r2[2][MAX_ASSETS]
-        double asset_blast_cm[2][MAX_ASSETS]
-
-    ctypedef struct CleanupParams "aa_cleanup_params":
-        int split_min_figures, morale_markers_removed
-        bint odd_to_larger_half
-        double split_offset_cm
-        bint shattered_if_morale_only
-
-    ctypedef struct DiceParams "aa_dice_params":
-        int64_t ladder[MAX_LADDER]
-        int shattered_die
-        int n_ladder
-        int shift_attr[2]
-
-    ctypedef struct FireParams "aa_fire_params":
-        FireRules rules
-        double band_edges_cm[MAX_EDGES]
-        int feature_defense, feature_cover_per_wound
-        int n_edges
-
-    ctypedef struct TableParams "aa_table_params":
-        double width_cm, height_cm, mid_x, mid_y
-        int turns
-
     # Exact odds of one side's three dice for one Table 5 row (action, posture): score s in slot s + 1.
     enum:
         ODDS_SLOTS
@@ -124,37 +61,14 @@ cdef extern from "csrc/aa_engine.h":
 
     size_t AA_ODDS_TABLE_BYTES
 
-    ctypedef struct Tables "aa_tables":   # arrays (atomic_africa.game.native.params: tables)
-        const int8_t* card_joker
-        const int8_t* card_suit
-        const int8_t* card_rank
-        const int8_t* card_posture
-        const int8_t* card_face
-        const int8_t* card_any
-        const int32_t* card_move
-        const signed char* table5
-        const double* feat_x
-        const double* feat_y
-        const int8_t* feat_cover0
-        const int8_t* tmpl_i8
-        const int32_t* tmpl_i32
-        const double* tmpl_f64
-        const OddsSide* odds
 
-    ctypedef struct Params "aa_params":
-        int C, U, K, obs_size, n_actions
-        ActionBases base
-        MovementParams movement
-        OrdersParams orders
-        RallyParams rally
-        CallForFireParams call_for_fire
-        CleanupParams cleanup
-        DiceParams dice
-        FireParams fire
-        TableParams table
-        Tables tables
-        Terrain terrain
+# The rules and scenario constants (Params, its sections and Tables) and the native agents' options
+# (AgentParams): the structs of csrc/aa_params.h, generated from their one declaration
+# (atomic_africa.game.native.params_schema; python -m atomic_africa.game.native.params_c).
+include "vgame_params.pxi"
 
+
+cdef extern from "csrc/aa_engine.h":
     ctypedef struct Game "aa_state":
         int32_t* s          # scalars, NS
         int8_t* i8          # NI8 x U
@@ -178,13 +92,6 @@ cdef extern from "csrc/aa_engine.h":
         AGENT_ISMCTS
         N_AGENT_KINDS
 
-    ctypedef struct AgentParams "aa_agent_params":   # the Python agents' constructor values
-        double wound_value, marker_value, rally_value, cover_value   # GreedyAgent
-        double reserve_value                                         # GreedyAgent
-        double standoff_cm                                           # DoctrineAgent
-        double simulations, exploration, rollout, rollout_depth      # ISMCTSAgent (rollout: an agent code)
-        double width                                                 # ISMCTSAgent: greedy's best actions (0: all)
-
     # The C library's entry points (see csrc/aa_engine.h for each contract).
     void make_view "aa_make_view"(const Params* P, Game* g, V* v) noexcept nogil
     size_t aa_state_size(const Params* P) noexcept nogil
@@ -201,6 +108,21 @@ cdef extern from "csrc/aa_engine.h":
     void aa_fill_odds_tables(const signed char* table5, OddsSide* out) noexcept nogil
 
 
+# Specs: the one way a battle's Params reach the C core. A spec file (atomic_africa.game.native.spec_file:
+# compile_spec writes it from a GameSpec) is read by aa_spec_load into a Params whose arrays the aa_spec
+# owns (aa_spec_params); aa_core.vbatch's Engine and aa_core.spec load every battle so.
+cdef extern from "include/atomic_africa.h":
+    ctypedef struct aa_spec:
+        pass
+    int aa_spec_load(const void* data, size_t len, aa_spec** out) noexcept nogil
+    int aa_spec_default(aa_spec** out) noexcept nogil
+    void aa_spec_free(aa_spec* spec) noexcept nogil
+    const char* aa_last_error() noexcept nogil
+
+cdef extern from "csrc/aa_spec.h":
+    const Params* aa_spec_params(const aa_spec* spec) noexcept nogil
+
+
 # aa_core.vgame's cdef twins of the entry points, for Cython hosts that link nothing.
 cdef void start_game(const Params* P, Game* g) noexcept nogil
 cdef int legal_actions(const Params* P, Game* g, int* out) noexcept nogil
@@ -210,6 +132,11 @@ cdef void observe(const Params* P, Game* g, int player, float* out) noexcept nog
 cdef int side_figures(V* v, int side) noexcept nogil      # Game.figures(side)
 cdef int agent_action(const Params* P, Game* g, int kind, const AgentParams* ap,
                       aa_bitgen* rng) noexcept nogil
+# A battle's Params from its spec file (bytes): the one transport of a battle into C, for every Cython
+# host (aa_core.vbatch's Engine, a one-game handle). Returns the loaded spec, which owns the arrays *out
+# points into (free it with aa_spec_free after the last use of *out); ValueError naming the field (and
+# `what`) or MemoryError when aa_spec_load refuses the bytes.
+cdef aa_spec* load_spec(data, Params* out, str what) except NULL
 
 
 # ------------------------------------------------------------------------------------- ABI guard

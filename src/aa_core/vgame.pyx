@@ -11,7 +11,8 @@ steps many games at once with the GIL released.
 from aa_core.vgame cimport (AA_ODDS_TABLE_BYTES, AGENT_DOCTRINE, AGENT_GREEDY, AGENT_HEURISTIC, AGENT_RANDOM,
                             N_ACTIONS, AgentParams, Game, OddsSide, Params, V, aa_agent_choose,
                             aa_apply_action, aa_fill_odds_tables, aa_is_legal, aa_legal_actions, aa_observe,
-                            aa_abi_version, aa_side_figures, aa_start_game, check_abi)
+                            aa_abi_version, aa_last_error, aa_side_figures, aa_spec, aa_spec_load,
+                            aa_spec_params, aa_start_game, check_abi)
 from aa_core.rng cimport aa_bitgen
 
 # The agent kinds by their atomic_africa.agents names (Engine.agent_actions takes these values).
@@ -56,6 +57,25 @@ cdef int agent_action(const Params* P, Game* g, int kind, const AgentParams* ap,
                       aa_bitgen* rng) noexcept nogil:
     """The action native agent `kind` plays in g (-1 if none is legal); only AGENT_RANDOM draws."""
     return aa_agent_choose(P, g, kind, ap, rng)
+
+
+cdef aa_spec* load_spec(data, Params* out, str what) except NULL:
+    """aa_spec_load of spec file `data` into a new spec; *out: a copy of its Params (pointing into the
+    spec's arrays). ValueError with the loader's message (prefixed by `what`, unless empty) or MemoryError."""
+    cdef const unsigned char[::1] b = data if isinstance(data, bytes) else bytes(data)
+    cdef aa_spec* s = NULL
+    cdef int st
+    if b.shape[0] == 0:
+        raise ValueError(f"{what or 'spec'}: an empty spec file")
+    with nogil:
+        st = aa_spec_load(&b[0], <size_t>b.shape[0], &s)
+    if st != 0:
+        msg = aa_last_error().decode("utf-8", "replace")
+        if st == 4:   # AA_ERR_MEMORY
+            raise MemoryError(msg)
+        raise ValueError(f"{what}: {msg}" if what else msg)
+    out[0] = aa_spec_params(s)[0]
+    return s
 
 
 def fill_odds_tables(const signed char[::1] table5, unsigned char[::1] out):

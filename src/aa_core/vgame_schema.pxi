@@ -175,6 +175,65 @@ cdef extern from "csrc/aa_schema.h":
         R_MORE_FIGURES   # turn limit: more remaining figures
         R_EQUAL_FIGURES  # turn limit: equal figures
 
+    # An observation's head (schema.HEAD_OBSERVATION): its first float of each; the observer's hand follows.
+    enum:
+        OBS_TURN           # turn / turns
+        OBS_STAGE          # one-hot of the stage (STAGES)
+        OBS_TO_MOVE        # 1: the observer decides now
+        OBS_ACTIVATING     # 1: the observer is the Activating player
+        OBS_OWN_DECK       # cards in the observer's deck / cards per deck
+        OBS_OWN_DISCARD    # cards in the observer's discard pile / cards per deck
+        OBS_OWN_HAND       # cards in the observer's hand / cards per deck
+        OBS_ENEMY_DECK     # cards in the opponent's deck / cards per deck
+        OBS_ENEMY_DISCARD  # cards in the opponent's discard pile / cards per deck
+        OBS_ENEMY_HAND     # cards in the opponent's hand / cards per deck
+        OBS_HEAD           # floats of the head
+
+    # A unit slot's observation floats: offsets in its UNIT_FEATURES (schema.UNIT_OBSERVATION); a one-hot's value is added to its first.
+    enum:
+        OBS_U_ALIVE                 # 1: the slot holds a unit (else every feature of the slot is 0)
+        OBS_U_X                     # position x (0 = left table edge)
+        OBS_U_Y                     # position y (0 = bottom table edge, player 0's deployment side)
+        OBS_U_FIGURES               # figures left
+        OBS_U_MARKERS               # suppression markers
+        OBS_U_WOUNDS                # wound counters
+        OBS_U_TURN_MARKERS          # suppression markers received this turn (the per-turn cap counts them)
+        OBS_U_KIND_INFANTRY         # 1: the unit is infantry
+        OBS_U_KIND_LIGHT_INFANTRY   # 1: the unit is light infantry
+        OBS_U_KIND_VEHICLE          # 1: the unit is vehicle
+        OBS_U_ARMOR                 # armour value
+        OBS_U_DIE_TRAINING          # sides of the printed Training die
+        OBS_U_DIE_EQUIPMENT         # sides of the printed Equipment die
+        OBS_U_DIE_MORALE            # sides of the printed Morale die
+        OBS_U_HW_DISPERSED          # 1: has a dispersed heavy weapon
+        OBS_U_HW_POINT              # 1: has a point heavy weapon
+        OBS_U_SPOTTER               # 1: may Call for Fire
+        OBS_U_COMMS                 # 1: tactical comms (extends Rally range)
+        OBS_U_COMMANDER             # 1: commander unit
+        OBS_U_HAS_CARD              # 1: an order card lies on the unit (face down or up)
+        OBS_U_CARD_KNOWN            # 1: the observer knows the card (own unit, or revealed)
+        OBS_U_CARD_JOKER            # 1: the known card is a Joker
+        OBS_U_CARD_HEARTS           # 1: the known card is a heart card
+        OBS_U_CARD_DIAMONDS         # 1: the known card is a diamond card
+        OBS_U_CARD_CLUBS            # 1: the known card is a club card
+        OBS_U_CARD_SPADES           # 1: the known card is a spade card
+        OBS_U_CARD_RANK             # rank of the known suited card (Ace = 1)
+        OBS_U_ACTED                 # 1: took its action this turn
+        OBS_U_IS_ACTIVATING         # 1: the unit activated in the current Activation phase
+        OBS_U_IS_REACTING           # 1: the unit reacts in the current Activation phase
+        OBS_U_IS_DECLARING          # 1: the unit is the one declaring now
+        OBS_U_ACTION_BASIC          # 1: declared action basic this phase
+        OBS_U_ACTION_DIG_IN         # 1: declared action dig in this phase
+        OBS_U_ACTION_MASS_FIRE      # 1: declared action mass fire this phase
+        OBS_U_ACTION_SPLIT_FIRE     # 1: declared action split fire this phase
+        OBS_U_ACTION_HEAVY_WEAPON   # 1: declared action heavy weapon this phase
+        OBS_U_ACTION_RALLY          # 1: declared action rally this phase
+        OBS_U_ACTION_CALL_FOR_FIRE  # 1: declared action call for fire this phase
+        OBS_U_ACTION_SPRINT         # 1: declared action sprint this phase
+        OBS_U_DEST_X                # Destination figure x (the unit's own x when it does not move)
+        OBS_U_DEST_Y                # Destination figure y
+        OBS_U_MOVES                 # 1: placed In-transit/Destination figures this phase
+
     # One game's unit rows as named pointers (v.x[u] is unit u's x).
     ctypedef struct V "aa_view":
         const Params* P

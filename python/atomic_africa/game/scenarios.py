@@ -33,12 +33,12 @@ import numpy as np
 from .actions import SEGMENTS, ActionSpace
 from .observe import UNIT_FEATURES
 from .scenario import Scenario
-from .schema import STAGES
+from .schema import HEAD_OBSERVATION
 from .spec import GameSpec
 
 __all__ = ["ScenarioSampler", "PaddedSpec", "map_seed", "sampler_of"]
 
-_HEAD = 1 + len(STAGES) + 8      # turn, stage one-hot, to_move, activating, six pile sizes
+_HEAD = sum(width for _, width, _ in HEAD_OBSERVATION)   # turn, stage one-hot, to_move, activating, six piles
 
 
 def map_seed(seed: int, j: int) -> int:

@@ -57,7 +57,8 @@ from .cards import SUITS
 
 __all__ = ["UnitField", "Setup", "UNIT_FIELDS", "FLAG", "BOUND_TERMS", "SETUP_TERMS", "SETS", "allowed",
            "bound_terms", "setup_terms", "depends_on_game", "setup_fields", "UnitFeature", "UNIT_OBSERVATION",
-           "NATIVE_STORAGES", "REQUIRED", "SCALARS", "SCALAR_COLUMN", "STAGES", "EventField", "EVENTS",
+           "NATIVE_STORAGES", "REQUIRED", "SCALARS", "SCALAR_COLUMN", "STAGES", "HEAD_OBSERVATION", "EventField",
+           "EVENTS",
            "EVENT_FIELDS", "Hidden", "HIDDEN", "FIELD_KINDS", "EndReason", "END_REASONS", "END_REASON", "NO_LEGAL_CARD",
            "NO_CARD", "LIMITS", "LIMIT", "native_rows"]
 
@@ -424,6 +425,21 @@ STAGES = (
     ("SPRINT_MOVE", "after resolution: direction of the sprint bonus displacement"),
     ("SPLIT", "Clean-up: voluntary splits"),
     ("OVER", "the game is over"),
+)
+
+#: The head of an observation, before the observer's hand and the unit slots: (name, floats, meaning)
+#: in vector order (C name ``OBS_<NAME>``, the first float; ``OBS_HEAD``: the head's floats).
+HEAD_OBSERVATION = (
+    ("turn", 1, "turn / turns"),
+    ("stage", len(STAGES), "one-hot of the stage (STAGES)"),
+    ("to_move", 1, "1: the observer decides now"),
+    ("activating", 1, "1: the observer is the Activating player"),
+    ("own_deck", 1, "cards in the observer's deck / cards per deck"),
+    ("own_discard", 1, "cards in the observer's discard pile / cards per deck"),
+    ("own_hand", 1, "cards in the observer's hand / cards per deck"),
+    ("enemy_deck", 1, "cards in the opponent's deck / cards per deck"),
+    ("enemy_discard", 1, "cards in the opponent's discard pile / cards per deck"),
+    ("enemy_hand", 1, "cards in the opponent's hand / cards per deck"),
 )
 
 

@@ -1,5 +1,7 @@
-/* HeuristicAgent and DoctrineAgent (atomic_africa.agents.basic / .doctrine), natively: each score
- * is the Python expression, evaluated in the same order; the best (score, -id) is played. */
+/* The agents that do not search: RandomAgent, HeuristicAgent and DoctrineAgent (atomic_africa.agents
+ * .basic / .doctrine), natively, and aa_rollout_choose, their entry point with the greedy agent's (the
+ * ISMCTS agent's rollouts call it, so it lives below aa_agent_ismcts.c and aa_agents.c). Each score is
+ * the Python expression, evaluated in the same order; the best (score, -id) is played. */
 #include "aa_agents_internal.h"
 
 /* ---------------------------------------------------------------------------------- heuristic */
@@ -219,4 +221,40 @@ int aa_doctrine_act(V *v, const aa_agent_params *ap) {
         }
     }
     return best_a;
+}
+
+/* ---------------------------------------------------------------------------------- random */
+/* RandomAgent.act: legal action k in id order (Game.legal_actions), k one die of as many sides as
+ * legal actions. */
+int aa_random_index(int m, aa_bitgen *rng) {
+    int face = 1;
+    uint32_t sides = (uint32_t)m;
+    if (m > 1)
+        aa_roll_faces(rng, &sides, 1, aa_reject_threshold(sides), &face);
+    return face - 1;
+}
+
+/* -1 when no action is legal. */
+static int random_act(V *v, aa_bitgen *rng) {
+    int *buf = (int *)v->g->work;   /* n_actions ids */
+    int m = aa_legal_v(v, buf);
+    if (m == 0)
+        return -1;
+    aa_sort_ids(buf, m);
+    return buf[aa_random_index(m, rng)];
+}
+
+/* ---------------------------------------------------------------------------------- rollouts */
+int aa_rollout_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng) {
+    V v;
+    aa_make_view(P, g, &v);
+    if (kind == AGENT_RANDOM)
+        return random_act(&v, rng);
+    if (kind == AGENT_HEURISTIC)
+        return aa_heuristic_act(&v);
+    if (kind == AGENT_GREEDY)
+        return aa_greedy_act(&v, ap);
+    if (kind == AGENT_DOCTRINE)
+        return aa_doctrine_act(&v, ap);
+    return -1;
 }

@@ -1,8 +1,9 @@
 /* Clean-up: shattered units split or removed, voluntary splits, Morale, the discard of unused
- * cards, and victory at the end of a turn. */
+ * cards, and victory at the end of a turn; and whose turn it is in a stage with work in it (the
+ * Orders phase's and the splits', aa_next_player_with). */
 #include "aa_engine_internal.h"
 
-/* Game._shattered_unit (game/engine.py) */
+/* Game._shattered_unit (reference/game/engine.py) */
 static int shattered_unit(V *v, int u) {
     int dice[3];
     int sh;
@@ -12,18 +13,7 @@ static int shattered_unit(V *v, int u) {
     return sh;
 }
 
-/* Game._splittable(side) is not empty (game/engine.py) */
-int aa_has_splittable(V *v, int side) {
-    int u;
-    if (aa_side_count(v, side) >= v->C)   /* no free slot: a split could do nothing (see aa_legal.c) */
-        return 0;
-    for (u = side * v->C; u < (side + 1) * v->C; u++)
-        if (v->alive[u] && v->figures[u] >= v->P->cleanup.split_min_figures && !v->split_done[u])
-            return 1;
-    return 0;
-}
-
-/* Game._remove_unit (game/engine.py) */
+/* Game._remove_unit (reference/game/engine.py) */
 static void remove_unit(V *v, int u) {
     int side = u / v->C;
     cnt(v, side)[C_REMOVED] += v->figures[u];
@@ -50,7 +40,7 @@ static void copy_unit(V *v, int src, int dst) {
         v->g->f64[f * U + dst] = v->g->f64[f * U + src];
 }
 
-/* Game._split_unit (game/engine.py): halves as equal as possible, markers and wounds divided evenly; the new
+/* Game._split_unit (reference/game/engine.py): halves as equal as possible, markers and wounds divided evenly; the new
  * unit in the side's first free slot, split_offset_cm towards the table's centre. Returns it (-1: no
  * slot). */
 int aa_split_unit(V *v, int u, int voluntary) {
@@ -105,7 +95,44 @@ int aa_split_unit(V *v, int u, int voluntary) {
     return nw;
 }
 
-/* Game._cleanup (game/engine.py): compulsory splits and removals of shattered units, then the voluntary
+/* ---------------------------------------------------------------------------------- whose work
+ * The Orders phase and Clean-up's splits both pass the turn to the next player with work; here, below
+ * aa_engine.c and aa_resolve.c, so that every rules file calls only the files below it. */
+/* Game._note_reserve (reference/game/engine.py): when player p's Orders end with no legal assignment left, a
+ * unit still without orders that is suppressed shows that p's Reserve holds no card it may take. */
+void aa_note_reserve(V *v, int p) {
+    int u;
+    if (cnt(v, p)[C_HAND] == 0 || aa_orders_pairs(v, p, NULL) > 0)
+        return;
+    for (u = p * v->C; u < (p + 1) * v->C; u++)
+        if (v->alive[u] && v->card[u] == NO_CARD && !v->acted[u] && v->markers[u] > 0)
+            v->s[S_NOANY0 + p] = 1;
+}
+
+/* Game._next_player_with (reference/game/engine.py): give `stage` (ST_ORDERS or ST_SPLIT) to the first player, in
+ * turn order from s[S_STEP], with work in it; 0 once both are done. A player skipped in the Orders phase
+ * logs orders_done. */
+int aa_next_player_with(V *v, int stage) {
+    int p, work;
+    while (v->s[S_STEP] < 2) {
+        p = v->s[S_STEP] == 0 ? v->s[S_FIRST] : 1 - v->s[S_FIRST];
+        work = stage == ST_ORDERS ? aa_orders_pairs(v, p, NULL) > 0 : aa_has_splittable(v, p);
+        if (work) {
+            v->s[S_STAGE] = stage;
+            v->s[S_CUR] = p;
+            return 1;
+        }
+        if (stage == ST_ORDERS) {
+            aa_note_reserve(v, p);
+            EVN(v, E_ORDERS_DONE, p, cnt(v, p)[C_HAND]);
+        }
+        v->s[S_STEP] += 1;
+    }
+    return 0;
+}
+
+
+/* Game._cleanup (reference/game/engine.py): compulsory splits and removals of shattered units, then the voluntary
  * splits. */
 void aa_cleanup(V *v) {
     int u, nw;
@@ -132,13 +159,13 @@ void aa_cleanup(V *v) {
 
 static void cleanup_rest(V *v);
 
-/* Game._splits_next (game/engine.py) */
+/* Game._splits_next (reference/game/engine.py) */
 void aa_splits_next(V *v) {
     if (!aa_next_player_with(v, ST_SPLIT))
         cleanup_rest(v);
 }
 
-/* Game._game_over (game/engine.py) */
+/* Game._game_over (reference/game/engine.py) */
 static void game_over(V *v, int winner, int reason) {
     v->s[S_WINNER] = winner;
     v->s[S_REASON] = reason;
@@ -147,7 +174,7 @@ static void game_over(V *v, int winner, int reason) {
     EVN(v, E_GAME_OVER, winner, reason, aa_side_figures(v, 0), aa_side_figures(v, 1));
 }
 
-/* Game._cleanup_rest (game/engine.py): Morale, the discard, the end of the turn and victory. */
+/* Game._cleanup_rest (reference/game/engine.py): Morale, the discard, the end of the turn and victory. */
 static void cleanup_rest(V *v) {
     const aa_params *P = v->P;
     int u, p, face, die, nh, winner, a0, a1, f0, f1, sh, ok;

@@ -1,4 +1,4 @@
-/* Determinization: resample what one player cannot see (Game.determinize in game/engine.py), the
+/* Determinization: resample what one player cannot see (Game.determinize in reference/game/engine.py), the
  * planning primitive of information-set search (OpenSpiel's ResampleFromInfostate).
  *
  * Player p sees the table, its own hand and face-down cards, every card shown, and the counts of

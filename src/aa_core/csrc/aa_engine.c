@@ -1,137 +1,12 @@
-/* The rules engine's turn sequence up to movement: events, dice, units, the Orders phase, the
- * start of an Activation phase (activation, declaration, reaction, confused draws), and the entry
- * points aa_start_game / aa_apply_action. Movement and resolution: aa_resolve.c; Clean-up:
- * aa_cleanup.c; legal actions: aa_legal.c; observations: aa_observe.c. */
+/* The rules engine's turn sequence up to movement: the Orders phase, the start of an Activation phase
+ * (declaration, reaction, confused draws), the entry points aa_start_game / aa_apply_action and the
+ * storage of a game. Movement, resolution and the next activation: aa_resolve.c; Clean-up and whose
+ * turn it is: aa_cleanup.c; legal actions: aa_legal.c; the shared helpers (events, dice, units, card
+ * piles): aa_units.c; observations: aa_observe.c. */
 #include "aa_engine_internal.h"
 
-/* ---------------------------------------------------------------------------------- events */
-void aa_ev_record(V *v, int code, int n, const double *vals) {
-    ptrdiff_t at = ev_open(v, code);
-    int i;
-    for (i = 0; i < n; i++)
-        ev_push(v->ev, vals[i]);
-    ev_close(v, at);
-}
-
-void aa_ev_list(V *v, int code, int p, const int16_t *cards, int n) {
-    ptrdiff_t at;
-    int i;
-    if (v->ev != NULL) {
-        at = ev_open(v, code);
-        ev_push(v->ev, p);
-        for (i = 0; i < n; i++)
-            ev_push(v->ev, cards[i]);
-        ev_close(v, at);
-    }
-}
-
-/* ---------------------------------------------------------------------------------- dice */
-/* RandomSource.shuffle (game/rng.py) in place: Fisher-Yates, one die of i + 1 sides per position. */
-static void shuffle(V *v, int16_t *cards, int n) {
-    int i, j;
-    int16_t t;
-    for (i = n - 1; i > 0; i--) {
-        j = roll(v, i + 1) - 1;
-        t = cards[i];
-        cards[i] = cards[j];
-        cards[j] = t;
-    }
-}
-
-void aa_shuffle(V *v, int16_t *cards, int n) { shuffle(v, cards, n); }
-
-/* atomic_africa.dice.wounded_dice of unit u (as Game._roll_unit calls it) */
-void aa_wounded_dice(V *v, int u, int *dice, int *shattered) {
-    const aa_params *P = v->P;
-    int k, idx = P->dice.shift_attr[is_vehicle(v, u)], d;
-    for (k = 0; k < 3; k++)
-        dice[k] = die_of(v, u, k);
-    d = aa_shift_die(dice[idx], v->wounds[u], P->dice.ladder, P->dice.n_ladder);
-    *shattered = d == 0;
-    dice[idx] = d == 0 ? P->dice.shattered_die : d;
-}
-
-/* ---------------------------------------------------------------------------------- geometry */
-/* Game._clamp_step (game/engine.py): the core's own sine and cosine (aa_maths.h), not the C
- * library's, so that a destination has the same bits on every platform. */
-void aa_clamp_step(V *v, double x, double y, double ang, double d, double *ox, double *oy) {
-    double s, c;
-    aa_sincos(ang, &s, &c);
-    aa_clamp_move(v, x, y, d * s, d * c, ox, oy);
-}
-
-/* Game._clamp_move (game/engine.py): the end of the move (dx, dy) from (x, y), shortened to stay on
- * the table. */
-void aa_clamp_move(V *v, double x, double y, double dx, double dy, double *ox, double *oy) {
-    double t = 1.0;
-    double W = v->P->table.width_cm, H = v->P->table.height_cm;
-    if (dx > 0 && x + dx > W)
-        t = aa_pmin(t, (W - x) / dx);
-    else if (dx < 0 && x + dx < 0)
-        t = aa_pmin(t, -x / dx);
-    if (dy > 0 && y + dy > H)
-        t = aa_pmin(t, (H - y) / dy);
-    else if (dy < 0 && y + dy < 0)
-        t = aa_pmin(t, -y / dy);
-    t = aa_pmax(t, 0.0);
-    *ox = aa_pmin(aa_pmax(x + t * dx, 0.0), W);
-    *oy = aa_pmin(aa_pmax(y + t * dy, 0.0), H);
-}
-
-/* ---------------------------------------------------------------------------------- units */
-/* Unit.clear_scratch (game/state.py) */
-void aa_clear_scratch(V *v, int u) {
-    v->action[u] = v->posture[u] = v->target[u] = v->target2[u] = v->asset[u] = -1;
-    v->aim_x[u] = v->aim_y[u] = 0.0;
-    v->dest_x[u] = v->x[u];
-    v->dest_y[u] = v->y[u];
-    v->moves[u] = 0;
-    v->confused[u] = 0;
-}
-
-/* Game._free_slot (game/engine.py): the slot back to Unit(uid, side) defaults. */
-void aa_free_slot(V *v, int u) {
-    int f, U = v->U;
-    for (f = 0; f < NI8; f++)
-        v->g->i8[f * U + u] = 0;
-    for (f = 0; f < NI32; f++)
-        v->g->i32[f * U + u] = 0;
-    for (f = 0; f < NF64; f++)
-        v->g->f64[f * U + u] = 0.0;
-    v->name_base[u] = -1;
-    v->armor[u] = 1;
-    v->card[u] = NO_CARD;
-    v->action[u] = v->posture[u] = v->target[u] = v->target2[u] = v->asset[u] = -1;
-    invalidate_los(v);
-}
-
-/* len(Game._side_units(side)) (game/engine.py) */
-int aa_side_count(V *v, int side) {
-    int u, n = 0;
-    for (u = side * v->C; u < (side + 1) * v->C; u++)
-        n += v->alive[u];
-    return n;
-}
-
-int aa_side_figures(const aa_view *v, int side) {   /* Game.figures (game/engine.py) */
-    int u, n = 0;
-    for (u = side * v->C; u < (side + 1) * v->C; u++)
-        if (v->alive[u])
-            n += v->figures[u];
-    return n;
-}
-
-/* Game._own_ordered (game/engine.py) */
-int aa_own_ordered(V *v, int side) {
-    int u;
-    for (u = side * v->C; u < (side + 1) * v->C; u++)
-        if (has_orders(v, u))
-            return 1;
-    return 0;
-}
-
 /* ---------------------------------------------------------------------------------- orders phase */
-/* The reshuffle of Game._draw (game/engine.py): the empty deck becomes the first n cards of the discard
+/* The reshuffle of Game._draw (reference/game/engine.py): the empty deck becomes the first n cards of the discard
  * pile, shuffled; the discard pile keeps the cards after them (cards a confused draw has shown, which Game
  * keeps aside until it ends). */
 static void reshuffle(V *v, int p, int n) {
@@ -143,11 +18,11 @@ static void reshuffle(V *v, int p, int n) {
     c[C_DECK] = n;
     c[C_DISCARD] -= n;
     v->s[S_HIDDEN0 + p] = 0;   /* the face-down cards lie at the bottom: the first n take them all */
-    shuffle(v, deck, n);
+    aa_shuffle(v, deck, n);
     aa_ev_list(v, E_RESHUFFLE, p, deck, n);
 }
 
-/* Game._draw (game/engine.py) */
+/* Game._draw (reference/game/engine.py) */
 static int draw(V *v, int p) {
     int32_t *c = cnt(v, p);
     if (c[C_DECK] == 0) {
@@ -159,59 +34,6 @@ static int draw(V *v, int p) {
     return pile(v, p, PILE_DECK)[c[C_DECK]];
 }
 
-void aa_discard(V *v, int p, int card) {
-    int32_t *c = cnt(v, p);
-    pile(v, p, PILE_DISCARD)[c[C_DISCARD]] = (int16_t)card;
-    c[C_DISCARD] += 1;
-}
-
-/* Game._discard_hidden (game/engine.py): n cards discarded face down go under the face-up ones, after
- * the older face-down cards, so the opponent knows which discards it has seen (s[S_HIDDEN0 + p] of
- * them lie at the bottom). */
-void aa_discard_hidden(V *v, int p, const int16_t *cards, int n) {
-    int32_t *c = cnt(v, p);
-    int16_t *dis = pile(v, p, PILE_DISCARD);
-    int h = v->s[S_HIDDEN0 + p];
-    memmove(dis + h + n, dis + h, (size_t)(c[C_DISCARD] - h) * sizeof(int16_t));
-    memcpy(dis + h, cards, (size_t)n * sizeof(int16_t));
-    c[C_DISCARD] += n;
-    v->s[S_HIDDEN0 + p] = h + n;
-}
-
-/* Game._discard_card (game/engine.py): unit u's card to the discard pile, face down if never revealed. */
-void aa_discard_unit_card(V *v, int u) {
-    int16_t card = (int16_t)v->card[u];
-    if (v->revealed[u])
-        aa_discard(v, u / v->C, card);
-    else
-        aa_discard_hidden(v, u / v->C, &card, 1);
-}
-
-/* Game._note_reserve (game/engine.py): when player p's Orders end with no legal assignment left, a
- * unit still without orders that is suppressed shows that p's Reserve holds no card it may take. */
-void aa_note_reserve(V *v, int p) {
-    int u;
-    if (cnt(v, p)[C_HAND] == 0 || aa_orders_pairs(v, p, NULL) > 0)
-        return;
-    for (u = p * v->C; u < (p + 1) * v->C; u++)
-        if (v->alive[u] && v->card[u] == NO_CARD && !v->acted[u] && v->markers[u] > 0)
-            v->s[S_NOANY0 + p] = 1;
-}
-
-void aa_hand_remove(V *v, int p, int card) {
-    int16_t *hand = pile(v, p, PILE_HAND);
-    int32_t *c = cnt(v, p);
-    int i, j;
-    for (i = 0; i < c[C_HAND]; i++) {
-        if (hand[i] == card) {
-            for (j = i; j < c[C_HAND] - 1; j++)
-                hand[j] = hand[j + 1];
-            c[C_HAND] -= 1;
-            return;
-        }
-    }
-}
-
 /* Units of a side on the table that add a card to its hand (Game.hand_size, hand_units "turn"). */
 static int hand_units(V *v, int side) {
     int u, n = 0;
@@ -221,7 +43,7 @@ static int hand_units(V *v, int side) {
     return n;
 }
 
-/* Game._begin_turn (game/engine.py) */
+/* Game._begin_turn (reference/game/engine.py) */
 void aa_begin_turn(V *v) {
     const aa_params *P = v->P;
     int p, n, k, c, first;
@@ -249,35 +71,13 @@ void aa_begin_turn(V *v) {
     aa_orders_next(v);
 }
 
-/* Game._next_player_with (game/engine.py): give `stage` (ST_ORDERS or ST_SPLIT) to the first player, in
- * turn order from s[S_STEP], with work in it; 0 once both are done. A player skipped in the Orders phase
- * logs orders_done. */
-int aa_next_player_with(V *v, int stage) {
-    int p, work;
-    while (v->s[S_STEP] < 2) {
-        p = v->s[S_STEP] == 0 ? v->s[S_FIRST] : 1 - v->s[S_FIRST];
-        work = stage == ST_ORDERS ? aa_orders_pairs(v, p, NULL) > 0 : aa_has_splittable(v, p);
-        if (work) {
-            v->s[S_STAGE] = stage;
-            v->s[S_CUR] = p;
-            return 1;
-        }
-        if (stage == ST_ORDERS) {
-            aa_note_reserve(v, p);
-            EVN(v, E_ORDERS_DONE, p, cnt(v, p)[C_HAND]);
-        }
-        v->s[S_STEP] += 1;
-    }
-    return 0;
-}
-
-/* Game._orders_next (game/engine.py) */
+/* Game._orders_next (reference/game/engine.py) */
 void aa_orders_next(V *v) {
     if (!aa_next_player_with(v, ST_ORDERS))
         aa_next_activation(v);
 }
 
-/* Game._assign (game/engine.py) */
+/* Game._assign (reference/game/engine.py) */
 static void assign(V *v, int card, int u) {
     aa_hand_remove(v, u / v->C, card);
     v->card[u] = card;
@@ -286,26 +86,7 @@ static void assign(V *v, int card, int u) {
     EVN(v, E_ASSIGN, u / v->C, u, card);
 }
 
-/* ---------------------------------------------------------------------------------- activation */
-/* Game._next_activation (game/engine.py) */
-void aa_next_activation(V *v) {
-    int o0 = aa_own_ordered(v, 0), o1 = aa_own_ordered(v, 1);
-    int p;
-    if (!o0 && !o1) {
-        aa_cleanup(v);
-        return;
-    }
-    p = v->s[S_NEXT_ACT];
-    if (!(p == 1 ? o1 : (p == 0 ? o0 : 0)))
-        p = o0 ? 0 : 1;
-    v->s[S_ACTIVATING] = p;
-    v->s[S_PHASE] += 1;
-    v->s[S_ACT] = v->s[S_REACT] = v->s[S_DECL] = -1;
-    v->s[S_STAGE] = ST_ACTIVATE;
-    v->s[S_CUR] = p;
-}
-
-/* Game._begin_declare (game/engine.py) */
+/* Game._begin_declare (reference/game/engine.py) */
 void aa_begin_declare(V *v, int u) {
     int acts[2 * N_ACTIONS];
     int posts[2 * N_ACTIONS];
@@ -318,7 +99,7 @@ void aa_begin_declare(V *v, int u) {
     }
 }
 
-/* Game._set_action (game/engine.py) */
+/* Game._set_action (reference/game/engine.py) */
 void aa_set_action(V *v, int u, int a, int p) {
     v->action[u] = a;
     v->posture[u] = p;
@@ -338,7 +119,7 @@ void aa_set_action(V *v, int u, int a, int p) {
 
 static void begin_reaction(V *v);
 
-/* Game._after_targets (game/engine.py) */
+/* Game._after_targets (reference/game/engine.py) */
 void aa_after_targets(V *v, int u) {
     EVN(v, E_TARGETS, u, v->target[u], v->target2[u], v->asset[u]);
     if (u == v->s[S_ACT])
@@ -362,7 +143,7 @@ static int any_legal(V *v, int side, int sup, int n_discard) {
     return 0;
 }
 
-/* Game._confused_draw (game/engine.py) (RULES.md section 6): draw, show and discard illegal cards until a
+/* Game._confused_draw (reference/game/engine.py) (RULES.md section 6): draw, show and discard illegal cards until a
  * legal one comes; it stops only when no legal card is left in the deck and the discard pile together. The
  * shown cards lie after the n0 older discards, and a reshuffle during the draw takes only those (as Game,
  * which keeps the shown cards aside until the draw ends). */
@@ -394,7 +175,7 @@ static void confused_draw(V *v, int t) {
     aa_begin_movement(v);
 }
 
-/* Game._begin_reaction (game/engine.py) */
+/* Game._begin_reaction (reference/game/engine.py) */
 static void begin_reaction(V *v) {
     int q = 1 - v->s[S_ACTIVATING], a = v->s[S_ACT], t = -1, i, nh, sup;
     int16_t *hand;
@@ -443,7 +224,7 @@ static void next_turns(V *v) {
 }
 
 /* ---------------------------------------------------------------------------------- start / apply */
-void aa_start_game(const aa_params *P, aa_state *g) {   /* Game._start_game (game/engine.py) */
+void aa_start_game(const aa_params *P, aa_state *g) {   /* Game._start_game (reference/game/engine.py) */
     V v;
     int p, i, U = P->U, K = P->K;
     int16_t *deck;
@@ -467,7 +248,7 @@ void aa_start_game(const aa_params *P, aa_state *g) {   /* Game._start_game (gam
         deck = pile(&v, p, PILE_DECK);
         for (i = 0; i < K; i++)
             deck[i] = (int16_t)i;
-        shuffle(&v, deck, K);
+        aa_shuffle(&v, deck, K);
         cnt(&v, p)[C_DECK] = K;
         aa_ev_list(&v, E_SHUFFLE, p, deck, K);
     }
@@ -475,7 +256,7 @@ void aa_start_game(const aa_params *P, aa_state *g) {   /* Game._start_game (gam
     next_turns(&v);
 }
 
-void aa_apply_action(const aa_params *P, aa_state *g, int a) {   /* Game._apply_action (game/engine.py) */
+void aa_apply_action(const aa_params *P, aa_state *g, int a) {   /* Game._apply_action (reference/game/engine.py) */
     V v;
     int st, cur, k, u, C = P->C, d, f;
     aa_make_view(P, g, &v);

@@ -1,11 +1,11 @@
-/* The full game as a native state machine over struct-of-arrays storage (atomic_africa.game.engine
+/* The full game as a native state machine over struct-of-arrays storage (atomic_africa.reference.game.engine
  * Game, ported to C; VectorGame's kernel).
  *
  * One game's state is an aa_state: pointers into caller-owned arrays, one per dtype, each laid out
  * field-major (all units' x, then all units' y, ...). aa_params holds the rules and scenario
  * constants, one section per rules section (every rules number comes from the rules data: the
- * Python side fills them in atomic_africa.game.native.params). The functions mirror
- * atomic_africa.game.engine.Game method for method; a game advanced with the same actions and the
+ * Python side computes them in atomic_africa.game.native.params and a spec file carries them in). The functions mirror
+ * atomic_africa.reference.game.engine.Game method for method; a game advanced with the same actions and the
  * same PCG64 stream produces the same state, observations and event records, bit for bit.
  *
  *     aa_start_game(&P, &g);
@@ -23,6 +23,7 @@
 #include "aa_fire.h"
 #include "aa_geometry.h"
 #include "aa_schema.h"
+#include "aa_params.h"
 
 AA_EXTERN_C_BEGIN
 
@@ -48,78 +49,9 @@ typedef struct aa_events {
 } aa_events;
 
 /* ---------------------------------------------------------------------------------- parameters
- * Each section is numbers, int flags and fixed-size arrays only, so the Python side fills it from a
- * dict by field name (a rules section's own fields keep their rules names; the values derived from
- * them are commented; arrays are padded to their full size). aa_core/vgame.pxd names the same
- * fields for Cython (tests/test_c_core.py checks that the two agree). */
-typedef struct aa_action_bases {   /* first id of each segment of the action space (ActionSpace.base) */
-    int assign, end_orders, select, declare, target, no_target, asset, move, stay, split, end_splits;
-    int feature;
-} aa_action_bases;
-
-typedef struct aa_movement_params {   /* rules.movement */
-    double increment_cm, vehicle_increment_cm, sprint_increment_cm, vehicle_sprint_increment_cm;
-    int basic_move_per_value, sprint_card_value, directions;
-    double distance_fractions[MAX_FRACS];
-    double merge_contact_cm;
-    int merge_same_kind_only, vehicles_merge;
-    int n_fractions;                    /* derived: len(distance_fractions) */
-    double dir_angle[MAX_DIRECTIONS];   /* derived: angle of each direction */
-} aa_movement_params;
-
-typedef struct aa_orders_params {   /* rules.orders */
-    int joker_takes_initiative, fire_needs_los, first_player_alternates, attached_add_cards;
-    int reserve_by_choice;   /* End Orders always legal, any legal card to any unit without orders */
-    int spent_units_react;   /* a unit that has acted (its card spent) may be forced to react again */
-    int bystander_posture;   /* Posture value */
-    int ranks;               /* derived: cards per suit */
-    int draw_bonus[2];       /* derived: experience_bonus of each side */
-    int hand_fixed[2];       /* derived: cards per Orders phase; -1: own units on the table + bonus */
-} aa_orders_params;
-
-typedef struct aa_rally_params {   /* rules.rally */
-    int self_range, comms_range_penalty, markers_removed;
-} aa_rally_params;
-
-typedef struct aa_call_for_fire_params {   /* rules.call_for_fire */
-    int scatter_die, support_range_band;
-    int support_action, support_posture;       /* Action / Posture values */
-    double scatter_increment_cm;
-    int clockwise, blast_hits_friends;
-    double clock_zero_rad;                      /* derived: clock_zero_deg in radians */
-    double clock_angle[MAX_CLOCK];              /* derived: direction of each scatter die face */
-    int n_assets[2];                            /* derived: each side's fire support assets */
-    int asset_dice[2][MAX_ASSETS][3];
-    int asset_ap[2][MAX_ASSETS];
-    double asset_r2[2][MAX_ASSETS];             /* blast radius squared */
-    double asset_blast_cm[2][MAX_ASSETS];       /* blast radius (the greedy agent's odds compare with it) */
-} aa_call_for_fire_params;
-
-typedef struct aa_cleanup_params {   /* rules.cleanup */
-    int split_min_figures, morale_markers_removed;
-    int odd_to_larger_half;
-    double split_offset_cm;
-    int shattered_if_morale_only;   /* derived: shattered_split_die == "morale" */
-} aa_cleanup_params;
-
-typedef struct aa_dice_params {   /* rules.dice */
-    int64_t ladder[MAX_LADDER];
-    int shattered_die;
-    int n_ladder;        /* derived: len(ladder) */
-    int shift_attr[2];   /* derived: wound_shift_infantry / _vehicle as attribute indices */
-} aa_dice_params;
-
-typedef struct aa_fire_params {   /* rules.fire */
-    aa_fire_rules rules;   /* derived: Rules.fire_params (aa_fire.h) */
-    double band_edges_cm[MAX_EDGES];
-    int feature_defense, feature_cover_per_wound;
-    int n_edges;           /* derived: len(band_edges_cm) */
-} aa_fire_params;
-
-typedef struct aa_table_params {   /* scenario: the table and the game length */
-    double width_cm, height_cm, mid_x, mid_y;
-    int turns;
-} aa_table_params;
+ * aa_params (the rules and scenario constants of one battle, one section per rules section) and the
+ * native agents' options aa_agent_params are generated into aa_params.h from their one declaration,
+ * atomic_africa.game.native.params_schema; a spec file carries their values into C (aa_spec.c). */
 
 /* Exact odds of one side's three dice for one Table 5 row (action, posture), counted over all face
  * triples (atomic_africa.odds._Side): score s sits in slot s + 1 (slot 0: no such score). */
@@ -141,44 +73,6 @@ typedef struct aa_odds_side {
 
 /* Bytes of the greedy agent's odds tables (aa_fill_odds_tables). */
 #define AA_ODDS_TABLE_BYTES ((size_t)ODDS_ROWS * sizeof(aa_odds_side))
-
-typedef struct aa_tables {   /* arrays (atomic_africa.game.native.params: tables), never NULL */
-    /* cards (atomic_africa.game.cards.Deck), by card id */
-    const int8_t *card_joker;
-    const int8_t *card_suit;
-    const int8_t *card_rank;
-    const int8_t *card_posture;
-    const int8_t *card_face;
-    const int8_t *card_any;        /* legal for a suppressed unit */
-    const int32_t *card_move;
-    const signed char *table5;     /* [action][posture][3] */
-    /* terrain features as heavy-weapon targets, by feature (scenario order) */
-    const double *feat_x;          /* aim point */
-    const double *feat_y;
-    const int8_t *feat_cover0;     /* cover at the start */
-    /* initial units: one game's worth of unit arrays (NI8 x U, NI32 x U, NF64 x U) */
-    const int8_t *tmpl_i8;
-    const int32_t *tmpl_i32;
-    const double *tmpl_f64;
-    /* the greedy agent's exact odds (aa_fill_odds_tables): [dice triple][action][posture]; NULL: the
-     * greedy agent plays no action */
-    const aa_odds_side *odds;
-} aa_tables;
-
-typedef struct aa_params {
-    int C, U, K, obs_size, n_actions;   /* slots per side, 2 * C, cards per deck, sizes */
-    aa_action_bases base;
-    aa_movement_params movement;
-    aa_orders_params orders;
-    aa_rally_params rally;
-    aa_call_for_fire_params call_for_fire;
-    aa_cleanup_params cleanup;
-    aa_dice_params dice;
-    aa_fire_params fire;
-    aa_table_params table;
-    aa_tables tables;
-    aa_terrain terrain;                 /* aa_geometry.h; feat_armor 0: not a heavy-weapon target */
-} aa_params;
 
 /* ---------------------------------------------------------------------------------- one game */
 typedef struct aa_state {
@@ -281,17 +175,6 @@ enum {
     AGENT_ISMCTS = 4,   /* information-set MCTS (aa_agent_ismcts.c); draws from `rng` too */
     N_AGENT_KINDS = 5
 };
-
-typedef struct aa_agent_params {   /* the Python agents' constructor values (atomic_africa.agents) */
-    double wound_value, marker_value, rally_value, cover_value;   /* GreedyAgent */
-    double reserve_value;   /* GreedyAgent: value of keeping a card in the Reserve at Orders */
-    double standoff_cm;                                           /* DoctrineAgent */
-    /* ISMCTSAgent (numbers, as the other fields, so every field takes a float): simulations per
-     * decision (>= 1), the UCT exploration constant (>= 0), the rollout agent's kind (AGENT_RANDOM ..
-     * AGENT_DOCTRINE) and its decisions at most (0: to the end of the game) */
-    double simulations, exploration, rollout, rollout_depth;
-    double width;   /* ISMCTSAgent: the tree considers the greedy agent's best `width` actions (0: all) */
-} aa_agent_params;
 
 int aa_agent_choose(const aa_params *P, aa_state *g, int kind, const aa_agent_params *ap, aa_bitgen *rng);
 

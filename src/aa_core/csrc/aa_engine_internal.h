@@ -1,5 +1,5 @@
-/* The engine's helpers over a game view, shared by the rules files (aa_engine.c, aa_legal.c,
- * aa_resolve.c, aa_cleanup.c, aa_observe.c) and the native agents (aa_agent*.c). Not part of any
+/* The engine's helpers over a game view, shared by the rules files (aa_engine.c, aa_resolve.c,
+ * aa_cleanup.c, aa_legal.c, aa_units.c, aa_observe.c) and the native agents (aa_agent*.c). Not part of any
  * interface: hosts include aa_engine.h.
  *
  * Each function mirrors the Game method of the same name (without the underscore); the order of
@@ -127,7 +127,7 @@ AA_INLINE int cover_at(V *v, double px, double py) {
 
 AA_INLINE void invalidate_los(V *v) { memset(v->g->los, -1, (size_t)(v->U * v->U)); }
 
-/* Game._los_matrix()[a, b] (game/engine.py): Start to Start, the segment taken from the lower slot;
+/* Game._los_matrix()[a, b] (reference/game/engine.py): Start to Start, the segment taken from the lower slot;
  * cached. */
 AA_INLINE int los(V *v, int a, int b) {
     int lo = a < b ? a : b, hi = a < b ? b : a;
@@ -140,7 +140,7 @@ AA_INLINE int los(V *v, int a, int b) {
     return c[0] == 1;
 }
 
-/* Game._points (game/engine.py): Start, In-transit and Destination points of u in this Activation phase. */
+/* Game._points (reference/game/engine.py): Start, In-transit and Destination points of u in this Activation phase. */
 AA_INLINE void points(V *v, int u, double *px, double *py) {
     if ((u == v->s[S_ACT] || u == v->s[S_REACT]) && v->moves[u]) {
         px[0] = v->x[u];
@@ -160,7 +160,7 @@ AA_INLINE double dist(double ax, double ay, double bx, double by) {
     return sqrt(dx * dx + dy * dy);
 }
 
-/* Game._band (game/engine.py): the range band from a's In-transit point to b's. */
+/* Game._band (reference/game/engine.py): the range band from a's In-transit point to b's. */
 AA_INLINE int band(V *v, int a, int b) {
     double pax[3], pay[3], pbx[3], pby[3];
     points(v, a, pax, pay);
@@ -173,7 +173,7 @@ void aa_clamp_step(V *v, double x, double y, double ang, double d, double *ox, d
 void aa_clamp_move(V *v, double x, double y, double dx, double dy, double *ox, double *oy);
 
 /* ---------------------------------------------------------------------------------- units */
-/* Game._increment (game/engine.py) */
+/* Game._increment (reference/game/engine.py) */
 AA_INLINE double increment(V *v, int u) {
     const aa_movement_params *m = &v->P->movement;
     return is_vehicle(v, u) ? m->vehicle_increment_cm : m->increment_cm;
@@ -184,14 +184,14 @@ AA_INLINE double sprint_increment(V *v, int u) {
     return is_vehicle(v, u) ? m->vehicle_sprint_increment_cm : m->sprint_increment_cm;
 }
 
-/* Game._max_move (game/engine.py) */
+/* Game._max_move (reference/game/engine.py) */
 AA_INLINE double max_move(V *v, int u) {
     int value = v->action[u] == A_SPRINT ? v->P->movement.sprint_card_value : v->P->tables.card_move[v->card[u]];
     return (double)(value * v->P->movement.basic_move_per_value) * increment(v, u);
 }
 
 AA_INLINE int hw_eligible(V *v, int u, int t) { return is_vehicle(v, t) ? v->hwp[u] : v->hwd[u]; }
-/* Game._hw_ap (game/engine.py) */
+/* Game._hw_ap (reference/game/engine.py) */
 AA_INLINE int hw_ap(V *v, int u, int t) { return is_vehicle(v, t) ? v->hwp_ap[u] : v->hwd_ap[u]; }
 
 /* ---------------------------------------------------------------------------------- targets */
@@ -235,8 +235,10 @@ AA_INLINE void pending_pop(V *v) {
 }
 
 /* ---------------------------------------------------------------------------------- phases
- * The turn sequence, file by file: orders and activation (aa_engine.c), movement, resolution and
- * the end of a phase (aa_resolve.c), Clean-up and victory (aa_cleanup.c). */
+ * The turn sequence, file by file: orders and activation (aa_engine.c), movement, resolution, the end
+ * of a phase and the next activation (aa_resolve.c), Clean-up, victory and whose turn it is
+ * (aa_cleanup.c); the helpers below them all (aa_units.c). Each file calls only files after it in
+ * that list (tests/test_c_core.py checks the call graph has no circle). */
 int aa_side_count(V *v, int side);
 int aa_own_ordered(V *v, int side);
 int aa_has_splittable(V *v, int side);

@@ -2,7 +2,7 @@
  * of every stage (Game.legal_actions and the methods it calls). */
 #include "aa_engine_internal.h"
 
-/* Game._fire_targets / _hw_targets / _cff_targets (game/engine.py): their shared walk over the enemy units */
+/* Game._fire_targets / _hw_targets / _cff_targets (reference/game/engine.py): their shared walk over the enemy units */
 int aa_enemy_targets(V *v, int u, int need_los, int heavy_weapon, int *out) {
     int t, n = 0, e = 1 - u / v->C;
     for (t = e * v->C; t < (e + 1) * v->C; t++) {
@@ -15,7 +15,7 @@ int aa_enemy_targets(V *v, int u, int need_los, int heavy_weapon, int *out) {
     return n;
 }
 
-/* Game._feature_targets and _sees_feature (game/engine.py): features u's point-target heavy weapon may aim
+/* Game._feature_targets and _sees_feature (reference/game/engine.py): features u's point-target heavy weapon may aim
  * at (armor, cover left, in view from u if fire needs LOS, the feature itself not blocking). */
 int aa_feature_target(V *v, int u, int f) {
     const aa_params *P = v->P;
@@ -39,7 +39,7 @@ int aa_feature_targets(V *v, int u, int *out) {
     return n;
 }
 
-/* Game._rally_targets (game/engine.py) */
+/* Game._rally_targets (reference/game/engine.py) */
 int aa_rally_targets(V *v, int u, int *out) {
     int t, n = 0, side = u / v->C, ok;
     for (t = side * v->C; t < (side + 1) * v->C; t++) {
@@ -55,7 +55,7 @@ int aa_rally_targets(V *v, int u, int *out) {
     return n;
 }
 
-/* Game._special_ok (game/engine.py) */
+/* Game._special_ok (reference/game/engine.py) */
 static int special_ok(V *v, int u, int a) {
     int k = v->kind[u];
     /* light infantry is infantry (RULES.md sections 1 and 4): only vehicles are excluded */
@@ -78,7 +78,7 @@ static int special_ok(V *v, int u, int a) {
     return a == A_BASIC;
 }
 
-/* Game._action_options (game/engine.py) */
+/* Game._action_options (reference/game/engine.py) */
 int aa_action_options(V *v, int u, int *acts, int *posts) {
     int c = v->card[u], a, p, n = 0, np_;
     int ps[2];
@@ -130,7 +130,7 @@ AA_INLINE int max_orders(int n_sup, int n_free, int n_any, int n_off) {
     return sup + aa_imin(n_free, n_off + n_any - sup);
 }
 
-/* Game._orders_pairs (game/engine.py) */
+/* Game._orders_pairs (reference/game/engine.py) */
 int aa_orders_pairs(V *v, int side, int *out) {
     const aa_params *P = v->P;
     int16_t *hand = pile(v, side, PILE_HAND);
@@ -185,7 +185,7 @@ int aa_orders_pairs(V *v, int side, int *out) {
     return n;
 }
 
-/* Game._legal (game/engine.py) (Game.legal_actions sorts it) */
+/* Game._legal (reference/game/engine.py) (Game.legal_actions sorts it) */
 int aa_legal_v(V *v, int *out) {
     const aa_params *P = v->P;
     int st = v->s[S_STAGE], cur = v->s[S_CUR], C = v->C, n = 0, u, k, i, c, a, nh, nm;
@@ -305,7 +305,7 @@ int aa_legal_v(V *v, int *out) {
     return 0;
 }
 
-int aa_legal_actions(const aa_params *P, aa_state *g, int *out) {   /* Game._legal (game/engine.py) */
+int aa_legal_actions(const aa_params *P, aa_state *g, int *out) {   /* Game._legal (reference/game/engine.py) */
     V v;
     aa_make_view(P, g, &v);
     return aa_legal_v(&v, out);

@@ -19,47 +19,48 @@ AA_INLINE float scaled(int k, int which) {
     return (float)(k / SCALE_DIV[which]);
 }
 
-/* observe._unit_features (game/observe.py): the features of a live unit into f (zeroed by the caller). */
+/* observe._unit_features (game/observe.py): the features of a live unit into f (zeroed by the caller), at
+ * the offsets aa_schema.h declares (OBS_U_*, from atomic_africa.game.schema.UNIT_OBSERVATION). */
 static void unit_features(V *v, int u, int visible, float *f) {
     const aa_params *P = v->P;
     int c = v->card[u], k;
     int has = c != NO_CARD;
     int known = has && (visible || v->revealed[u]);
-    f[0] = 1.0f;
-    f[1] = (float)(v->x[u] / P->table.width_cm);
-    f[2] = (float)(v->y[u] / P->table.height_cm);
-    f[3] = scaled(v->figures[u], 0);
-    f[4] = scaled(v->markers[u], 1);
-    f[5] = scaled(v->wounds[u], 1);
-    f[6] = scaled(v->turn_markers[u], 2);
-    f[7 + v->kind[u]] = 1.0f;
-    f[10] = scaled(v->armor[u], 1);
+    f[OBS_U_ALIVE] = 1.0f;
+    f[OBS_U_X] = (float)(v->x[u] / P->table.width_cm);
+    f[OBS_U_Y] = (float)(v->y[u] / P->table.height_cm);
+    f[OBS_U_FIGURES] = scaled(v->figures[u], 0);
+    f[OBS_U_MARKERS] = scaled(v->markers[u], 1);
+    f[OBS_U_WOUNDS] = scaled(v->wounds[u], 1);
+    f[OBS_U_TURN_MARKERS] = scaled(v->turn_markers[u], 2);
+    f[OBS_U_KIND_INFANTRY + v->kind[u]] = 1.0f;
+    f[OBS_U_ARMOR] = scaled(v->armor[u], 1);
     for (k = 0; k < 3; k++)
-        f[11 + k] = scaled(die_of(v, u, k), 3);
-    f[14] = v->hwd[u];
-    f[15] = v->hwp[u];
-    f[16] = v->spotter[u];
-    f[17] = v->comms[u];
-    f[18] = v->commander[u];
-    f[19] = (float)has;
-    f[20] = (float)known;
+        f[OBS_U_DIE_TRAINING + k] = scaled(die_of(v, u, k), 3);
+    f[OBS_U_HW_DISPERSED] = v->hwd[u];
+    f[OBS_U_HW_POINT] = v->hwp[u];
+    f[OBS_U_SPOTTER] = v->spotter[u];
+    f[OBS_U_COMMS] = v->comms[u];
+    f[OBS_U_COMMANDER] = v->commander[u];
+    f[OBS_U_HAS_CARD] = (float)has;
+    f[OBS_U_CARD_KNOWN] = (float)known;
     if (known) {
         if (P->tables.card_joker[c]) {
-            f[21] = 1.0f;
+            f[OBS_U_CARD_JOKER] = 1.0f;
         } else {
-            f[22 + P->tables.card_suit[c]] = 1.0f;
-            f[26] = (float)(P->tables.card_rank[c] / (double)P->orders.ranks);
+            f[OBS_U_CARD_HEARTS + P->tables.card_suit[c]] = 1.0f;
+            f[OBS_U_CARD_RANK] = (float)(P->tables.card_rank[c] / (double)P->orders.ranks);
         }
     }
-    f[27] = v->acted[u];
-    f[28] = (float)(u == v->s[S_ACT]);
-    f[29] = (float)(u == v->s[S_REACT]);
-    f[30] = (float)(u == v->s[S_DECL]);
+    f[OBS_U_ACTED] = v->acted[u];
+    f[OBS_U_IS_ACTIVATING] = (float)(u == v->s[S_ACT]);
+    f[OBS_U_IS_REACTING] = (float)(u == v->s[S_REACT]);
+    f[OBS_U_IS_DECLARING] = (float)(u == v->s[S_DECL]);
     if (v->action[u] >= 0)
-        f[31 + v->action[u]] = 1.0f;
-    f[39] = (float)(v->dest_x[u] / P->table.width_cm);
-    f[40] = (float)(v->dest_y[u] / P->table.height_cm);
-    f[41] = v->moves[u];
+        f[OBS_U_ACTION_BASIC + v->action[u]] = 1.0f;
+    f[OBS_U_DEST_X] = (float)(v->dest_x[u] / P->table.width_cm);
+    f[OBS_U_DEST_Y] = (float)(v->dest_y[u] / P->table.height_cm);
+    f[OBS_U_MOVES] = v->moves[u];
 }
 
 void aa_observe(const aa_params *P, aa_state *g, int player, float *out) {   /* observe.observe (game/observe.py) */
@@ -75,19 +76,18 @@ void aa_observe(const aa_params *P, aa_state *g, int player, float *out) {   /* 
     memset(out, 0, (size_t)P->obs_size * sizeof(float));
     me = cnt(&v, player);
     op = cnt(&v, q);
-    out[0] = (float)(g->s[S_TURN] / (double)P->table.turns);
-    out[1 + g->s[S_STAGE]] = 1.0f;
+    out[OBS_TURN] = (float)(g->s[S_TURN] / (double)P->table.turns);
+    out[OBS_STAGE + g->s[S_STAGE]] = 1.0f;
     cur = g->s[S_STAGE] == ST_OVER ? -1 : g->s[S_CUR];
-    pos = 1 + N_STAGES;
-    out[pos] = (float)(cur == player);
-    out[pos + 1] = (float)(g->s[S_ACTIVATING] == player);
-    out[pos + 2] = (float)(me[C_DECK] / n);
-    out[pos + 3] = (float)(me[C_DISCARD] / n);
-    out[pos + 4] = (float)(me[C_HAND] / n);
-    out[pos + 5] = (float)(op[C_DECK] / n);
-    out[pos + 6] = (float)(op[C_DISCARD] / n);
-    out[pos + 7] = (float)(op[C_HAND] / n);
-    pos += 8;
+    out[OBS_TO_MOVE] = (float)(cur == player);
+    out[OBS_ACTIVATING] = (float)(g->s[S_ACTIVATING] == player);
+    out[OBS_OWN_DECK] = (float)(me[C_DECK] / n);
+    out[OBS_OWN_DISCARD] = (float)(me[C_DISCARD] / n);
+    out[OBS_OWN_HAND] = (float)(me[C_HAND] / n);
+    out[OBS_ENEMY_DECK] = (float)(op[C_DECK] / n);
+    out[OBS_ENEMY_DISCARD] = (float)(op[C_DISCARD] / n);
+    out[OBS_ENEMY_HAND] = (float)(op[C_HAND] / n);
+    pos = OBS_HEAD;
     hand = pile(&v, player, PILE_HAND);
     for (i = 0; i < me[C_HAND]; i++)
         out[pos + hand[i]] = 1.0f;

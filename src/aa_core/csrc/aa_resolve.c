@@ -4,7 +4,7 @@
 #include "aa_engine_internal.h"
 
 /* ---------------------------------------------------------------------------------- movement */
-/* Game._place_destination (game/engine.py) */
+/* Game._place_destination (reference/game/engine.py) */
 void aa_place_destination(V *v, int u, double ang, double d) {
     aa_clamp_step(v, v->x[u], v->y[u], ang, d, &v->dest_x[u], &v->dest_y[u]);
     v->moves[u] = 1;
@@ -12,7 +12,7 @@ void aa_place_destination(V *v, int u, double ang, double d) {
         (v->y[u] + v->dest_y[u]) / 2);
 }
 
-/* Game._begin_movement (game/engine.py) */
+/* Game._begin_movement (reference/game/engine.py) */
 void aa_begin_movement(V *v) {
     int k, u;
     v->s[S_NPEND] = 0;
@@ -31,7 +31,7 @@ void aa_begin_movement(V *v) {
     aa_next_move(v);
 }
 
-/* Game._next_move (game/engine.py) */
+/* Game._next_move (reference/game/engine.py) */
 void aa_next_move(V *v) {
     int u, face;
     while (v->s[S_NPEND] > 0) {
@@ -104,7 +104,7 @@ static void push_scores(V *v, const aa_scores *sc) {
     ev_push(v->ev, sc->sprint_bonus);
 }
 
-/* Game._roll_unit (game/engine.py): u's dice after wounds, rolled in one draw, scored for (posture,
+/* Game._roll_unit (reference/game/engine.py): u's dice after wounds, rolled in one draw, scored for (posture,
  * action). */
 static void roll_unit(V *v, int u, int posture, int action, int code, aa_scores *sc) {
     int dice[3];
@@ -129,7 +129,7 @@ static void roll_unit(V *v, int u, int posture, int action, int code, aa_scores 
     }
 }
 
-/* Game._call_for_fire (game/engine.py): scatter from the aim point, the support's roll, and an attack on
+/* Game._call_for_fire (reference/game/engine.py): scatter from the aim point, the support's roll, and an attack on
  * every unit with a point within the blast radius. */
 static void call_for_fire(V *v, int u, const aa_scores *sc, attacks *A) {
     const aa_params *P = v->P;
@@ -165,7 +165,7 @@ static void call_for_fire(V *v, int u, const aa_scores *sc, attacks *A) {
     }
 }
 
-/* Game._rally (game/engine.py): whether u's Rally at its target succeeds (judged now, applied after the
+/* Game._rally (reference/game/engine.py): whether u's Rally at its target succeeds (judged now, applied after the
  * fire). */
 static int rally(V *v, int u, const aa_scores *sc, int *target) {
     const aa_params *P = v->P;
@@ -188,7 +188,7 @@ static int rally(V *v, int u, const aa_scores *sc, int *target) {
     return ok;
 }
 
-/* Game._fire (game/engine.py): every attack of the phase on its target, simultaneously: bystanders roll their
+/* Game._fire (reference/game/engine.py): every attack of the phase on its target, simultaneously: bystanders roll their
  * Defense, cover is the predominant cover of the target's three points, markers are summed per
  * target then capped per turn, wounds summed. */
 static void fire(V *v, attacks *A, const int *parts, const aa_scores *scores, int n_parts) {
@@ -258,7 +258,7 @@ static void fire(V *v, attacks *A, const int *parts, const aa_scores *scores, in
     }
 }
 
-/* Game._fire_on_features (game/engine.py): Defense feature_defense against the feature's armor (AP
+/* Game._fire_on_features (reference/game/engine.py): Defense feature_defense against the feature's armor (AP
  * applies, no cover bonus); each wound lowers its cover. */
 static void fire_on_features(V *v, attacks *F) {
     const aa_params *P = v->P;
@@ -279,7 +279,7 @@ static void fire_on_features(V *v, attacks *F) {
     }
 }
 
-/* Game._resolve (game/engine.py) */
+/* Game._resolve (reference/game/engine.py) */
 void aa_resolve(V *v) {
     const aa_params *P = v->P;
     int parts[2];
@@ -357,7 +357,7 @@ void aa_resolve(V *v) {
     aa_next_sprint(v);
 }
 
-/* Game._sprint_displace (game/engine.py) */
+/* Game._sprint_displace (reference/game/engine.py) */
 void aa_sprint_displace(V *v, int u, double ang, double d) {
     aa_clamp_step(v, v->dest_x[u], v->dest_y[u], ang, d, &v->dest_x[u], &v->dest_y[u]);
     v->moves[u] = 1;
@@ -366,7 +366,7 @@ void aa_sprint_displace(V *v, int u, double ang, double d) {
 
 static void finish_phase(V *v);
 
-/* Game._next_sprint (game/engine.py) */
+/* Game._next_sprint (reference/game/engine.py) */
 void aa_next_sprint(V *v) {
     int u, face;
     while (v->s[S_NPEND] > 0) {
@@ -387,13 +387,13 @@ void aa_next_sprint(V *v) {
 }
 
 /* ---------------------------------------------------------------------------------- end of a phase */
-AA_INLINE int may_merge(V *v, int u, int t) {   /* Game._may_merge (game/engine.py) */
+AA_INLINE int may_merge(V *v, int u, int t) {   /* Game._may_merge (reference/game/engine.py) */
     if ((is_vehicle(v, u) || is_vehicle(v, t)) && !v->P->movement.vehicles_merge)
         return 0;
     return v->kind[t] == v->kind[u] || !v->P->movement.merge_same_kind_only;
 }
 
-/* Game._merge (game/engine.py): u joins t: figures, markers and wounds add up; u's played card goes to the
+/* Game._merge (reference/game/engine.py): u joins t: figures, markers and wounds add up; u's played card goes to the
  * discard. */
 static void merge(V *v, int u, int t) {
     EVN(v, E_MERGE, u, v->name_base[u], v->name_depth[u], t, v->figures[u], v->figures[t], v->markers[u],
@@ -408,7 +408,7 @@ static void merge(V *v, int u, int t) {
     aa_free_slot(v, u);
 }
 
-/* Game._finish_phase (game/engine.py): moves completed, merges, the Joker's initiative, the next
+/* Game._finish_phase (reference/game/engine.py): moves completed, merges, the Joker's initiative, the next
  * Activation phase. */
 static void finish_phase(V *v) {
     const aa_params *P = v->P;
@@ -477,4 +477,25 @@ static void finish_phase(V *v) {
     }
     v->s[S_NPEND] = 0;
     aa_next_activation(v);
+}
+
+/* ---------------------------------------------------------------------------------- next activation
+ * The end of a phase leads to the next Activation phase, or to Clean-up (aa_cleanup.c) when no unit has
+ * orders left; the Orders phase's end comes here too (aa_engine.c). */
+/* Game._next_activation (reference/game/engine.py) */
+void aa_next_activation(V *v) {
+    int o0 = aa_own_ordered(v, 0), o1 = aa_own_ordered(v, 1);
+    int p;
+    if (!o0 && !o1) {
+        aa_cleanup(v);
+        return;
+    }
+    p = v->s[S_NEXT_ACT];
+    if (!(p == 1 ? o1 : (p == 0 ? o0 : 0)))
+        p = o0 ? 0 : 1;
+    v->s[S_ACTIVATING] = p;
+    v->s[S_PHASE] += 1;
+    v->s[S_ACT] = v->s[S_REACT] = v->s[S_DECL] = -1;
+    v->s[S_STAGE] = ST_ACTIVATE;
+    v->s[S_CUR] = p;
 }

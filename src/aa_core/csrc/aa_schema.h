@@ -187,6 +187,67 @@ enum {
     R_EQUAL_FIGURES = 2,  /* turn limit: equal figures */
 };
 
+/* An observation's head (schema.HEAD_OBSERVATION): its first float of each; the observer's hand follows. */
+enum {
+    OBS_TURN = 0,            /* turn / turns */
+    OBS_STAGE = 1,           /* one-hot of the stage (STAGES) */
+    OBS_TO_MOVE = 13,        /* 1: the observer decides now */
+    OBS_ACTIVATING = 14,     /* 1: the observer is the Activating player */
+    OBS_OWN_DECK = 15,       /* cards in the observer's deck / cards per deck */
+    OBS_OWN_DISCARD = 16,    /* cards in the observer's discard pile / cards per deck */
+    OBS_OWN_HAND = 17,       /* cards in the observer's hand / cards per deck */
+    OBS_ENEMY_DECK = 18,     /* cards in the opponent's deck / cards per deck */
+    OBS_ENEMY_DISCARD = 19,  /* cards in the opponent's discard pile / cards per deck */
+    OBS_ENEMY_HAND = 20,     /* cards in the opponent's hand / cards per deck */
+    OBS_HEAD = 21,           /* floats of the head */
+};
+
+/* A unit slot's observation floats: offsets in its UNIT_FEATURES (schema.UNIT_OBSERVATION); a one-hot's value is added to its first. */
+enum {
+    OBS_U_ALIVE = 0,                  /* 1: the slot holds a unit (else every feature of the slot is 0) */
+    OBS_U_X = 1,                      /* position x (0 = left table edge) */
+    OBS_U_Y = 2,                      /* position y (0 = bottom table edge, player 0's deployment side) */
+    OBS_U_FIGURES = 3,                /* figures left */
+    OBS_U_MARKERS = 4,                /* suppression markers */
+    OBS_U_WOUNDS = 5,                 /* wound counters */
+    OBS_U_TURN_MARKERS = 6,           /* suppression markers received this turn (the per-turn cap counts them) */
+    OBS_U_KIND_INFANTRY = 7,          /* 1: the unit is infantry */
+    OBS_U_KIND_LIGHT_INFANTRY = 8,    /* 1: the unit is light infantry */
+    OBS_U_KIND_VEHICLE = 9,           /* 1: the unit is vehicle */
+    OBS_U_ARMOR = 10,                 /* armour value */
+    OBS_U_DIE_TRAINING = 11,          /* sides of the printed Training die */
+    OBS_U_DIE_EQUIPMENT = 12,         /* sides of the printed Equipment die */
+    OBS_U_DIE_MORALE = 13,            /* sides of the printed Morale die */
+    OBS_U_HW_DISPERSED = 14,          /* 1: has a dispersed heavy weapon */
+    OBS_U_HW_POINT = 15,              /* 1: has a point heavy weapon */
+    OBS_U_SPOTTER = 16,               /* 1: may Call for Fire */
+    OBS_U_COMMS = 17,                 /* 1: tactical comms (extends Rally range) */
+    OBS_U_COMMANDER = 18,             /* 1: commander unit */
+    OBS_U_HAS_CARD = 19,              /* 1: an order card lies on the unit (face down or up) */
+    OBS_U_CARD_KNOWN = 20,            /* 1: the observer knows the card (own unit, or revealed) */
+    OBS_U_CARD_JOKER = 21,            /* 1: the known card is a Joker */
+    OBS_U_CARD_HEARTS = 22,           /* 1: the known card is a heart card */
+    OBS_U_CARD_DIAMONDS = 23,         /* 1: the known card is a diamond card */
+    OBS_U_CARD_CLUBS = 24,            /* 1: the known card is a club card */
+    OBS_U_CARD_SPADES = 25,           /* 1: the known card is a spade card */
+    OBS_U_CARD_RANK = 26,             /* rank of the known suited card (Ace = 1) */
+    OBS_U_ACTED = 27,                 /* 1: took its action this turn */
+    OBS_U_IS_ACTIVATING = 28,         /* 1: the unit activated in the current Activation phase */
+    OBS_U_IS_REACTING = 29,           /* 1: the unit reacts in the current Activation phase */
+    OBS_U_IS_DECLARING = 30,          /* 1: the unit is the one declaring now */
+    OBS_U_ACTION_BASIC = 31,          /* 1: declared action basic this phase */
+    OBS_U_ACTION_DIG_IN = 32,         /* 1: declared action dig in this phase */
+    OBS_U_ACTION_MASS_FIRE = 33,      /* 1: declared action mass fire this phase */
+    OBS_U_ACTION_SPLIT_FIRE = 34,     /* 1: declared action split fire this phase */
+    OBS_U_ACTION_HEAVY_WEAPON = 35,   /* 1: declared action heavy weapon this phase */
+    OBS_U_ACTION_RALLY = 36,          /* 1: declared action rally this phase */
+    OBS_U_ACTION_CALL_FOR_FIRE = 37,  /* 1: declared action call for fire this phase */
+    OBS_U_ACTION_SPRINT = 38,         /* 1: declared action sprint this phase */
+    OBS_U_DEST_X = 39,                /* Destination figure x (the unit's own x when it does not move) */
+    OBS_U_DEST_Y = 40,                /* Destination figure y */
+    OBS_U_MOVES = 41,                 /* 1: placed In-transit/Destination figures this phase */
+};
+
 struct aa_params;
 struct aa_state;
 struct aa_events;

@@ -357,10 +357,10 @@ static aa_status check_sizes_(const aa_params *P) {
     }
     if (P->n_actions != pos)
         return FAIL("n_actions = %d; allowed %d (the action space)", P->n_actions, pos);
-    obs = 1L + N_STAGES + 8 + P->K + 2L * P->C * UNIT_FEATURES + P->terrain.n_feat;
+    obs = (long)OBS_HEAD + P->K + 2L * P->C * UNIT_FEATURES + P->terrain.n_feat;
     if (P->obs_size != obs)
-        return FAIL("obs_size = %d; allowed %ld (1 + stages + 8 + K + 2 C x unit features + features)",
-                    P->obs_size, obs);
+        return FAIL("obs_size = %d; allowed %ld (%d head floats + K + 2 C x unit features + features)",
+                    P->obs_size, obs, (int)OBS_HEAD);
     return AA_OK;
 }
 

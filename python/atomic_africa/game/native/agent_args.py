@@ -12,12 +12,12 @@ import numbers
 
 import numpy as np
 
-from aa_core import vbatch as _k
 from aa_core.vgame import AGENT_KINDS as _KINDS
 
 from ... import _validate as v
 from ..._limits import MAX_LEGAL as _MAX_LEGAL
 from ..._limits import MAX_SIMULATIONS as _MAX_SIMULATIONS
+from .params_schema import AGENT_PARAM_FIELDS as _AGENT_PARAM_FIELDS
 
 __all__ = ["AGENT_KINDS", "AGENT_PARAM_FIELDS", "agent_seed", "learner_side", "agent_kinds", "seed_array",
            "check_agent_params", "NEEDS_PARAMS"]
@@ -25,8 +25,9 @@ __all__ = ["AGENT_KINDS", "AGENT_PARAM_FIELDS", "agent_seed", "learner_side", "a
 #: Native agent code by name (the kernel's ``AGENT_*``), as :data:`atomic_africa.agents.AGENTS` names them.
 AGENT_KINDS = dict(_KINDS)
 _NAME_OF = {code: name for name, code in AGENT_KINDS.items()}
-#: The fields of the kernel's ``AgentParams`` (the Python agents' constructor arguments).
-AGENT_PARAM_FIELDS = tuple(_k.AGENT_PARAM_FIELDS)
+#: The fields of the kernel's ``AgentParams`` (the Python agents' constructor arguments), from their one
+#: declaration (:data:`.params_schema.AGENT_PARAMS`).
+AGENT_PARAM_FIELDS = _AGENT_PARAM_FIELDS
 #: Agent codes that read :data:`AGENT_PARAM_FIELDS` (greedy, doctrine).
 NEEDS_PARAMS = frozenset({AGENT_KINDS["greedy"], AGENT_KINDS["doctrine"], AGENT_KINDS["ismcts"]})
 _ALLOWED = ", ".join(f"{name!r} ({code})" for name, code in sorted(AGENT_KINDS.items(), key=lambda x: x[1]))

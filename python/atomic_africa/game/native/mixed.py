@@ -31,9 +31,8 @@ from ..actions import legal_ids_text
 from ..scenarios import ScenarioSampler
 from ..schema import SCALAR_COLUMN
 from ..state import Stage
-from .layout import unit_templates
-from .params import native_params
 from .snapshot import env_bytes
+from .spec_file import spec_bytes
 from .vector import VectorGame
 
 __all__ = ["MixedVectorGame", "engine_maps"]
@@ -45,9 +44,10 @@ _PREPARED = weakref.WeakKeyDictionary()
 
 
 def engine_maps(sampler) -> tuple:
-    """Every map's native parameters and the padded layout's tables, as ``aa_core.vbatch.Engine``
-    takes them: ``(params, tables, padding)`` (lists of one dict per map, and a dict). Built once per
-    sampler and shared, read-only, by its engines.
+    """Every map's spec file and the padded layout's tables, as ``aa_core.vbatch.Engine`` takes them:
+    ``(specs, padding)`` (a list of one spec file per map, :func:`.spec_file.spec_bytes`: the one
+    transport of a battle into C, a map sampled in Python included; and a dict). Built once per sampler
+    and shared, read-only, by its engines.
 
     ``padding``: ``obs_size``, ``n_actions`` (the padded sizes); ``act_blocks`` (int32 (maps, B, 5):
     map ``j``'s action ids as blocks ``(own start, padded start, rows, own row width, padded row
@@ -59,26 +59,12 @@ def engine_maps(sampler) -> tuple:
     if got is not None:
         return got
     pad = sampler.padded
-    params, tables, obs_blocks, act_blocks = [], [], [], []
-    seen = {}       # (key, dtype, bytes) -> the first map's array of that content
+    specs, obs_blocks, act_blocks = [], [], []
     for j, spec in enumerate(sampler.specs):
-        p, t = native_params(spec)
-        t.update(unit_templates(spec.initial_units(), spec.C))
-        # one array per content: the tables the rules make (cards, Table 5) are every map's, and the
-        # kernel reads them at every decision; shared, they stay in cache as with one map
-        # (the odds tables, 7 MB, are one cached array already: compared by identity)
-        t = {k: seen.setdefault((k, a.dtype.str, a.shape, a.tobytes() if a.nbytes <= 65536 else id(a)), a)
-             for k, a in t.items()}
-        params.append(p)
-        tables.append(t)
+        specs.append(spec_bytes(spec))
         obs, acts = pad._block_maps[j]
         obs_blocks.append([(s0, d0, sw) for s0, d0, r, sw, _ in obs if r == 1 and sw])
         act_blocks.append([b for b in acts if b[3]])
-    users = {}
-    for t in tables:
-        for a in t.values():
-            users[id(a)] = users.get(id(a), 0) + 1
-    tables = [_packed(t, [k for k, a in t.items() if users[id(a)] == 1 and a.nbytes <= 65536]) for t in tables]
 
     def table(blocks, width):
         out = np.zeros((len(blocks), max(map(len, blocks)), width), dtype=np.int32)
@@ -97,36 +83,8 @@ def engine_maps(sampler) -> tuple:
     padding = {"obs_size": pad.observation_size, "n_actions": pad.num_actions,
                "act_blocks": table(act_blocks, 5), "n_act_blocks": counts(act_blocks),
                "obs_blocks": table(obs_blocks, 3), "n_blocks": counts(obs_blocks), "cum": cum}
-    got = _PREPARED[sampler] = (params, tables, padding)
+    got = _PREPARED[sampler] = (specs, padding)
     return got
-
-
-# The map's own tables in the order the kernel reads them most (terrain at every line of sight),
-# the unit templates (read at a game's start only) last.
-_HOT_FIRST = ("cx", "cy", "cr", "circ_blocks", "circ_feat", "circ_cover", "vx", "vy", "poly_off", "poly_blocks",
-              "poly_feat", "poly_cover", "feat_armor", "feat_x", "feat_y", "feat_cover0")
-
-
-def _packed(tables: dict, own: list) -> dict:
-    """``tables`` with the arrays named in ``own`` copied into one 64-byte aligned buffer (each
-    array 8-byte aligned in it): a map's tables are then a few cache lines in a row, not one numpy
-    allocation each, which is what a kernel switching maps env by env reads (a few percent at 64
-    maps in interleaved rounds)."""
-    own = sorted(own, key=lambda k: (_HOT_FIRST.index(k) if k in _HOT_FIRST else len(_HOT_FIRST), k))
-    at, size = {}, 0
-    for k in own:
-        at[k] = size
-        size += -(-tables[k].nbytes // 8) * 8
-    buf = np.empty(size + 64, dtype=np.uint8)
-    start = -buf.ctypes.data % 64
-    out = dict(tables)
-    for k in own:
-        a = tables[k]
-        view = buf[start + at[k]:start + at[k] + a.nbytes].view(a.dtype).reshape(a.shape)
-        view[...] = a
-        view.flags.writeable = False
-        out[k] = view
-    return out
 
 
 class MixedVectorGame(VectorGame):
@@ -177,9 +135,9 @@ class MixedVectorGame(VectorGame):
         per_env = max(env_bytes(s) for s in sampler.specs) + 4 * self.observation_size + self.num_actions
         what = f"{self.num_envs:,} games of {len(sampler)} scenarios ({per_env:,} bytes each)"
         v.check_memory(self.num_envs * per_env, "num_envs", what, "use fewer envs")
-        params, tables, padding = engine_maps(sampler)
+        specs, padding = engine_maps(sampler)
         try:
-            self._engine = _k.Engine(params, tables, self.num_envs, False, padding)
+            self._engine = _k.Engine(specs, self.num_envs, False, padding)
         except MemoryError:
             raise v.memory_error(self.num_envs * per_env, "num_envs", what, "use fewer envs") from None
         self._shape = (self.num_envs,)

@@ -1,16 +1,15 @@
-"""The native engine's parameters (``aa_core.vgame`` ``Params``) from a game specification.
+"""The native engine's parameters (``aa_params``, declared in :mod:`.params_schema`) from a game specification.
 
-Each rules section becomes one dict that Cython converts, field by name, into the ``Params``
-member of the same name (a struct of ``aa_core/vgame.pxd``): the section's own fields as the rules
-data holds them, with the values derived from them added (angles, enum values, padded arrays). A struct field that comes
-straight from the rules therefore needs no line here. Arrays (cards, terrain, templates) go in a
-second dict, one contiguous numpy array per ``Params`` pointer; the greedy agent's exact-odds
-tables (7 MB, from Table 5 alone) are built once per Rules object and shared, read-only.
+Each rules section becomes one dict keyed as the C struct's fields: the section's own fields as the rules
+data holds them, with the values derived from them added (angles, enum values, padded arrays). A struct
+field that comes straight from the rules therefore needs no line here. Arrays (cards, terrain,
+templates) go in a second dict, one contiguous numpy array per ``aa_tables`` / ``aa_terrain`` pointer.
+:func:`.spec_file.spec_bytes` writes both as a spec file, the one way they reach the C core
+(``aa_spec_load``, which also counts the greedy agent's exact-odds tables from Table 5).
 """
 from __future__ import annotations
 
 import math
-import weakref
 
 import numpy as np
 
@@ -123,26 +122,21 @@ def _sections(spec) -> dict:
     }
 
 
-# Rules object id -> its odds tables; a finalizer drops the entry with the Rules (atomic_africa.odds
-# keeps its counts the same way). Immutable, so every Engine of those rules shares one copy.
-_ODDS: dict[int, np.ndarray] = {}
+# Table 5s whose odds tables the C loader has counted in this process: it keeps them (ODDS_SHARED of them,
+# csrc/aa_spec.c) and shares them among specs, so only a new Table 5 needs their memory.
+_ODDS_COUNTED: set = set()
+_ODDS_SHARED = 8
 
 
-def _odds_tables(rules) -> np.ndarray:
-    """The native greedy agent's exact odds of every dice triple, action and posture (read-only)."""
-    odds = _ODDS.get(id(rules))
-    if odds is None:
-        nbytes, what = _vgame.ODDS_TABLE_BYTES, "the greedy agent's exact-odds tables"
-        v.check_memory(nbytes, "rules", what)
-        try:
-            odds = np.empty(nbytes, dtype=np.uint8)
-        except MemoryError:
-            raise v.memory_error(nbytes, "rules", what) from None
-        _vgame.fill_odds_tables(np.ascontiguousarray(rules.table5_array, dtype=np.int8).ravel(), odds)
-        odds.flags.writeable = False
-        _ODDS[id(rules)] = odds
-        weakref.finalize(rules, _ODDS.pop, id(rules), None).atexit = False
-    return odds
+def _check_odds_memory(rules) -> None:
+    """MemoryError naming ``rules`` before the C loader counts the greedy agent's exact-odds tables
+    (7 MB, from Table 5 alone) when the memory available cannot hold them."""
+    key = np.ascontiguousarray(rules.table5_array, dtype=np.int8).tobytes()
+    if key in _ODDS_COUNTED:
+        return
+    v.check_memory(_vgame.ODDS_TABLE_BYTES, "rules", "the greedy agent's exact-odds tables")
+    if len(_ODDS_COUNTED) < _ODDS_SHARED:
+        _ODDS_COUNTED.add(key)
 
 
 def _tables(spec) -> dict:
@@ -159,7 +153,6 @@ def _tables(spec) -> dict:
         "card_any": _padded([deck.legal_for(c, True) for c in cards], np.int8),
         "card_move": _padded([deck.move_value(c) for c in cards], np.int32),
         "table5": _padded(spec.rules.table5_array, np.int8),
-        "odds": _odds_tables(spec.rules),
         "vx": _padded(t.vx, np.float64), "vy": _padded(t.vy, np.float64),
         "poly_off": _padded(t.poly_offsets, np.int64), "poly_blocks": _padded(t.poly_blocks, np.uint8),
         "poly_cover": _padded(t.poly_cover, np.int8),
@@ -201,4 +194,5 @@ def native_params(spec) -> tuple[dict, dict]:
         field and the limit).
     """
     _check_limits(spec)
+    _check_odds_memory(spec.rules)
     return _sections(spec), _tables(spec)

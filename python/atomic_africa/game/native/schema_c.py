@@ -1,7 +1,8 @@
 """Render the native engine's schema declarations from :mod:`..schema`: one C header and its Cython names.
 
 - ``src/aa_core/csrc/aa_schema.h`` (:func:`render`): the C enums (limits, Action/Posture/UnitKind
-  codes, stages, scalar columns, unit rows, event codes, end reasons) with their values, the
+  codes, stages, scalar columns, unit rows, event codes, end reasons, a unit slot's observation
+  offsets) with their values, the
   ``aa_view`` struct of named unit rows and ``aa_view_rows``, which points them into a game's storage.
   The C core (``src/aa_core/csrc``) includes it.
 - ``src/aa_core/vgame_schema.pxi`` (:func:`render_pxi`): the same names for Cython, as ``cdef extern
@@ -21,8 +22,8 @@ import sys
 from pathlib import Path
 
 from ...enums import Action, Posture, UnitKind
-from ..schema import (END_REASONS, EVENT_FIELDS, EVENTS, FIELD_KINDS, HIDDEN, LIMITS, NATIVE_STORAGES, NO_CARD,
-                     SCALARS, STAGES, native_rows)
+from ..schema import (END_REASONS, EVENT_FIELDS, EVENTS, FIELD_KINDS, HEAD_OBSERVATION, HIDDEN, LIMITS,
+                     NATIVE_STORAGES, NO_CARD, SCALARS, STAGES, UNIT_OBSERVATION, native_rows)
 
 __all__ = ["render", "render_pxi", "render_hidden", "hidden_spans", "HEADER_PATH", "PXI_PATH", "HIDDEN_PATH",
            "write"]
@@ -60,6 +61,15 @@ def _blocks() -> list:
                    [(f"E_{t.upper()}", i, _record_layout(fields)) for i, (t, fields) in enumerate(EVENTS)]))
     blocks.append(("End reasons (S_REASON; atomic_africa.game.schema.END_REASONS).",
                    [(f"R_{r.name}", i, r.text) for i, r in enumerate(END_REASONS)]))
+    head, at = [], 0
+    for name, width, doc in HEAD_OBSERVATION:
+        head.append((f"OBS_{name.upper()}", at, doc))
+        at += width
+    blocks.append(("An observation's head (schema.HEAD_OBSERVATION): its first float of each; the observer's "
+                   "hand follows.", head + [("OBS_HEAD", at, "floats of the head")]))
+    blocks.append(("A unit slot's observation floats: offsets in its UNIT_FEATURES (schema.UNIT_OBSERVATION);"
+                   " a one-hot's value is added to its first.",
+                   [(f"OBS_U_{f.name.upper()}", i, f.meaning) for i, f in enumerate(UNIT_OBSERVATION)]))
     return blocks
 
 

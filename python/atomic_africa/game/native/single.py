@@ -30,8 +30,8 @@ from ..saved import FORMAT, SavedGameError, check_consistent, check_playable, ch
 from ..schema import END_REASONS, SCALAR_COLUMN, UNIT_FIELDS, native_rows
 from ..spec import GameSpec
 from ..state import GameState, PlayerState, Stage, Unit
-from .layout import decode_records, unit_templates
-from .params import native_params
+from .layout import decode_records
+from .spec_file import spec_bytes
 
 __all__ = ["Game", "pcg_words", "pcg_state"]
 
@@ -71,12 +71,11 @@ def _seed_words(seed: int) -> np.ndarray:
     return pcg_words(np.random.PCG64(seed_sequence(seed)))
 
 
-def _native(spec: GameSpec):
+def _native(spec: GameSpec) -> bytes:
+    """The spec file of ``spec`` (the one transport of a battle into C), made once per spec."""
     got = _PARAMS.get(spec)
     if got is None:
-        params, tables = native_params(spec)
-        tables.update(unit_templates(spec.initial_units(), spec.C))
-        got = _PARAMS[spec] = (params, tables)
+        got = _PARAMS[spec] = spec_bytes(spec)
     return got
 
 
@@ -136,8 +135,7 @@ class Game(GameReading):
 
     def _bind(self):
         """The one-env Engine (event records kept) and the handle on its game."""
-        params, tables = _native(self.spec)
-        self._engine = _k.Engine(params, tables, 1, True)
+        self._engine = _k.Engine(_native(self.spec), 1, True)
         self._arrays = self._engine.arrays
         self._scalars = self._arrays["scalars"][0]
         self._h = _single.Handle(self._engine)

@@ -18,7 +18,8 @@ offset    bytes  field
 28        4      u32 CRC-32 (IEEE 802.3, zlib's) of header bytes 0..27 followed by the payload
 ========  =====  ==================================================================================
 
-The payload: first the ``aa_params`` numbers, in the order of ``PARAM_FIELDS`` (each field's ``count``
+The payload: first the ``aa_params`` numbers, in the order of ``PARAM_FIELDS`` (the fields of the one
+declaration of ``aa_params``, :mod:`atomic_africa.game.native.params_schema`) (each field's ``count``
 values, ``i32``/``i64``/``f64``; fixed-size arrays written whole, padding included), then each array the
 ``aa_tables`` and ``aa_terrain`` pointers point into, in the order of ``TABLE_FIELDS``: a u32
 element count (which must equal the count the numbers before imply, e.g. ``K`` cards) and the elements
@@ -42,19 +43,18 @@ The C side's field table (``src/aa_core/csrc/aa_spec_fields.h``) and the default
 """
 from __future__ import annotations
 
-import math
 import struct
 import sys
 import zlib
 from pathlib import Path
-from typing import NamedTuple
 
 import numpy as np
 
 from ... import _limits as L
 from ..schema import LIMIT, NATIVE_STORAGES, native_rows
+from .params_schema import spec_param_fields, spec_table_fields
 
-__all__ = ["compile_spec", "slot_problem", "FORMAT_VERSION", "ABI_VERSION", "MAGIC", "HEADER_SIZE",
+__all__ = ["compile_spec", "spec_bytes", "slot_problem", "FORMAT_VERSION", "ABI_VERSION", "MAGIC", "HEADER_SIZE",
            "PARAM_FIELDS", "TABLE_FIELDS", "render_fields_header", "render_default_c", "FIELDS_HEADER_PATH",
            "DEFAULT_SPEC_PATH", "write"]
 
@@ -70,146 +70,13 @@ FIELDS_HEADER_PATH = "src/aa_core/csrc/aa_spec_fields.h"
 DEFAULT_SPEC_PATH = "src/aa_core/csrc/aa_default_spec.c"
 _REGENERATE = "PYTHONPATH=python python -m atomic_africa.game.native.spec_file"
 
-_PI2 = 2 * math.pi
+#: The ``aa_params`` numbers, in file order (the order of the C struct): from the one declaration of the
+#: struct (:mod:`.params_schema`), which also renders the C and Cython structs.
+PARAM_FIELDS = spec_param_fields()
 
-
-class Field(NamedTuple):
-    """One field of a spec file.
-
-    ``path``: the ``aa_params`` member (C designator; also the key path into ``native_params``'
-    dicts, or the ``tables`` key of a table). ``kind``: ``i8``, ``u8``, ``i32``, ``i64`` or ``f64``.
-    ``count``: values (an int for a number field; for a table, a C expression over the loaded
-    ``P`` giving the element count). ``lo``/``hi``: the allowed closed range, numbers or C
-    expressions over ``P`` (values read before); ``positive``: ``lo`` excluded.
-    """
-
-    path: str
-    kind: str
-    count: object
-    lo: object
-    hi: object
-    positive: bool = False
-
-
-def _p(path, kind, lo, hi, count=1, positive=False):
-    return Field(path, kind, count, lo, hi, positive)
-
-
-_FLAG = (0, 1)
-_CM = (0, L.MAX_CM)
-_ANGLE = (-4 * math.pi, 4 * math.pi)
-_B = (0, "P->n_actions")
-
-#: The ``aa_params`` numbers, in file order (the order of the C struct).
-PARAM_FIELDS = (
-    _p("C", "i32", 1, L.MAX_SLOTS_TOTAL // 2),
-    _p("U", "i32", 2, L.MAX_SLOTS_TOTAL),
-    _p("K", "i32", 4, L.MAX_DECK),
-    _p("obs_size", "i32", 1, 1 << 24),
-    _p("n_actions", "i32", 1, L.MAX_LEGAL),
-    *(_p(f"base.{b}", "i32", *_B) for b in ("assign", "end_orders", "select", "declare", "target", "no_target",
-                                           "asset", "move", "stay", "split", "end_splits", "feature")),
-    *(_p(f"movement.{n}", "f64", *_CM, positive=True)
-      for n in ("increment_cm", "vehicle_increment_cm", "sprint_increment_cm", "vehicle_sprint_increment_cm")),
-    _p("movement.basic_move_per_value", "i32", 0, L.MAX_MOVE_PER_VALUE),
-    _p("movement.sprint_card_value", "i32", 1, L.MAX_COUNT),
-    _p("movement.directions", "i32", 1, L.MAX_DIRECTIONS),
-    _p("movement.distance_fractions", "f64", 0, 1, LIMIT.MAX_FRACS),
-    _p("movement.merge_contact_cm", "f64", *_CM),
-    _p("movement.merge_same_kind_only", "i32", *_FLAG),
-    _p("movement.vehicles_merge", "i32", *_FLAG),
-    _p("movement.n_fractions", "i32", 1, LIMIT.MAX_FRACS),
-    _p("movement.dir_angle", "f64", *_ANGLE, LIMIT.MAX_DIRECTIONS),
-    *(_p(f"orders.{n}", "i32", *_FLAG)
-      for n in ("joker_takes_initiative", "fire_needs_los", "first_player_alternates", "attached_add_cards",
-                "reserve_by_choice", "spent_units_react")),
-    _p("orders.bystander_posture", "i32", 0, 1),
-    _p("orders.ranks", "i32", 1, L.MAX_DECK // 4),
-    _p("orders.draw_bonus", "i32", 0, L.MAX_COUNT, 2),
-    _p("orders.hand_fixed", "i32", -1, L.MAX_COUNT + L.MAX_SLOTS_TOTAL, 2),
-    _p("rally.self_range", "i32", 0, L.MAX_COUNT),
-    _p("rally.comms_range_penalty", "i32", 0, L.MAX_COUNT),
-    _p("rally.markers_removed", "i32", 1, L.MAX_COUNT),
-    _p("call_for_fire.scatter_die", "i32", 2, L.MAX_SCATTER_DIE),
-    _p("call_for_fire.support_range_band", "i32", 1, L.MAX_BAND_EDGES + 1),
-    _p("call_for_fire.support_action", "i32", 0, LIMIT.N_ACTIONS - 1),
-    _p("call_for_fire.support_posture", "i32", 0, 1),
-    _p("call_for_fire.scatter_increment_cm", "f64", *_CM, positive=True),
-    _p("call_for_fire.clockwise", "i32", *_FLAG),
-    _p("call_for_fire.blast_hits_friends", "i32", *_FLAG),
-    _p("call_for_fire.clock_zero_rad", "f64", -_PI2, _PI2),
-    _p("call_for_fire.clock_angle", "f64", *_ANGLE, LIMIT.MAX_CLOCK),
-    _p("call_for_fire.n_assets", "i32", 0, L.MAX_ASSETS, 2),
-    _p("call_for_fire.asset_dice", "i32", 0, 12, 2 * LIMIT.MAX_ASSETS * 3),
-    _p("call_for_fire.asset_ap", "i32", -L.MAX_ARMOR, 0, 2 * LIMIT.MAX_ASSETS),
-    _p("call_for_fire.asset_r2", "f64", 0, L.MAX_CM * L.MAX_CM, 2 * LIMIT.MAX_ASSETS),
-    _p("call_for_fire.asset_blast_cm", "f64", *_CM, 2 * LIMIT.MAX_ASSETS),
-    _p("cleanup.split_min_figures", "i32", 2, L.MAX_COUNT),
-    _p("cleanup.morale_markers_removed", "i32", 1, L.MAX_COUNT),
-    _p("cleanup.odd_to_larger_half", "i32", *_FLAG),
-    _p("cleanup.split_offset_cm", "f64", *_CM, positive=True),
-    _p("cleanup.shattered_if_morale_only", "i32", *_FLAG),
-    _p("dice.ladder", "i64", 0, 12, LIMIT.MAX_LADDER),
-    _p("dice.shattered_die", "i32", 4, 12),
-    _p("dice.n_ladder", "i32", 2, LIMIT.MAX_LADDER),
-    _p("dice.shift_attr", "i32", 0, 2, 2),
-    _p("fire.rules.cover_bonus", "i32", 0, L.MAX_COVER_BONUS, 3),
-    _p("fire.rules.armor_floor", "i32", 1, L.MAX_VALUE),
-    _p("fire.rules.markers_range", "i32", 0, L.MAX_MARKERS_PER_HIT, 2),
-    _p("fire.rules.markers_damage", "i32", 0, L.MAX_MARKERS_PER_HIT, 2),
-    _p("fire.rules.turn_cap", "i32", 0, L.MAX_MARKERS_PER_HIT, 2),
-    _p("fire.band_edges_cm", "f64", *_CM, LIMIT.MAX_EDGES),
-    _p("fire.feature_defense", "i32", 0, L.MAX_VALUE),
-    _p("fire.feature_cover_per_wound", "i32", 1, 2),
-    _p("fire.n_edges", "i32", 1, LIMIT.MAX_EDGES),
-    _p("table.width_cm", "f64", *_CM, positive=True),
-    _p("table.height_cm", "f64", *_CM, positive=True),
-    _p("table.mid_x", "f64", *_CM),
-    _p("table.mid_y", "f64", *_CM),
-    _p("table.turns", "i32", 1, L.MAX_COUNT),
-    _p("terrain.n_poly", "i32", 0, L.MAX_FEATURES),
-    _p("terrain.n_circ", "i32", 0, L.MAX_FEATURES),
-    _p("terrain.n_feat", "i32", 0, L.MAX_FEATURES),
-    _p("terrain.edge_depth", "f64", *_CM),
-)
-
-
-def _t(path, kind, count, lo, hi):
-    return Field(path, kind, count, lo, hi)
-
-
-_FEAT = (0, "P->terrain.n_feat - 1")
 #: The arrays behind ``aa_tables`` and ``aa_terrain``, in file order. The unit templates' rows are
 #: checked against the schema's unit bounds besides these ranges.
-TABLE_FIELDS = (
-    _t("tables.card_joker", "i8", "P->K", *_FLAG),
-    _t("tables.card_suit", "i8", "P->K", -1, 3),
-    _t("tables.card_rank", "i8", "P->K", 0, "P->orders.ranks"),
-    _t("tables.card_posture", "i8", "P->K", 0, 1),
-    _t("tables.card_face", "i8", "P->K", *_FLAG),
-    _t("tables.card_any", "i8", "P->K", *_FLAG),
-    _t("tables.card_move", "i32", "P->K", 0, L.MAX_COUNT),
-    _t("tables.table5", "i8", "N_ACTIONS * 2 * 3", 0, 4),
-    _t("tables.feat_x", "f64", "P->terrain.n_feat", "-P->table.width_cm", "2 * P->table.width_cm"),
-    _t("tables.feat_y", "f64", "P->terrain.n_feat", "-P->table.height_cm", "2 * P->table.height_cm"),
-    _t("tables.feat_cover0", "i8", "P->terrain.n_feat", 0, 2),
-    _t("tables.tmpl_i8", "i8", "NI8 * P->U", -128, 127),
-    _t("tables.tmpl_i32", "i32", "NI32 * P->U", -L.MAX_VALUE, L.MAX_VALUE),
-    _t("tables.tmpl_f64", "f64", "NF64 * P->U", -L.MAX_CM, L.MAX_CM),
-    _t("terrain.poly_off", "i64", "P->terrain.n_poly + 1", 0, L.MAX_FEATURES * L.MAX_POLYGON_POINTS),
-    _t("terrain.vx", "f64", "aa_spec_vertices_(P)", -L.MAX_CM, L.MAX_CM),
-    _t("terrain.vy", "f64", "aa_spec_vertices_(P)", -L.MAX_CM, L.MAX_CM),
-    _t("terrain.poly_blocks", "u8", "P->terrain.n_poly", *_FLAG),
-    _t("terrain.poly_cover", "i8", "P->terrain.n_poly", 0, 2),
-    _t("terrain.poly_feat", "i32", "P->terrain.n_poly", *_FEAT),
-    _t("terrain.cx", "f64", "P->terrain.n_circ", -L.MAX_CM, L.MAX_CM),
-    _t("terrain.cy", "f64", "P->terrain.n_circ", -L.MAX_CM, L.MAX_CM),
-    _t("terrain.cr", "f64", "P->terrain.n_circ", 0, L.MAX_CM),
-    _t("terrain.circ_blocks", "u8", "P->terrain.n_circ", *_FLAG),
-    _t("terrain.circ_cover", "i8", "P->terrain.n_circ", 0, 2),
-    _t("terrain.circ_feat", "i32", "P->terrain.n_circ", *_FEAT),
-    _t("terrain.feat_armor", "i32", "P->terrain.n_feat", 0, L.MAX_ARMOR),
-)
+TABLE_FIELDS = spec_table_fields()
 
 _NP = {"i8": "<i1", "u8": "<u1", "i32": "<i4", "i64": "<i8", "f64": "<f8"}
 
@@ -274,7 +141,10 @@ def payload_of(params: dict, tables: dict) -> bytes:
         raise ValueError(problem)
     out = []
     for f in PARAM_FIELDS:
-        values = _flat(_lookup(params, f.path))
+        try:
+            values = _flat(_lookup(params, f.path))
+        except (KeyError, TypeError):
+            raise ValueError(f"{f.path}: missing from the native parameters (params_schema declares it)") from None
         if len(values) != f.count:
             raise ValueError(f"{f.path}: {len(values)} values, the spec format holds {f.count}")
         out.append(np.asarray(values, dtype=np.float64 if f.kind == "f64" else np.int64).astype(_NP[f.kind]).tobytes())
@@ -331,10 +201,33 @@ def compile_spec(scenario=None, rules=None) -> bytes:
         message names the field).
     """
     from ..spec import GameSpec
+
+    return spec_bytes(GameSpec.build(scenario, rules))
+
+
+def spec_bytes(spec) -> bytes:
+    """The spec file of a :class:`~atomic_africa.game.GameSpec`: the one transport of a battle into the C
+    core (``VectorGame`` and ``MixedVectorGame`` hand these bytes to ``aa_core.vbatch.Engine``, which reads
+    them with ``aa_spec_load``, as a C host does).
+
+    Parameters
+    ----------
+    spec : GameSpec
+        A built specification (a scenario sampled in Python is one too: ``ScenarioSampler.specs``).
+
+    Returns
+    -------
+    bytes
+        The file (format in this module's docstring).
+
+    Raises
+    ------
+    ValueError
+        If the battle exceeds a fixed size of the native engine (the message names the field).
+    """
     from .layout import unit_templates
     from .params import native_params
 
-    spec = GameSpec.build(scenario, rules)
     params, tables = native_params(spec)
     tables.update(unit_templates(spec.initial_units(), spec.C))
     return wrap(payload_of(params, tables))

@@ -26,12 +26,12 @@ from ..outcome import IllegalActionError
 from ..events import check_player, hide_event
 from .agent_args import (AGENT_KINDS, NEEDS_PARAMS, agent_kinds, agent_seed, check_agent_params,
                             learner_side, seed_array)
-from .layout import decode_records, unit_templates
+from .layout import decode_records
 from ...rules import Rules
-from .params import native_params
 from ..scenario import Scenario
 from ..schema import SCALAR_COLUMN, UNIT_FIELDS
 from .snapshot import check_arrays, check_top, env_bytes
+from .spec_file import spec_bytes
 from ..spec import GameSpec
 from ..state import Stage
 
@@ -196,10 +196,9 @@ class VectorGame:
         self.num_actions, self.observation_size = spec.num_actions, spec.observation_size
         what = f"{self.num_envs:,} games of {spec.scenario.name!r} ({env_bytes(spec):,} bytes each)"
         v.check_memory(self.num_envs * env_bytes(spec), "num_envs", what, "use fewer envs")
-        params, tables = native_params(spec)
-        tables.update(unit_templates(spec.initial_units(), spec.C))
+        data = spec_bytes(spec)   # the one transport of a battle into C: its spec file (aa_spec_load)
         try:
-            self._engine = _k.Engine(params, tables, self.num_envs, self.record_events)
+            self._engine = _k.Engine(data, self.num_envs, self.record_events)
         except MemoryError:     # the estimate fitted, the allocation did not: still name the argument
             raise v.memory_error(self.num_envs * env_bytes(spec), "num_envs", what, "use fewer envs") from None
         self._shape = (self.num_envs,)
