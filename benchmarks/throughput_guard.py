@@ -180,7 +180,8 @@ def odds_ratios() -> dict:
 #: name -> (measure, failure): every guard of the command.
 GUARDS = {
     "simulate_fire / RNG floor and / best numpy": (simulate_ratios, simulate_failure),
-    "reference Game / VectorGame per decision": (vector_ratios, lambda r: check(r["python"] * 8, at_least=VECTOR_SPEEDUP_MIN)),
+    "reference Game / VectorGame per decision": (vector_ratios,
+                                                 lambda r: check(r["python"] * 8, at_least=VECTOR_SPEEDUP_MIN)),
     "Python / native self-play per game": (selfplay_ratios,
                                            lambda r: check(r["python"] * 64, at_least=SELFPLAY_SPEEDUP_MIN)),
     "odds query / its floor": (odds_ratios, lambda r: check(r["query"], at_most=ODDS_VS_FLOOR_MAX)),
