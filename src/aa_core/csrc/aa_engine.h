@@ -144,7 +144,7 @@ void aa_apply_action(const aa_params *P, aa_state *g, int a);
  * for `player` and, when `player` is to move, the same legal actions. */
 void aa_determinize(const aa_params *P, aa_state *g, int player);
 
-/* atomic_africa.game.observe.observe: what `player` may see, into out (obs_size floats). */
+/* atomic_africa.reference.game.observe.observe: what `player` may see, into out (obs_size floats). */
 void aa_observe(const aa_params *P, aa_state *g, int player, float *out);
 
 /* One game's unit rows as named pointers (aa_view, generated in aa_schema.h). */

@@ -1,4 +1,4 @@
-/* Observations: atomic_africa.game.observe.observe in C, float for float. */
+/* Observations: atomic_africa.reference.game.observe.observe in C, float for float. */
 #include "aa_engine_internal.h"
 
 /* k / 20, k / 5, k / 2, k / 12 for the common small counts, as observe() rounds them (the float32
@@ -19,7 +19,7 @@ AA_INLINE float scaled(int k, int which) {
     return (float)(k / SCALE_DIV[which]);
 }
 
-/* observe._unit_features (game/observe.py): the features of a live unit into f (zeroed by the caller), at
+/* observe._unit_features (reference/game/observe.py): the features of a live unit into f (zeroed by the caller), at
  * the offsets aa_schema.h declares (OBS_U_*, from atomic_africa.game.schema.UNIT_OBSERVATION). */
 static void unit_features(V *v, int u, int visible, float *f) {
     const aa_params *P = v->P;
@@ -63,7 +63,7 @@ static void unit_features(V *v, int u, int visible, float *f) {
     f[OBS_U_MOVES] = v->moves[u];
 }
 
-void aa_observe(const aa_params *P, aa_state *g, int player, float *out) {   /* observe.observe (game/observe.py) */
+void aa_observe(const aa_params *P, aa_state *g, int player, float *out) {   /* reference observe.observe */
     V v;
     int K = P->K, pos, k, uid, i, q = 1 - player, cur;
     double n = K;
