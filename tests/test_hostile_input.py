@@ -18,6 +18,7 @@ import copy
 import itertools
 import json
 import math
+import re
 import tomllib
 import warnings
 from fractions import Fraction
@@ -780,6 +781,20 @@ def test_scenario_loader_raises_only_scenario_errors(path, value):
         return
     g = Game(sc, 3)
     assert all(0 <= a < g.num_actions for a in g.legal_actions())
+
+
+@pytest.mark.parametrize("feature, path", [
+    ({"shape": "polygon", "points": [[10, 10], [20, 10], [15, -400]]}, "scenario.terrain[0].points"),
+    ({"shape": "circle", "center": [201, 50], "radius": 1.0}, "scenario.terrain[0].center"),
+])
+def test_a_feature_aimed_beyond_one_table_size_is_refused_by_the_loader(feature, path):
+    # The C core bounds a feature's aim point to one table size around the table (its spec file): the
+    # loader refuses what the engine cannot load, naming the feature, and accepts the edge itself.
+    terrain = [dict(feature, cover="light", blocks_los=False)]
+    with pytest.raises(ScenarioError, match=rf"^{re.escape(path)}: its aim point .* allowed x -100\.\.200, y -100\.\.200"):
+        Scenario.from_dict(_scenario(terrain=terrain))
+    edge = [{"shape": "circle", "center": [200, -100], "radius": 1.0, "cover": "light", "blocks_los": False}]
+    assert Game(Scenario.from_dict(_scenario(terrain=edge)), 1).legal_actions()
 
 
 def test_rules_replace_names_a_table5_row_that_is_not_a_table():

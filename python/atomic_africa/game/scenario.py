@@ -35,6 +35,16 @@ _COVERS = {"none": Cover.NONE, "no": Cover.NONE, "light": Cover.LIGHT, "heavy": 
 _KINDS = tuple(k.name.lower() for k in UnitKind)
 
 
+def _aimed_near_table(path: str, feature, w: float, h: float):
+    """``feature`` if its aim point (a circle's centre, a polygon's mean point) lies within one table
+    size of the table (``-w..2w``, ``-h..2h``): the native engine's bounds for it."""
+    x, y = feature.aim_point
+    if not (-w <= x <= 2 * w and -h <= y <= 2 * h):
+        _f.fail(path, f"its aim point ({x:g}, {y:g}) (a polygon's mean point, a circle's centre) is out of "
+                      f"range; allowed x {-w:g}..{2 * w:g}, y {-h:g}..{2 * h:g} (within one table size of the table)")
+    return feature
+
+
 class ScenarioError(ValueError):
     """A scenario file is malformed; the message names the field."""
 
@@ -259,17 +269,18 @@ class Scenario:
                 pts = _f.array(f"{p}.points", f["points"], "a list of 3+ points [x, y]", min_length=3,
                                max_length=MAX_POLYGON_POINTS, kinds=list)
                 pts = tuple(_f.point(f"{p}.points[{j}]", q) for j, q in enumerate(pts))
-                terrain.append(Terrain(fname, "polygon", points=pts, cover=int(cover), blocks_los=blocks,
-                                       armor=armor))
+                polygon = Terrain(fname, "polygon", points=pts, cover=int(cover), blocks_los=blocks, armor=armor)
+                terrain.append(_aimed_near_table(f"{p}.points", polygon, w, h))
             else:
                 for k in ("center", "radius"):
                     if k not in f:
                         _f.fail(f"{p}.{k}", "missing field (a circle needs center and radius)")
                 if "points" in f:
                     _f.fail(f"{p}.points", "a circle has center/radius, not points")
-                terrain.append(Terrain(fname, "circle", center=_f.point(f"{p}.center", f["center"]),
-                                       radius=_f.number(f"{p}.radius", f["radius"], positive=True, hi=MAX_CM),
-                                       cover=int(cover), blocks_los=blocks, armor=armor))
+                circle = Terrain(fname, "circle", center=_f.point(f"{p}.center", f["center"]),
+                                 radius=_f.number(f"{p}.radius", f["radius"], positive=True, hi=MAX_CM),
+                                 cover=int(cover), blocks_los=blocks, armor=armor)
+                terrain.append(_aimed_near_table(f"{p}.center", circle, w, h))
         sides = _f.array("sides", data["sides"], "exactly two [[sides]]", length=2, kinds=list)
         specs = tuple(_side(f"sides[{i}]", s, w, h) for i, s in enumerate(sides))
         return cls(name, w, h, turns, tuple(terrain), specs)
