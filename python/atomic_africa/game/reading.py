@@ -38,6 +38,31 @@ def max_orders(n_suppressed: int, n_free: int, n_any: int, n_offensive: int) -> 
 class GameReading:
     """Read-only helpers of a game over ``self.s`` and ``self.spec`` (see the module docstring)."""
 
+    @classmethod
+    def replay(cls, scenario=None, seed: int = 0, actions=(), rules=None, source=None) -> GameReading:
+        """A new game with ``actions`` applied in order.
+
+        Parameters
+        ----------
+        scenario, seed, rules, source
+            As in :class:`Game`.
+        actions : iterable of int
+            Action ids, e.g. another game's ``history``.
+
+        Returns
+        -------
+        The same class as ``cls`` (the C core's ``Game`` or the reference's).
+
+        Raises
+        ------
+        IllegalActionError
+            If an action is not legal when it is applied.
+        """
+        g = cls(scenario, seed, rules, source)
+        for a in actions:
+            g.apply(a)
+        return g
+
     def _setup(self, spec: GameSpec, seed):
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise TypeError(f"seed: expected a non-negative int, got {type(seed).__name__} {shown(seed)}")

@@ -433,31 +433,6 @@ class Game(GameReading):
         check_replayed(d, json.loads(g.to_json()), origin)
         return check_playable(g)
 
-    @classmethod
-    def replay(cls, scenario=None, seed: int = 0, actions=(), rules=None, source=None) -> Game:
-        """A new game with ``actions`` applied in order.
-
-        Parameters
-        ----------
-        scenario, seed, rules, source
-            As in :class:`Game`.
-        actions : iterable of int
-            Action ids, e.g. another game's ``history``.
-
-        Returns
-        -------
-        Game
-
-        Raises
-        ------
-        IllegalActionError
-            If an action is not legal when it is applied.
-        """
-        g = cls(scenario, seed, rules, source)
-        for a in actions:
-            g.apply(a)
-        return g
-
     def _copy_state(self) -> dict:
         return {k: a.copy() for k, a in self._arrays.items() if k != "los"}
 

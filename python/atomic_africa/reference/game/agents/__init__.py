@@ -13,7 +13,8 @@ product's) are their twins: the agent parity tests hold the two equal decision f
 from __future__ import annotations
 
 from ....agents.search import SEARCH_AGENTS, ISMCTSAgent, check_search
-from .basic import HeuristicAgent, RandomAgent, play
+from ....agents.builtin import play   # one loop for every engine: it only calls apply and act
+from .basic import HeuristicAgent, RandomAgent
 from .doctrine import DoctrineAgent
 from .greedy import GreedyAgent
 

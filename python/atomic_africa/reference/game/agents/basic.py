@@ -9,7 +9,7 @@ from ....game.los import cover_at
 from ....game.state import Stage
 from .scoring import distance
 
-__all__ = ["RandomAgent", "HeuristicAgent", "play"]
+__all__ = ["RandomAgent", "HeuristicAgent"]
 
 
 class RandomAgent:
@@ -145,36 +145,3 @@ class HeuristicAgent:
             out[a] = 3.0 * c - 0.05 * max(0.0, near - 40.0) - 0.01 * abs(near - 40.0)
         return out
 
-
-def play(game, agents, max_steps: int = 1_000_000):
-    """Play ``game`` to the end with ``agents[player].act(game)``.
-
-    Parameters
-    ----------
-    game : Game
-        Played in place.
-    agents : sequence or mapping of agents
-        ``agents[0]`` and ``agents[1]``, each with an ``act(game) -> int`` method.
-    max_steps : int
-        Most decisions to apply before giving up.
-
-    Returns
-    -------
-    Game
-        The same ``game``, now over.
-
-    Raises
-    ------
-    RuntimeError
-        If the game has not ended after ``max_steps`` decisions.
-    IllegalActionError
-        If an agent returns an illegal action.
-    """
-    for _ in range(max_steps):
-        if game.is_over:
-            return game
-        game.apply(agents[game.current_player].act(game))
-    if game.is_over:
-        return game
-    raise RuntimeError(f"max_steps: the game did not end within {max_steps:,} decisions (it stopped at turn "
-                       f"{game.s.turn}, stage {game.stage}); allowed a larger max_steps (the default is 1,000,000)")
