@@ -52,7 +52,7 @@ def _positions(scenario, n: int, seed: int):
     """n games of `scenario` played some random moves in, as (game seed, history)."""
     rng = np.random.default_rng(seed)
     out = []
-    for i in range(n):
+    for _ in range(n):
         gs = int(rng.integers(0, 2**31))
         g = RefGame(scenario, gs)
         hist = []
@@ -83,7 +83,7 @@ def test_the_native_search_is_its_python_twin_bit_for_bit(scenario, pi):
     pos = _positions(scenario, 6, 100 + pi)
     vg = VectorGame.from_games(scenario, [gs for gs, _ in pos], agent_seeds=[[7 * i, 7 * i + 1] for i in range(6)])
     refs = []
-    for i, (gs, hist) in enumerate(pos):
+    for gs, hist in pos:
         g = RefGame(scenario, gs)
         for a in hist:
             g.apply(a)
