@@ -87,7 +87,8 @@ def test_sdist_has_the_tests_and_no_generated_c(built):
                                         and n.count("/") == 1)).read().decode()
     # The C core's sources are hand-written (src/aa_core/csrc); Cython's generated C never ships.
     hand_written = {"tests/support/capi_driver.c", "benchmarks/c_api_loop.c",   # C API hosts (MANIFEST.in)
-                    "benchmarks/planning_loop.c", "tests/support/capi_stack.c"}
+                    "benchmarks/planning_loop.c", "tests/support/capi_stack.c",
+                        "tests/support/capi_puct.c"}
     assert hand_written <= names
     assert not [n for n in names if n.endswith(".c") and not n.startswith("src/aa_core/csrc/") and n not in hand_written]
     core = {p.relative_to(ROOT).as_posix() for p in (ROOT / "src" / "aa_core" / "csrc").iterdir()}
