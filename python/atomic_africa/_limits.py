@@ -20,7 +20,7 @@ __all__ = [
     "MAX_DECK", "MAX_DIRECTIONS", "MAX_FRACTIONS", "MAX_SCATTER_DIE", "MAX_BAND_EDGES", "MAX_LADDER",
     "MAX_MOVE_PER_VALUE", "MAX_FATE_COPIES", "MAX_SMOKE_VALUES",
     "MAX_HEX_COLUMNS", "MAX_HEX_ROWS", "MAX_OFF_MAP", "MAX_RATING", "MAX_GRID_AXIS", "MAX_SWEEP_COMBINATIONS",
-    "MAX_SIMULATIONS", "MAX_SWEEP_SAMPLES",
+    "MAX_SIMULATIONS", "MAX_WAVE", "MAX_SWEEP_SAMPLES",
     "MAX_LEGAL", "MAX_SLOTS_TOTAL", "MAX_CARDS", "MAX_TARGETS", "MAX_ATTACKS", "MAX_ENVS", "MAX_EPISODE", "MAX_THREADS",
     "Limit", "NATIVE_LIMITS",
     "MAX_TOML_BYTES", "MAX_JSON_BYTES", "MAX_DEPTH", "MAX_SAVED_DEPTH", "MAX_SKIPPED_LINE", "MAX_RUN_FILE",
@@ -110,6 +110,9 @@ MAX_SWEEP_COMBINATIONS = 1 << 20
 MAX_SWEEP_SAMPLES = 10**9
 #: Simulations per decision of the search agent (the C API's AA_MAX_SIMULATIONS).
 MAX_SIMULATIONS = 1_000_000
+#: Walks per tree per wave of the PUCT search (the C API's AA_MAX_WAVE): the evaluator's batch is
+#: ``wave`` rows per searched game.
+MAX_WAVE = 1024
 
 # -- the native engine's fixed-size arrays ---------------------------------------------------------
 #: Actions of the action space (buffers for legal_actions).

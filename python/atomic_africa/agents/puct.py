@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate as v
+from .._limits import MAX_SIMULATIONS, MAX_WAVE
 from .._seeding import seed_sequence
 from ..game.schema import SCALAR_COLUMN
 
@@ -43,9 +44,6 @@ __all__ = ["PUCT_DEFAULTS", "MAX_WAVE", "SearchResult", "check_puct", "puct_sear
 #: The search's parameters and their defaults (:func:`puct_search`'s keyword arguments).
 PUCT_DEFAULTS = {"simulations": 64, "wave": 8, "c_puct": 1.5, "dirichlet_alpha": 0.0, "noise_fraction": 0.25,
                  "temperature": 0.0}
-#: Walks per tree per wave at most (the evaluator's batch is ``wave`` rows per searched game).
-MAX_WAVE = 1024
-MAX_SIMULATIONS = 1_000_000
 
 
 @dataclass(frozen=True)
