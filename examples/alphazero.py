@@ -136,13 +136,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--iterations", type=_nonnegative(int), help="stop after this many iterations (0: no limit) [0]")
     g = p.add_argument_group("self-play")
     g.add_argument("--envs", type=_positive(int), help=f"games played at once [{DEFAULTS['envs']}]")
-    g.add_argument("--simulations", type=_positive(int), help=f"PUCT simulations per decision [{DEFAULTS['simulations']}]")
+    g.add_argument("--simulations", type=_positive(int),
+                   help=f"PUCT simulations per decision [{DEFAULTS['simulations']}]")
     g.add_argument("--wave", type=_positive(int), help=f"leaves per tree per network call [{DEFAULTS['wave']}]")
     g.add_argument("--c-puct", type=_nonnegative(float), help=f"[{DEFAULTS['c_puct']}]")
     g.add_argument("--steps", type=_positive(int), help=f"decisions per env per iteration [{DEFAULTS['steps']}]")
     g.add_argument("--temperature-moves", type=_nonnegative(int),
                    help=f"decisions of a game drawn from the visit counts [{DEFAULTS['temperature_moves']}]")
-    g.add_argument("--dirichlet", type=_nonnegative(float), help=f"root noise alpha (0: none) [{DEFAULTS['dirichlet']}]")
+    g.add_argument("--dirichlet", type=_nonnegative(float),
+                   help=f"root noise alpha (0: none) [{DEFAULTS['dirichlet']}]")
     g.add_argument("--noise-fraction", type=_fraction, help=f"[{DEFAULTS['noise_fraction']}]")
     t = p.add_argument_group("training")
     t.add_argument("--hidden", type=_widths, help=f"trunk widths [{DEFAULTS['hidden']}]")
@@ -155,7 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
     r = p.add_argument_group("checkpoints and evaluation")
     r.add_argument("--checkpoint-every", type=_positive(int), help=f"iterations [{DEFAULTS['checkpoint_every']}]")
     r.add_argument("--eval-every", type=_positive(int), help=f"iterations [{DEFAULTS['eval_every']}]")
-    r.add_argument("--eval-games", type=_nonnegative(int), help=f"games against greedy per evaluation (0: none) [{DEFAULTS['eval_games']}]")
+    r.add_argument("--eval-games", type=_nonnegative(int),
+                   help=f"games against greedy per evaluation (0: none) [{DEFAULTS['eval_games']}]")
     r.add_argument("--final-games", type=_nonnegative(int),
                    help=f"games against greedy and against ismcts at the end [{DEFAULTS['final_games']}]")
     return p
