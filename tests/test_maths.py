@@ -1,4 +1,4 @@
-"""The engines' own sine, cosine and logarithm (issue 34, point 4): ``src/aa_core/csrc/aa_maths.h`` and its
+"""The engines' own sine, cosine, logarithm and exponential (issue 34, point 4): ``src/aa_core/csrc/aa_maths.h`` and its
 Python twin ``atomic_africa._maths`` give the same bits (the C compiled here with gcc, and for
 WebAssembly in tests/test_wasm.py), within one ulp of the exact values (mpmath at 200 bits), so no rule
 outcome or event value depends on the platform's C library."""
@@ -36,7 +36,7 @@ int main(void) {
     while (scanf("%llx", &u) == 1) {
         memcpy(&x, &u, sizeof x);
         aa_sincos(x, &s, &c);
-        printf("%016llx %016llx %016llx\n", bits_(s), bits_(c), bits_(aa_log(x)));
+        printf("%016llx %016llx %016llx %016llx\n", bits_(s), bits_(c), bits_(aa_log(x)), bits_(aa_exp(x)));
     }
     return 0;
 }
@@ -58,6 +58,9 @@ def inputs() -> list:
     xs += [math.nextafter(_maths.SINCOS_MAX, math.inf), 1e300, math.inf, -math.inf, math.nan]
     xs += [rng.uniform(-30.0, 30.0) for _ in range(3000)] + [rng.uniform(-1e6, 1e6) for _ in range(300)]
     xs += [float(n) for n in range(1, 3000)] + [rng.uniform(1e-5, 1e9) for _ in range(1000)]
+    # exp's branches: tiny, the first reduction band, the thresholds, the subnormal results, log-scaled noise
+    xs += [rng.uniform(-750.0, 710.0) for _ in range(2000)] + [rng.uniform(-1.2, 1.2) for _ in range(500)]
+    xs += [-7.45133219101941108420e+02, 7.09782712893383973096e+02, -708.4, -740.0, 3.7e-9, -3.7e-9, 0.3466, -0.3466]
     return xs
 
 
@@ -65,7 +68,7 @@ def expected_lines(xs) -> list:
     out = []
     for x in xs:
         s, c = _maths.sincos(x)
-        out.append(f"{_bits(s)} {_bits(c)} {_bits(_maths.log(x))}")
+        out.append(f"{_bits(s)} {_bits(c)} {_bits(_maths.log(x))} {_bits(_maths.exp(x))}")
     return out
 
 
@@ -98,6 +101,27 @@ def test_log_is_within_an_ulp_of_the_exact_value():
         worst = max(worst, _ulps(_maths.log(x), mpmath.log(x)) if x != 1 else abs(_maths.log(x)))
     assert worst < 1.0, worst
     assert _maths.log(1.0) == 0.0
+
+
+def test_exp_is_within_an_ulp_of_the_exact_value():
+    mpmath.mp.prec = 200
+    worst = 0.0
+    for x in inputs():
+        got = _maths.exp(x)
+        if math.isnan(x):
+            assert math.isnan(got)
+            continue
+        exact = mpmath.exp(x)
+        if exact > 1.7976931348623157e308:
+            assert got == math.inf
+        elif exact < 2.0 ** -1075:
+            assert got == 0.0
+        elif exact < 2.2250738585072014e-308:   # subnormal: one rounding by ldexp, within half a subnormal step
+            assert abs(mpmath.mpf(got) - exact) <= 2.0 ** -1074, x
+        else:
+            worst = max(worst, _ulps(got, exact))
+    assert worst < 1.0, worst
+    assert _maths.exp(0.0) == 1.0 and _maths.exp(-math.inf) == 0.0
 
 
 def test_the_clock_directions_are_exact_where_they_can_be():

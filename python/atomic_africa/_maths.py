@@ -13,8 +13,9 @@ k_cos.c and e_log.c.
 from __future__ import annotations
 
 import math
+import struct
 
-__all__ = ["sincos", "log", "SINCOS_MAX"]
+__all__ = ["sincos", "log", "exp", "SINCOS_MAX"]
 
 #: ``|x|`` at most this for :func:`sincos` (larger or non-finite: NaN): the reduction's products stay exact.
 SINCOS_MAX = 1048576.0
@@ -114,3 +115,57 @@ def log(x: float) -> float:
     big_r = t2 + t1
     dk = float(k)
     return dk * _LN2_HI - ((hfsq - (s * (hfsq + big_r) + dk * _LN2_LO)) - f)
+
+
+_EXP_P = (1.66666666666666019037e-01, -2.77777777770155933842e-03, 6.61375632143793436117e-05,
+          -1.65339022054652515390e-06, 4.13813679705723846039e-08)
+_LN2_HI, _LN2_LO, _INV_LN2 = 6.93147180369123816490e-01, 1.90821492927058770002e-10, 1.44269504088896338700e+00
+
+
+def exp(x: float) -> float:
+    """``e**x`` as the C core's ``aa_exp`` computes it (the same bits).
+
+    Parameters
+    ----------
+    x : float
+        Any number.
+
+    Returns
+    -------
+    float
+        Within one ulp of the exact value; 0 below -745.13, inf above 709.78, nan for nan.
+    """
+    x = float(x)
+    hx = struct.unpack("<Q", struct.pack("<d", x))[0] >> 32
+    xsb = hx >> 31
+    hx &= 0x7fffffff
+    hi = lo = 0.0
+    k = 0
+    if hx >= 0x40862E42:
+        if x != x:
+            return x
+        if x > 7.09782712893383973096e+02:
+            return math.inf
+        if x < -7.45133219101941108420e+02:
+            return 0.0
+    if hx > 0x3fd62e42:
+        sign = -1.0 if xsb else 1.0
+        if hx < 0x3FF0A2B2:
+            hi = x - sign * _LN2_HI
+            lo = sign * _LN2_LO
+            k = 1 - 2 * xsb
+        else:
+            k = int(_INV_LN2 * x + (-0.5 if xsb else 0.5))   # C's (int) truncates toward zero, as int() does
+            t = float(k)
+            hi = x - t * _LN2_HI
+            lo = t * _LN2_LO
+        x = hi - lo
+    elif hx < 0x3e300000:
+        return 1.0 + x
+    t = x * x
+    p1, p2, p3, p4, p5 = _EXP_P
+    c = x - t * (p1 + t * (p2 + t * (p3 + t * (p4 + t * p5))))
+    if k == 0:
+        return 1.0 - ((x * c) / (c - 2.0) - x)
+    y = 1.0 - ((lo - (x * c) / (2.0 - c)) - hi)
+    return math.ldexp(y, k)

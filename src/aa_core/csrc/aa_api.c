@@ -13,6 +13,7 @@
 #include "aa_hidden.h"
 #include "aa_odds.h"
 #include "aa_pcg.h"
+#include "aa_puct.h"
 #include "aa_scores.h"
 #include "aa_simulate.h"
 #include "aa_spec.h"
@@ -44,6 +45,8 @@ struct aa_agent {
 /* The Python agents' constructor defaults (atomic_africa.agents.GreedyAgent, DoctrineAgent), which
  * the C host cannot read from Python; tests/test_c_api.py checks them against the classes. */
 static const aa_agent_options default_options = {3.0, 1.0, 1.5, 0.4, 3.0, 30.0};
+/* atomic_africa.agents.puct.PUCT_DEFAULTS (tests/test_c_api_puct.py checks them against the module). */
+static const aa_puct_options default_puct = {64, 8, 1.5, 0.0, 0.25, 0.0};
 /* atomic_africa.agents.ISMCTSAgent's defaults (tests/test_c_api.py checks them against the class). */
 static const aa_search_options default_search = {200, 0.7, AA_AGENT_RANDOM, 0, 3};
 
@@ -478,6 +481,143 @@ aa_status aa_agent_action(aa_agent *agent, const aa_game *game, int32_t *action)
         return aa_fail(AA_ERR_ILLEGAL, "agent: found no legal action (player %d to move)", game->g.s[S_CUR]);
     *action = (int32_t)a;
     return AA_OK;
+}
+
+/* ------------------------------------------------------------------------ network-guided search */
+aa_status aa_puct_defaults(aa_puct_options *out) {
+    aa_status st = check_out(out, "out");
+    if (st)
+        return st;
+    *out = default_puct;
+    return AA_OK;
+}
+
+static aa_status check_puct(const aa_puct_options *o) {
+    if (o->simulations < 1 || o->simulations > AA_MAX_SIMULATIONS)
+        return ARG("options->simulations: %d; allowed 1..%d", o->simulations, AA_MAX_SIMULATIONS);
+    if (o->wave < 1 || o->wave > AA_MAX_WAVE)
+        return ARG("options->wave: %d; allowed 1..%d", o->wave, AA_MAX_WAVE);
+    if (!isfinite(o->c_puct) || o->c_puct < 0)
+        return ARG("options->c_puct: %g; allowed finite numbers >= 0", o->c_puct);
+    if (!isfinite(o->dirichlet_alpha) || o->dirichlet_alpha < 0)
+        return ARG("options->dirichlet_alpha: %g; allowed finite numbers >= 0 (0: no noise)", o->dirichlet_alpha);
+    if (!(o->noise_fraction >= 0 && o->noise_fraction <= 1))
+        return ARG("options->noise_fraction: %g; allowed 0..1", o->noise_fraction);
+    if (!isfinite(o->temperature) || o->temperature < 0)
+        return ARG("options->temperature: %g; allowed finite numbers >= 0", o->temperature);
+    return AA_OK;
+}
+
+aa_status aa_puct_search(const aa_game *const *games, aa_agent *const *agents, int32_t n,
+                         const aa_puct_options *options, aa_evaluator evaluator, void *user,
+                         int32_t *actions, float *policies, float *values) {
+    const aa_puct_options *o = options != NULL ? options : &default_puct;
+    aa_puct_params pp;
+    aa_puct *s;
+    aa_state **roots;
+    aa_bitgen *bgs, **bgp;
+    uint64_t *words;
+    int *acts;
+    float *pol = NULL, *val = NULL;
+    const aa_params *P;
+    aa_status st = AA_OK;
+    int32_t i;
+    int k, bad;
+    if (games == NULL)
+        return ARG("games: NULL; expected n games from aa_game_new");
+    if (agents == NULL)
+        return ARG("agents: NULL; expected n agents from aa_agent_new (their streams)");
+    if (n < 1)
+        return ARG("n: %d; allowed >= 1 games", (int)n);
+    if (evaluator == NULL)
+        return ARG("evaluator: NULL; expected an aa_evaluator callback");
+    if ((st = check_out(actions, "actions")) != AA_OK || (st = check_puct(o)) != AA_OK)
+        return st;
+    for (i = 0; i < n; i++) {
+        if (games[i] == NULL)
+            return ARG("games[%d]: NULL; expected a game from aa_game_new", (int)i);
+        if (agents[i] == NULL)
+            return ARG("agents[%d]: NULL; expected an agent from aa_agent_new", (int)i);
+        if (games[i]->P != games[0]->P)
+            return ARG("games[%d]: of another spec than games[0]; a search takes games of one spec", (int)i);
+    }
+    P = games[0]->P;
+    pp.simulations = o->simulations;
+    pp.wave = o->wave;
+    pp.c_puct = o->c_puct;
+    pp.dirichlet_alpha = o->dirichlet_alpha;
+    pp.noise_fraction = o->noise_fraction;
+    pp.temperature = o->temperature;
+    s = aa_puct_new(P, (int)n, &pp);
+    roots = (aa_state **)malloc((size_t)n * sizeof *roots);
+    bgs = (aa_bitgen *)malloc((size_t)n * sizeof *bgs);
+    bgp = (aa_bitgen **)malloc((size_t)n * sizeof *bgp);
+    words = (uint64_t *)malloc((size_t)n * AA_PCG_WORDS * sizeof *words);
+    acts = (int *)malloc((size_t)n * sizeof *acts);
+    if (policies != NULL)
+        pol = (float *)malloc((size_t)n * (size_t)P->n_actions * sizeof *pol);
+    if (values != NULL)
+        val = (float *)malloc((size_t)n * sizeof *val);
+    if (s == NULL || roots == NULL || bgs == NULL || bgp == NULL || words == NULL || acts == NULL
+            || (policies != NULL && pol == NULL) || (values != NULL && val == NULL)) {
+        st = aa_fail(AA_ERR_MEMORY, "aa_puct_search: cannot allocate the trees (out of memory)");
+        goto done;
+    }
+    for (i = 0; i < n; i++) {   /* the streams are copied: the agents advance only on success */
+        roots[i] = state_of(games[i]);
+        memcpy(words + (size_t)i * AA_PCG_WORDS, agents[i]->rng, sizeof agents[i]->rng);
+        aa_pcg_bitgen(words + (size_t)i * AA_PCG_WORDS, &bgs[i]);
+        bgp[i] = &bgs[i];
+    }
+    aa_puct_begin(s, roots, bgp);
+    for (;;) {
+        k = aa_puct_collect(s);
+        if (k < 0) {
+            st = aa_fail(AA_ERR_MEMORY, "aa_puct_search: cannot grow a tree (out of memory)");
+            goto done;
+        }
+        if (k == 0)
+            break;
+        if (evaluator(user, (int32_t)k, aa_puct_observations(s), aa_puct_masks(s), aa_puct_priors(s),
+                      aa_puct_values(s)) != 0) {
+            st = aa_fail(AA_ERR_EVALUATOR, "evaluator: returned nonzero for a batch of %d leaves; the search stopped",
+                         k);
+            goto done;
+        }
+        bad = aa_puct_feed(s);
+        if (bad == -2) {
+            st = aa_fail(AA_ERR_MEMORY, "aa_puct_search: cannot grow a tree (out of memory)");
+            goto done;
+        }
+        if (bad >= 0) {
+            double v = (double)aa_puct_values(s)[bad];
+            if (!(v >= -1.0 && v <= 1.0))
+                st = ARG("evaluator: value %g at leaf %d; allowed finite numbers in [-1, 1]", v, bad);
+            else
+                st = ARG("evaluator: a prior of a legal action at leaf %d is negative or not finite; allowed "
+                         "finite numbers >= 0", bad);
+            goto done;
+        }
+    }
+    aa_puct_finish(s, acts, pol, val);
+    for (i = 0; i < n; i++) {
+        actions[i] = (int32_t)acts[i];
+        memcpy(agents[i]->rng, words + (size_t)i * AA_PCG_WORDS, sizeof agents[i]->rng);
+    }
+    if (policies != NULL)
+        memcpy(policies, pol, (size_t)n * (size_t)P->n_actions * sizeof *pol);
+    if (values != NULL)
+        memcpy(values, val, (size_t)n * sizeof *val);
+done:
+    aa_puct_free(s);
+    free(roots);
+    free(bgs);
+    free(bgp);
+    free(words);
+    free(acts);
+    free(pol);
+    free(val);
+    return st;
 }
 
 /* -------------------------------------------------------------------------------------- fire */

@@ -14,7 +14,8 @@
 #ifndef AA_MATHS_H
 #define AA_MATHS_H
 
-#include <math.h>   /* frexp (exact by definition), isfinite */
+#include <math.h>   /* frexp, ldexp (exact by definition), isfinite */
+#include <string.h> /* memcpy: aa_exp reads the high word */
 
 #include "aa_common.h"
 
@@ -104,6 +105,55 @@ AA_INLINE double aa_log(double x) {
     R = t2 + t1;
     dk = (double)k;
     return dk * ln2_hi - ((hfsq - (s * (hfsq + R) + dk * ln2_lo)) - f);
+}
+
+/* e^x, within an ulp: fdlibm's e_exp.c (argument reduction x = k ln2 + r, a Remez polynomial on r),
+ * the scaling by 2^k done by ldexp (exact, correctly rounded below the normal range). 0 below
+ * -745.13, +inf above 709.78, NaN for NaN. The search's Dirichlet noise and visit temperature use it. */
+AA_INLINE double aa_exp(double x) {
+    const double halF[2] = {0.5, -0.5}, ln2HI[2] = {6.93147180369123816490e-01, -6.93147180369123816490e-01},
+                 ln2LO[2] = {1.90821492927058770002e-10, -1.90821492927058770002e-10},
+                 invln2 = 1.44269504088896338700e+00, P1 = 1.66666666666666019037e-01,
+                 P2 = -2.77777777770155933842e-03, P3 = 6.61375632143793436117e-05,
+                 P4 = -1.65339022054652515390e-06, P5 = 4.13813679705723846039e-08,
+                 o_threshold = 7.09782712893383973096e+02, u_threshold = -7.45133219101941108420e+02;
+    double hi = 0.0, lo = 0.0, c, t, y;
+    int k = 0, xsb;
+    uint32_t hx;
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    hx = (uint32_t)(bits >> 32);
+    xsb = (int)(hx >> 31);
+    hx &= 0x7fffffffu;
+    if (hx >= 0x40862E42u) {   /* |x| >= 709.78... */
+        if (x != x)
+            return x;
+        if (x > o_threshold)
+            return HUGE_VAL;
+        if (x < u_threshold)
+            return 0.0;
+    }
+    if (hx > 0x3fd62e42u) {   /* |x| > 0.5 ln2: reduce */
+        if (hx < 0x3FF0A2B2u) {   /* and |x| < 1.5 ln2 */
+            hi = x - ln2HI[xsb];
+            lo = ln2LO[xsb];
+            k = 1 - xsb - xsb;
+        } else {
+            k = (int)(invln2 * x + halF[xsb]);
+            t = (double)k;
+            hi = x - t * ln2HI[0];   /* exact: t * ln2HI has 32 significant bits */
+            lo = t * ln2LO[0];
+        }
+        x = hi - lo;
+    } else if (hx < 0x3e300000u) {   /* |x| < 2^-28 */
+        return 1.0 + x;
+    }
+    t = x * x;
+    c = x - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
+    if (k == 0)
+        return 1.0 - ((x * c) / (c - 2.0) - x);
+    y = 1.0 - ((lo - (x * c) / (2.0 - c)) - hi);
+    return ldexp(y, k);
 }
 
 #endif

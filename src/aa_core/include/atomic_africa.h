@@ -67,7 +67,8 @@ typedef enum aa_status {
     AA_ERR_ILLEGAL = 3,    /* an action that is not legal now (the game is unchanged) */
     AA_ERR_MEMORY = 4,     /* an allocation failed (nothing was changed) */
     AA_ERR_OVER = 5,       /* the game is over (no action to apply or choose) */
-    AA_ERR_RUNNING = 6     /* the game is not over yet (it has no winner) */
+    AA_ERR_RUNNING = 6,    /* the game is not over yet (it has no winner) */
+    AA_ERR_EVALUATOR = 7   /* the search's evaluator callback returned nonzero (nothing was changed) */
 } aa_status;
 
 /* Functions that return a count or a flag (aa_game_legal_actions, aa_game_is_over, the sizes) return
@@ -236,6 +237,46 @@ AA_API void aa_agent_free(aa_agent *agent);
 /* The action the agent plays for the player to move in `game` into *action (the game unchanged;
  * apply it with aa_game_apply). AA_ERR_OVER once the game is over. */
 AA_API aa_status aa_agent_action(aa_agent *agent, const aa_game *game, int32_t *action);
+
+/* ------------------------------------------------------------------------ network-guided search
+ * Batched PUCT (AlphaZero's search) over determinizations, its leaves evaluated by the host: each game's
+ * tree walks simulations from copies of the game determinized for the player to move (as the ISMCTS
+ * agent's: what that player cannot see is resampled first), and the leaves of every game searched
+ * together go to one evaluator call per wave (walks in flight held apart by a virtual loss).
+ * atomic_africa.agents.puct.puct_search is this search: the same decisions for the same streams and
+ * answers. */
+typedef struct aa_puct_options {
+    int simulations;          /* walks per game after its root's evaluation, 1..AA_MAX_SIMULATIONS */
+    int wave;                 /* walks per game per evaluator call, 1..AA_MAX_WAVE */
+    double c_puct;            /* exploration: Q + c_puct P sqrt(N_parent) / (1 + N), >= 0 */
+    double dirichlet_alpha;   /* root noise Dirichlet(alpha) over the legal actions, >= 0 (0: none) */
+    double noise_fraction;    /* the noise's weight in the root priors, 0..1 */
+    double temperature;       /* 0: the most visited action; > 0: drawn with weights visits^(1/T) */
+} aa_puct_options;
+
+#define AA_MAX_WAVE 1024
+
+/* atomic_africa.agents.puct.PUCT_DEFAULTS into *out. */
+AA_API aa_status aa_puct_defaults(aa_puct_options *out);
+
+/* The evaluator: n leaves; observations n x aa_observation_size floats (each the observation of the
+ * player to move at the leaf), masks n x aa_num_actions bytes (1: legal). It writes priors
+ * n x aa_num_actions (finite, >= 0 at the legal actions; divided by their sum there, all zero:
+ * uniform) and values n (in [-1, 1], the expected outcome for the player to move), and returns 0; any
+ * other return stops the search with AA_ERR_EVALUATOR. The buffers are the search's, valid during the
+ * call. */
+typedef int (*aa_evaluator)(void *user, int32_t n, const float *observations, const uint8_t *masks, float *priors,
+                            float *values);
+
+/* Search the player to move in games[0..n) (all of one spec) at once: game i's tree draws from
+ * agents[i]'s stream (an agent of any kind; only its stream is used, and advanced). actions[i] gets the
+ * decision (-1 for a game that is over), policies (n x aa_num_actions, or NULL) the root's visit
+ * shares, values (n, or NULL) the root's mean value for the player to move. The games are unchanged.
+ * A refused answer (a value outside [-1, 1], a negative or non-finite prior at a legal action) is
+ * AA_ERR_ARGUMENT naming the leaf; on any failure the agents' streams and the outputs are unchanged. */
+AA_API aa_status aa_puct_search(const aa_game *const *games, aa_agent *const *agents, int32_t n,
+                                const aa_puct_options *options, aa_evaluator evaluator, void *user,
+                                int32_t *actions, float *policies, float *values);
 
 /* -------------------------------------------------------------------------------------- fire */
 
