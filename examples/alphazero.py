@@ -6,8 +6,9 @@ Every iteration, ``--envs`` games of one :class:`~atomic_africa.game.native.vect
 wave across all games) with Dirichlet noise at the root. For the first ``--temperature-moves``
 decisions of a game the move is drawn in proportion to the root's visit counts, then it is the most
 visited. Each decision is kept as (observation, legal mask, visit distribution, player to move); when
-its game ends, every decision of it is labelled with the outcome for its mover (+1, 0, -1) and goes to
-a replay buffer of the last ``--buffer`` decisions. Then the network takes ``--updates`` Adam steps
+its game ends, every decision of it is labelled with the outcome for its mover (+1, 0, -1; with
+``--value-mix m``, ``(1 - m)`` of it plus ``m`` of the search's root value) and goes to a replay
+buffer of the last ``--buffer`` decisions. Then the network takes ``--updates`` Adam steps
 on minibatches of the buffer: cross-entropy of its masked policy against the visit distributions plus
 the squared error of its value against the outcomes.
 
@@ -16,7 +17,8 @@ ReLU, a policy-logits head (masked softmax) and a tanh value head. It is exporte
 (:func:`atomic_africa.agents.network.save_mlp`), which :class:`atomic_africa.agents.puct.PUCTAgent`
 plays without torch.
 
-Every ``--eval-every`` iterations the network with search (no noise, most visited move) plays
+Every ``--eval-every`` iterations the network with search (``--eval-simulations``, no noise, most
+visited move) plays
 ``--eval-games`` games against the native greedy agent, sides alternating and each game seed played
 from both sides; the win share of decided games, the score and the Elo difference it implies go to
 ``--out/curve.csv`` against training wall time (the learning curve) and to TensorBoard
@@ -66,16 +68,16 @@ CURVE_FIELDS = ("iteration", "wall_seconds", "games", "decisions", "eval_games",
 #: Settings a resumed run must share with its checkpoint (the others only say how long to go on and
 #: what to report).
 TRAINING = ("scenario", "seed", "envs", "simulations", "wave", "c_puct", "steps", "temperature_moves",
-            "dirichlet", "noise_fraction", "hidden", "lr", "weight_decay", "batch_size", "updates",
+            "dirichlet", "noise_fraction", "value_mix", "hidden", "lr", "weight_decay", "batch_size", "updates",
             "buffer", "torch_threads")
 
 DEFAULTS = dict(envs=32, simulations=64, wave=8, c_puct=1.5, steps=32, temperature_moves=20,
-                dirichlet=0.3, noise_fraction=0.25, hidden="256,256", lr=1e-3, weight_decay=1e-4,
+                dirichlet=0.3, noise_fraction=0.25, value_mix=0.0, hidden="256,256", lr=1e-3, weight_decay=1e-4,
                 batch_size=256, updates=16, buffer=65536, checkpoint_every=10, eval_every=10,
                 eval_games=64, final_games=0, minutes=60.0, iterations=0)
 #: ``--smoke``: a run of a few seconds that still finishes games, trains, evaluates and checkpoints.
 SMOKE = dict(envs=4, simulations=8, wave=4, c_puct=1.5, steps=96, temperature_moves=8,
-             dirichlet=0.3, noise_fraction=0.25, hidden="32", lr=1e-3, weight_decay=1e-4,
+             dirichlet=0.3, noise_fraction=0.25, value_mix=0.0, hidden="32", lr=1e-3, weight_decay=1e-4,
              batch_size=32, updates=4, buffer=4096, checkpoint_every=1, eval_every=2,
              eval_games=4, final_games=0, minutes=5.0, iterations=3)
 
@@ -147,6 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"root noise alpha (0: none) [{DEFAULTS['dirichlet']}]")
     g.add_argument("--noise-fraction", type=_fraction, help=f"[{DEFAULTS['noise_fraction']}]")
     t = p.add_argument_group("training")
+    t.add_argument("--value-mix", type=_fraction,
+                   help=f"value target: (1 - mix) x outcome + mix x the search's root value [{DEFAULTS['value_mix']}]")
     t.add_argument("--hidden", type=_widths, help=f"trunk widths [{DEFAULTS['hidden']}]")
     t.add_argument("--lr", type=_positive(float), help=f"Adam learning rate [{DEFAULTS['lr']}]")
     t.add_argument("--weight-decay", type=_nonnegative(float), help=f"AdamW weight decay [{DEFAULTS['weight_decay']}]")
@@ -159,6 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--eval-every", type=_positive(int), help=f"iterations [{DEFAULTS['eval_every']}]")
     r.add_argument("--eval-games", type=_nonnegative(int),
                    help=f"games against greedy per evaluation (0: none) [{DEFAULTS['eval_games']}]")
+    r.add_argument("--eval-simulations", type=_positive(int),
+                   help="simulations per decision in evaluations, ours and ismcts's (default: --simulations)")
     r.add_argument("--final-games", type=_nonnegative(int),
                    help=f"games against greedy and against ismcts at the end [{DEFAULTS['final_games']}]")
     return p
@@ -171,8 +177,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     for k, x in base.items():
         if getattr(args, k) is None:
             setattr(args, k, x)
-    if args.wave > args.simulations:
-        parser.error(f"argument --wave: {args.wave} is more than --simulations {args.simulations}")
+    if args.eval_simulations is None:
+        args.eval_simulations = args.simulations
+    if args.wave > min(args.simulations, args.eval_simulations):
+        parser.error(f"argument --wave: {args.wave} is more than --simulations {args.simulations} "
+                     f"or --eval-simulations {args.eval_simulations}")
     if args.eval_games % 2 or args.final_games % 2:
         parser.error("arguments --eval-games and --final-games: expected even numbers (each seed from both sides)")
     args.parser = parser
@@ -223,25 +232,12 @@ class Evaluator:
 
 
 def export(net, path: str, meta: dict) -> None:
-    """Write the network as MLPEvaluator reads it (W of shape (in, out)), atomically."""
+    """Write the network as MLPEvaluator reads it (W of shape (in, out)); save_mlp writes atomically."""
+    from atomic_africa.agents.network import save_mlp
+
     def wb(layer):
         return (layer.weight.detach().numpy().T.copy(), layer.bias.detach().numpy().copy())
-    hidden = [wb(layer) for layer in net.trunk]
-    try:
-        from atomic_africa.agents.network import save_mlp
-    except ImportError:     # before the network module lands: the same file, written here
-        save_mlp = None
-    tmp = path + ".tmp.npz"
-    if save_mlp is not None:
-        save_mlp(tmp, hidden=hidden, policy=wb(net.policy), value=wb(net.value), meta=meta)
-    else:
-        arrays = {}
-        for i, (w, b) in enumerate(hidden):
-            arrays[f"hidden_W_{i}"], arrays[f"hidden_b_{i}"] = w, b
-        arrays["policy_W"], arrays["policy_b"] = wb(net.policy)
-        arrays["value_W"], arrays["value_b"] = wb(net.value)
-        np.savez(tmp, meta=np.array(json.dumps(meta)), **arrays)
-    os.replace(tmp, path)
+    save_mlp(path, hidden=[wb(layer) for layer in net.trunk], policy=wb(net.policy), value=wb(net.value), meta=meta)
 
 
 # -- the replay buffer --------------------------------------------------------------------------
@@ -306,14 +302,17 @@ def self_play(run, iteration: int) -> dict:
         if early.size:
             actions[early] = _sample_rows(rng, res.policy[early])
         for i in range(vg.num_envs):
-            run.pending[i].append((obs[i], masks[i], res.policy[i].copy(), int(cur[i])))
+            run.pending[i].append((obs[i], masks[i], res.policy[i].copy(), int(cur[i]), float(res.value[i])))
         _, rewards, term, _, info = vg.step(actions, observe=False)
         run.moves += 1
         decisions += vg.num_envs
         for i in np.flatnonzero(term).tolist():
             rows = run.pending[i]
+            z = np.array([rewards[i, r[3]] for r in rows], np.float32)
+            if a.value_mix:
+                z = ((1 - a.value_mix) * z + a.value_mix * np.array([r[4] for r in rows])).astype(np.float32)
             run.buffer.add(np.stack([r[0] for r in rows]), np.stack([r[1] for r in rows]),
-                           np.stack([r[2] for r in rows]), np.array([rewards[i, r[3]] for r in rows], np.float32))
+                           np.stack([r[2] for r in rows]), z)
             outcomes.append(int(info["winner"][i]))
             run.pending[i], run.moves[i] = [], 0
             games += 1
@@ -355,7 +354,7 @@ def match(run, opponent: str, games: int, seed: int) -> dict:
     base = int(np.random.default_rng([a.seed, seed, 2]).integers(0, 2**62))
     vg = VectorGame.from_games(a.scenario, [base + k // 2 for k in range(games)])
     params = agent_params()
-    params["simulations"] = float(a.simulations)     # ismcts at equal simulations
+    params["simulations"] = float(a.eval_simulations)     # ismcts at equal simulations
     vg.agent_params = params
     ours = np.arange(games) % 2
     active = vg.action_masks().any(axis=1)
@@ -365,7 +364,7 @@ def match(run, opponent: str, games: int, seed: int) -> dict:
         mine, theirs = active & (cur == ours), active & (cur != ours)
         actions = np.full(games, -1, np.int64)
         if mine.any():
-            res = puct_search(vg, run.evaluator, np.flatnonzero(mine), simulations=a.simulations,
+            res = puct_search(vg, run.evaluator, np.flatnonzero(mine), simulations=a.eval_simulations,
                               wave=a.wave, c_puct=a.c_puct, dirichlet_alpha=0.0, temperature=0.0)
             actions[mine] = np.asarray(res.actions)[mine]
         if theirs.any():
@@ -472,7 +471,7 @@ def train(args) -> dict:
     require("tensorboard", "sb3", "TensorBoard logs")     # torch's writer needs the package
     from torch.utils.tensorboard import SummaryWriter
     writer = SummaryWriter(os.path.join(args.out, "tensorboard"), purge_step=run.iteration + 1)
-    meta = {"scenario": args.scenario, "hidden": args.hidden, "simulations": args.simulations,
+    meta = {"scenario": args.scenario, "hidden": args.hidden, "simulations": args.eval_simulations,
             "seed": args.seed, "trained_by": "examples/alphazero.py"}
     start, start_elapsed, resumed = time.perf_counter(), run.elapsed, args.resume
     rows0, t_search = run.evaluator.rows, 0.0

@@ -79,6 +79,28 @@ def _weights(out):
         return {k: z[k] for k in z.files if k != "meta"}
 
 
+def _plays(path, resume):
+    """The exported file is the torch network: MLPEvaluator answers as it does, and PUCTAgent plays it."""
+    import torch
+
+    from atomic_africa.agents.network import MLPEvaluator
+    from atomic_africa.agents.puct import PUCTAgent
+    from atomic_africa.game import Game
+    from atomic_africa.game.native.vector import VectorGame
+
+    az = load_example("alphazero")
+    vg = VectorGame(str(SMALL), num_envs=8, seed=4)
+    obs, masks = vg.observations(), vg.action_masks()
+    state = torch.load(resume, weights_only=False)
+    net = az.make_net(torch, vg.observation_size, vg.num_actions, [int(x) for x in state["settings"]["hidden"].split(",")])
+    net.load_state_dict(state["net"])
+    want_p, want_v = az.Evaluator(torch, net)(obs, masks)
+    got_p, got_v = MLPEvaluator(path)(obs, masks)
+    assert np.allclose(got_p, want_p, atol=1e-5) and np.allclose(got_v, want_v, atol=1e-5)
+    game = Game(str(SMALL), 4)
+    assert game.action_mask()[PUCTAgent(seed=1, evaluator=str(path), simulations=8).act(game)]
+
+
 @pytest.mark.slow
 def test_a_short_run_writes_its_files_and_resumes_bit_for_bit(tmp_path):
     whole = _run(tmp_path / "whole", "--iterations", "4")
@@ -92,6 +114,7 @@ def test_a_short_run_writes_its_files_and_resumes_bit_for_bit(tmp_path):
     net = _weights(w)
     assert {"hidden_W_0", "hidden_b_0", "policy_W", "policy_b", "value_W", "value_b"} <= set(net)
     assert net["policy_W"].shape[1] == net["policy_b"].shape[0] and net["value_W"].shape[1] == 1
+    _plays(w / "alphazero.npz", w / "resume.pt")
 
     split = tmp_path / "split"
     first = _run(split, "--iterations", "1")
