@@ -43,7 +43,8 @@ Run it from the repository root::
     python examples/alphazero.py --out runs/alphazero --smoke        # a few seconds: the suite's run
 
 Its files (each written under a temporary name and renamed into place): ``alphazero.npz``,
-``curve.csv``, ``resume.pt``, ``summary.json``, ``final.json`` and ``tensorboard/``.
+``curve.csv`` (and with ``--plot`` ``curve.png``), ``resume.pt``, ``summary.json``, ``final.json`` and
+``tensorboard/``.
 """
 from __future__ import annotations
 
@@ -165,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"games against greedy per evaluation (0: none) [{DEFAULTS['eval_games']}]")
     r.add_argument("--eval-simulations", type=_positive(int),
                    help="simulations per decision in evaluations, ours and ismcts's (default: --simulations)")
+    r.add_argument("--plot", action="store_true", help="also draw the curve into --out/curve.png (extra plot)")
     r.add_argument("--final-games", type=_nonnegative(int),
                    help=f"games against greedy and against ismcts at the end [{DEFAULTS['final_games']}]")
     return p
@@ -343,7 +345,8 @@ def train_step(run, iteration: int) -> dict:
 
 
 def match(run, opponent: str, games: int, seed: int) -> dict:
-    """The network with search against a native agent: game seed ``k`` twice, ours as side 0 and 1.
+    """The network with search against a native agent: game seed ``k`` twice, ours as side 0 and 1
+    (the game seeds derive from ``--seed`` and ``seed``).
 
     The search draws (its ties, nothing else at temperature 0 without noise) from each env's stream,
     so the result depends only on ``seed`` and the network."""
@@ -376,7 +379,7 @@ def match(run, opponent: str, games: int, seed: int) -> dict:
         active &= ~term
     n, decided = games, result["wins"] + result["losses"]
     result["games"] = n
-    result["win_share_decided"] = result["wins"] / decided if decided else float("nan")
+    result["win_share_decided"] = round(result["wins"] / decided, 4) if decided else None   # None: all drawn
     result["score"] = (result["wins"] + 0.5 * result["draws"]) / n
     s = min(max(result["score"], 0.5 / n), 1 - 0.5 / n)
     result["elo"] = 400 * math.log10(s / (1 - s))
@@ -419,6 +422,21 @@ def write_curve(run) -> None:
     w.writeheader()
     w.writerows(run.curve)
     _write_bytes(os.path.join(run.args.out, CURVE), f.getvalue().encode())
+
+
+def plot_curve(run) -> None:
+    """The learning curve: Elo against greedy (from each evaluation's score) over training minutes."""
+    from atomic_africa._plotting import canvas_figure, save_figure
+    fig = canvas_figure((6.4, 3.6), 100, "--plot", layout="constrained")
+    ax = fig.add_subplot()
+    ax.plot([r["wall_seconds"] / 60 for r in run.curve], [r["elo_vs_greedy"] for r in run.curve], marker="o")
+    ax.axhline(0.0, color="grey", lw=0.8)
+    ax.axhline(400 * math.log10(0.7 / 0.3), color="grey", lw=0.8, ls="--")    # a score of 70 %
+    ax.set_xlabel("training time (min)")
+    ax.set_ylabel("Elo vs greedy")
+    ax.set_title(f"network + PUCT ({run.args.eval_simulations} simulations) against greedy, "
+                 f"{run.args.eval_games} games each")
+    save_figure(fig, os.path.join(run.args.out, "curve.png"))
 
 
 def setup(args):
@@ -494,14 +512,15 @@ def train(args) -> dict:
         for k, x in losses.items():
             writer.add_scalar(f"train/{k}", x, it)
         if args.eval_games and it % args.eval_every == 0:
-            r = match(run, "greedy", args.eval_games, it)
+            r = match(run, "greedy", args.eval_games, 0)     # the same games each time: the curve's steps are the net's
             run.elapsed = start_elapsed + time.perf_counter() - start
             run.curve.append({"iteration": it, "wall_seconds": round(run.elapsed, 1), "games": run.games,
                               "decisions": run.decisions, "eval_games": r["games"], "wins": r["wins"],
                               "draws": r["draws"], "losses": r["losses"],
-                              "win_share_decided": round(r["win_share_decided"], 4), "score": round(r["score"], 4),
+                              "win_share_decided": r["win_share_decided"], "score": round(r["score"], 4),
                               "elo_vs_greedy": round(r["elo"], 1)})
-            writer.add_scalar("eval/win_share_vs_greedy", r["win_share_decided"], it)
+            if r["win_share_decided"] is not None:
+                writer.add_scalar("eval/win_share_vs_greedy", r["win_share_decided"], it)
             writer.add_scalar("eval/elo_vs_greedy", r["elo"], it)
             print(f"iteration {it}: {run.elapsed:7.1f} s, {run.games} games, vs greedy "
                   f"{r['wins']}-{r['draws']}-{r['losses']} (Elo {r['elo']:+.0f})", flush=True)
@@ -513,16 +532,19 @@ def train(args) -> dict:
     save_resume(run)
     export(run.net, os.path.join(args.out, CHECKPOINT), meta)
     write_curve(run)
+    if args.plot and run.curve:
+        plot_curve(run)
     summary = {"settings": _settings(args), "iteration": run.iteration, "wall_seconds": round(run.elapsed, 1),
                "games": run.games, "decisions": run.decisions, "updates": run.updates_done, "resumed": resumed,
                "evaluator_rows_per_s_this_part": round((run.evaluator.rows - rows0) / max(t_search, 1e-9), 1),
                "curve_last": run.curve[-1] if run.curve else None}
     if args.final_games:
-        final = {opp: match(run, opp, args.final_games, -1 - k) for k, opp in enumerate(("greedy", "ismcts"))}
+        final = {opp: match(run, opp, args.final_games, 1 + k) for k, opp in enumerate(("greedy", "ismcts"))}
         _write_bytes(os.path.join(args.out, "final.json"), json.dumps(final, indent=2).encode())
         summary["final"] = final
         for opp, r in final.items():
-            writer.add_scalar(f"final/win_share_vs_{opp}", r["win_share_decided"], run.iteration)
+            if r["win_share_decided"] is not None:
+                writer.add_scalar(f"final/win_share_vs_{opp}", r["win_share_decided"], run.iteration)
     writer.close()
     _write_bytes(os.path.join(args.out, "summary.json"), json.dumps(summary, indent=2).encode())
     return summary

@@ -103,11 +103,14 @@ def _plays(path, resume):
 
 @pytest.mark.slow
 def test_a_short_run_writes_its_files_and_resumes_bit_for_bit(tmp_path):
-    whole = _run(tmp_path / "whole", "--iterations", "4")
+    whole = _run(tmp_path / "whole", "--iterations", "4", "--plot", "--final-games", "2")
     assert whole["iteration"] == 4 and whole["games"] > 0 and whole["updates"] > 0 and not whole["resumed"]
     w = tmp_path / "whole"
-    assert (w / "resume.pt").exists()
+    assert (w / "resume.pt").exists() and (w / "curve.png").stat().st_size > 0
     assert any(p.name.startswith("events.out.tfevents") for p in (w / "tensorboard").iterdir())
+    final = json.loads((w / "final.json").read_text())
+    assert set(final) == {"greedy", "ismcts"} and all(r["games"] == 2 for r in final.values())
+    assert whole["final"] == final
     rows = list(csv.DictReader((w / "curve.csv").open()))
     assert [int(r["iteration"]) for r in rows] == [2, 4]
     assert all(int(r["wins"]) + int(r["draws"]) + int(r["losses"]) == 4 for r in rows)
