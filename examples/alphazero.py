@@ -445,7 +445,10 @@ def setup(args):
     from atomic_africa.game.native.vector import VectorGame
     torch.set_num_threads(args.torch_threads)
     torch.use_deterministic_algorithms(True)
-    os.makedirs(args.out, exist_ok=True)
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as e:
+        args.parser.error(f"argument --out: cannot make the directory {args.out!r} ({e.strerror or e})")
     run = Run()
     run.args, run.torch = args, torch
     resume_path = os.path.join(args.out, RESUME)
@@ -453,7 +456,12 @@ def setup(args):
     if args.resume:
         if not os.path.exists(resume_path):
             args.parser.error(f"argument --resume: no checkpoint {resume_path}")
-        state = torch.load(resume_path, weights_only=False)
+        try:
+            state = torch.load(resume_path, weights_only=False)
+            state["settings"]
+        except Exception as e:      # a truncated or foreign file: any of pickle's or torch's errors
+            args.parser.error(f"argument --resume: cannot read {resume_path} as this script's checkpoint "
+                              f"({type(e).__name__}: {e})")
         for k, x in state["settings"].items():
             if getattr(args, k) != x:
                 flag = "--" + k.replace("_", "-")
