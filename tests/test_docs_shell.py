@@ -42,7 +42,7 @@ CHECKOUT = {
                        "src/aa_core/CMakeLists.txt", "src/aa_core/sources.txt", "src/aa_core/atomic_africa.pc.in",
                        "src/aa_core/atomic_africaConfig.cmake.in", "src/aa_core/wasm.mk", "examples/rust"],
     "guide/league.md": ["examples/league_policy.py"],
-    "guide/rl.md": ["examples/train_selfplay.py", "examples/selfplay_policy.py"],
+    "guide/rl.md": ["examples/train_selfplay.py", "examples/selfplay_policy.py", "examples/alphazero.py"],
 }
 
 #: Pages whose blocks take more than a few seconds (C builds, thousands of games, a training, many
