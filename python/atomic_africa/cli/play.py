@@ -45,9 +45,9 @@ def register(sub):
     levels = "; ".join(f"{lv}: {LEVEL_WORDS[lv]} ({agent})" for lv, agent in LEVELS.items())
     p.add_argument("--players", default=None, metavar="A,B",
                    help="who plays the first and second side: human, an AI level (easy, normal, hard, expert) or a "
-                        "built-in agent (random, greedy, doctrine, heuristic, ismcts, puct, network); at least one human (default "
-                        "human,normal; human,human: two people at the same screen, the screen handed over "
-                        "between them)")
+                        "built-in agent (random, greedy, doctrine, heuristic, ismcts, puct, network); at least one "
+                        "human (default human,normal; human,human: two people at the same screen, the screen "
+                        "handed over between them)")
     p.add_argument("--level", choices=tuple(LEVELS), default=None,
                    help=f"the AI's level when --players is not given (you play the first side): {levels}; "
                         "default normal")

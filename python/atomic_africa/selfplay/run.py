@@ -295,7 +295,9 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
 
     Parameters
     ----------
-    n_games, agents, seed, workers, scenario, rules, alternate, use_ray, address, batch_size, progress, engine, search, network, puct
+    n_games, agents, seed, workers, scenario, rules, alternate, use_ray, address, batch_size, progress, engine
+        As for :func:`play_games`.
+    search, network, puct
         As for :func:`play_games`.
     results : str or PathLike, optional
         The per-game results table: Parquet (the ``parquet`` extra), or CSV if it ends in ``.csv``
