@@ -163,3 +163,32 @@ def test_the_packaged_network_loads_or_is_named_missing():
     else:
         with pytest.raises(ValueError, match=f"network: cannot read .*{DEFAULT_NETWORK}"):
             load_evaluator(None)
+
+
+def test_the_page_starts_an_expert_game_and_names_a_missing_network(small_net, tmp_path, monkeypatch):
+    import threading
+
+    from test_play_server import post
+
+    from atomic_africa.agents import network as network_module
+    from atomic_africa.play.server import PlayServer
+
+    session = PlaySession.new(SMALL, 0, "human,random", save=tmp_path / "game.json", learned=small_net)
+    server = PlayServer(session, 0)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        status, st = post(server, "/api/new", {"scenario": "current", "side": 0, "level": "expert", "seed": 3,
+                                               "game": 0})
+        assert status == 200 and server.session.players == ["human", "expert"], st
+        assert isinstance(server.session.agents[1], PUCTAgent) and st["players"][1].endswith("(expert AI)")
+        # Without a network of its own the expert level reads the packaged one: missing, it is named.
+        server.session.learned = None
+        monkeypatch.setattr(network_module, "DEFAULT_NETWORK", "no_such_network.npz")
+        status, out = post(server, "/api/new", {"scenario": "current", "side": 0, "level": "expert", "game": 1})
+        assert status == 409 and out["error"].startswith("level: expert cannot play here")
+        assert "no_such_network.npz" in out["error"] and server.session.game_id == 1
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)

@@ -309,7 +309,11 @@ class PlayServer(ThreadingHTTPServer):
                                     f"{printable(repr(seed))[:40]}", 400)
                 scenario = old.scenario if name == "current" else name
                 game = Game(scenario, seed, old.game.rules)
-            session = PlaySession(game, players, next_save_path(old.save_path), old.verbose, old.search, old.learned)
+            try:
+                session = PlaySession(game, players, next_save_path(old.save_path), old.verbose, old.search,
+                                      old.learned)
+            except ValueError as exc:   # the expert level's network missing or unreadable: say which
+                raise PlayError(f"level: {level} cannot play here ({printable(str(exc))[:300]})", 409) from None
             session.save()
             session.game_id = old.game_id + 1
             self.session = session
