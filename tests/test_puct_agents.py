@@ -102,6 +102,12 @@ def test_selfplay_with_puct_is_the_same_in_every_batching_and_equals_the_agents_
         assert len(g.history) == r["decisions"]
 
 
+def test_selfplay_with_learned_agents_on_worker_processes_is_the_same(small_net):
+    kw = dict(seed=5, scenario=SMALL, network=small_net, puct={"simulations": 3})
+    here = play_games(4, ("puct", "network"), **kw)
+    assert play_games(4, ("puct", "network"), workers=2, batch_size=2, **kw).records == here.records
+
+
 def test_selfplay_refuses_the_python_engine_for_learned_agents(net):
     with pytest.raises(ValueError, match="engine: 'python' has no learned agents"):
         play_games(2, ("network", "random"), network=net, engine="python")
@@ -192,3 +198,23 @@ def test_the_page_starts_an_expert_game_and_names_a_missing_network(small_net, t
         server.shutdown()
         server.server_close()
         thread.join(10)
+
+
+def test_a_streamed_run_with_puct_resumes_to_the_same_file_and_checks_the_search(small_net, tmp_path):
+    from atomic_africa.selfplay import stream_games
+
+    def stop_after(games):
+        def hook(written):
+            if written >= games:
+                raise KeyboardInterrupt
+        return hook
+
+    kw = dict(seed=6, scenario=SMALL, network=small_net, batch_size=2)
+    stream_games(6, ("puct", "random"), results=tmp_path / "whole.csv", puct={"simulations": 3}, **kw)
+    out = tmp_path / "r.csv"
+    with pytest.raises(KeyboardInterrupt):
+        stream_games(6, ("puct", "random"), results=out, puct={"simulations": 3}, on_batch=stop_after(2), **kw)
+    with pytest.raises(ValueError, match=r"^resume: .* is another run"):
+        stream_games(6, ("puct", "random"), results=out, resume=True, puct={"simulations": 4}, **kw)
+    done = stream_games(6, ("puct", "random"), results=out, resume=True, puct={"simulations": 3}, **kw)
+    assert done.resumed == 2 and out.read_bytes() == (tmp_path / "whole.csv").read_bytes()
