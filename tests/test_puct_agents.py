@@ -88,8 +88,12 @@ def test_a_league_with_learned_agents_is_the_same_twice(net):
 def test_selfplay_with_puct_is_the_same_in_every_batching_and_equals_the_agents_game_by_game(small_net):
     kw = dict(seed=4, scenario=SMALL, network=small_net, puct={"simulations": 5, "wave": 2})
     one = play_games(4, ("puct", "random"), **kw)
-    split = play_games(4, ("puct", "random"), batch_size=1, **kw)
+    split = play_games(4, ("puct", "random"), batch_size=1, replays=True, **kw)
     assert one.records == split.records and one.n == 4
+    for r, text in zip(split.records, split.replays):      # a replay is the game its record says
+        g = Game.from_json(text)
+        assert (g.seed, len(g.history), -1 if g.result.winner is None else g.result.winner) == (
+            r["seed"], r["decisions"], r["winner"])
     # Game i is played as Game(seed_i) with make_agent(name, agent seed of its side) would play it.
     for r in one.records:
         seed, agent_seeds = game_seeds(np.random.SeedSequence(4).entropy, r["game"])

@@ -26,7 +26,8 @@ LEARNED_AGENTS = ("puct", "network")
 @dataclass(frozen=True)
 class Learned:
     """The learned agents' settings: the network file (None: the packaged network) and the PUCT
-    search's parameters (:func:`~.puct.check_puct`, complete)."""
+    search's parameters (:func:`~.puct.check_puct`, complete). Pickled with its network once loaded,
+    so worker processes and Ray tasks get the weights with their batch, not the file's path."""
 
     network: str | None = None
     puct: dict = field(default_factory=lambda: dict(PUCT_DEFAULTS))

@@ -271,7 +271,6 @@ def play_vector(vg, entrants, games, alternate: bool, *, timeout=None, overrides
     from ..agents.learned import LEARNED_AGENTS, check_learned, learned_actions
 
     m = len(games)
-    keep = actions
     vg.agent_params = agent_params(overrides)   # the Python agents' defaults, the search's as given
     view = SideView(vg.spec)                    # what an outside policy sees: the relative view
     a_side = np.array([g % 2 if alternate else 0 for g in games], dtype=np.int8)
@@ -302,9 +301,9 @@ def play_vector(vg, entrants, games, alternate: bool, *, timeout=None, overrides
             else:
                 idx, chosen = _policy_actions(entrant, view, obs, masks, cur, rows, timeout)
                 moves[idx] = chosen
-        if keep is not None:
+        if actions is not None:
             for j in np.flatnonzero(~done).tolist():
-                keep[j].append(int(moves[j]))
+                actions[j].append(int(moves[j]))
         obs, _, term, _, _ = vg.step(moves, active=~done)
         decisions[~done] += 1
         for j in np.flatnonzero(term).tolist():

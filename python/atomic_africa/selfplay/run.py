@@ -207,8 +207,8 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
     network : str or PathLike, optional
         The network file of a ``"puct"`` or ``"network"`` agent (default: the packaged network).
         Their games are played on the native batch, a batch's games together (one search or network
-        call per step for all of them); worker processes each load the network (with Ray, the file
-        must be at that path on every node); ``engine="python"`` is refused.
+        call per step for all of them); worker processes and Ray tasks get the loaded network with
+        their batch; ``engine="python"`` is refused.
     puct : dict, optional
         The ``"puct"`` agent's search parameters (:func:`atomic_africa.agents.puct.check_puct`).
 
