@@ -173,6 +173,8 @@ def test_the_packaged_network_loads_or_is_named_missing():
     else:
         with pytest.raises(ValueError, match=f"network: cannot read .*{DEFAULT_NETWORK}"):
             load_evaluator(None)
+        with pytest.raises(ValueError, match=f"network: the packaged network .*{DEFAULT_NETWORK}' is not installed"):
+            make_agent("puct")
 
 
 def test_the_page_starts_an_expert_game_and_names_a_missing_network(small_net, tmp_path, monkeypatch):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from importlib import resources
 
 import numpy as np
 
@@ -36,8 +37,13 @@ class Learned:
         """The network's evaluator, loaded on first use and kept (a league loads it once)."""
         got = self.__dict__.get("_evaluator")
         if got is None:
-            from .network import load_evaluator
-            got = load_evaluator(self.network)
+            from . import network as _network
+            if self.network is None:
+                packaged = resources.files("atomic_africa.data") / _network.DEFAULT_NETWORK
+                if not packaged.is_file():
+                    raise ValueError(f"network: the packaged network {str(packaged)!r} is not installed; name a "
+                                     f"network file (network=..., --network FILE.npz)")
+            got = _network.load_evaluator(self.network)
             object.__setattr__(self, "_evaluator", got)
         return got
 
