@@ -166,7 +166,7 @@ def test_pair_table_and_matrices_count_each_side_with_wilson_intervals():
     ("random", "at least two agents"),
     ("random,,greedy", "empty agent name"),
     ("random,Random", "'random' is listed twice"),
-    ("random,grandmaster", "unknown agent 'grandmaster'; allowed: doctrine, greedy, heuristic, ismcts, random"),
+    ("random,grandmaster", "unknown agent 'grandmaster'; allowed: doctrine, greedy, heuristic, ismcts, network, puct, random"),
     ("random,no_such_module_xyz:act", "no module named 'no_such_module_xyz'"),
     ("random,test_league:no_such_policy", "'test_league' has no attribute 'no_such_policy'"),
     ("random,test_league:EXAMPLES", "is not callable"),

@@ -231,4 +231,4 @@ def test_help_lists_choices_as_words_to_type(capsys):
         assert "['" not in out and "(1)" not in out, out
     with pytest.raises(SystemExit):
         main(["battle", "--help"])
-    assert "doctrine, greedy, heuristic, ismcts, random" in " ".join(capsys.readouterr().out.split())
+    assert "doctrine, greedy, heuristic, ismcts, network, puct, random" in " ".join(capsys.readouterr().out.split())

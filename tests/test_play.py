@@ -107,8 +107,8 @@ def test_the_person_sees_their_own_cards_and_only_the_revealed_ones_of_the_agent
 
 @pytest.mark.parametrize("text,message", [
     ("human", "expected two comma-separated players"),
-    ("human,robot", "unknown player 'robot'; allowed: human, easy, normal, hard, doctrine, greedy, heuristic, ismcts, "
-                    "random"),
+    ("human,robot", "unknown player 'robot'; allowed: human, easy, normal, hard, expert, doctrine, greedy, heuristic, "
+                    "ismcts, network, puct, random"),
     ("greedy,random", "at least one side must be 'human'"),
 ])
 def test_players_are_checked(text, message):
@@ -545,14 +545,14 @@ def test_while_a_phase_is_declared_the_table_shows_the_last_one_resolved():
 def test_the_ai_levels_are_the_heuristic_greedy_and_search_agents():
     from atomic_africa.agents import GreedyAgent, HeuristicAgent, ISMCTSAgent
     from atomic_africa.play.session import LEVELS
-    assert LEVELS == {"easy": "heuristic", "normal": "greedy", "hard": "ismcts"}
+    assert LEVELS == {"easy": "heuristic", "normal": "greedy", "hard": "ismcts", "expert": "puct"}
     for level, kind in (("easy", HeuristicAgent), ("normal", GreedyAgent), ("hard", ISMCTSAgent)):
         s = PlaySession.new(SMALL, 1, f"{level},human")
         assert isinstance(s.agents[0], kind) and s.agents[1] is None
         assert s.label(0) == f"Blue ({level} AI)" and s.label(1) == "Red (you)"
         st = s.state()
         assert st["levels"] == [level, None] and st["players"][0] == f"Blue ({level} AI)"
-        assert [lv["name"] for lv in st["new_game"]["levels"]] == ["easy", "normal", "hard", "human"]
+        assert [lv["name"] for lv in st["new_game"]["levels"]] == ["easy", "normal", "hard", "expert", "human"]
         play_some(s, 4)
     # An agent named is its level too; the search options reach the hard AI.
     assert PlaySession.new(SMALL, 0, "human,greedy").state()["levels"] == [None, "normal"]
@@ -564,8 +564,8 @@ def test_the_levels_on_the_command_line(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    for words in ("--level {easy,normal,hard}", "easy: rules of thumb, one step ahead (heuristic)",
-                  "normal: the greedy agent", "hard: the ismcts search", "an AI level (easy, normal, hard)"):
+    for words in ("--level {easy,normal,hard,expert}", "easy: rules of thumb, one step ahead (heuristic)",
+                  "normal: the greedy agent", "hard: the ismcts search", "an AI level (easy, normal, hard, expert)", "expert: a trained network"):
         assert words in out, words
     monkeypatch.chdir(tmp_path)
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
@@ -577,7 +577,7 @@ def test_the_levels_on_the_command_line(tmp_path, monkeypatch, capsys):
     for argv, message in ((["--level", "hard", "--players", "human,easy"], "--level: not with --players; name the "
                            "AI there (e.g. --players human,hard)"),
                           (["--level", "brutal"], "argument --level: invalid choice: 'brutal' (choose from 'easy', "
-                           "'normal', 'hard')"),
+                           "'normal', 'hard', 'expert')"),
                           (["--players", "human,normal", "--search-simulations", "5"],
                            "--search-simulations: only with a search agent (ismcts) in --players")):
         try:

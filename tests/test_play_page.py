@@ -195,7 +195,7 @@ def test_a_new_game_and_a_saved_game_started_from_the_page(tmp_path):
         b.click('#ng-side button[data-value="1"]')
         b.click('#ng-level button[data-value="hard"]')
         assert b.eval("[...document.querySelectorAll('#ng-level button')].map(e => e.textContent)") == [
-            "easy AI", "normal AI", "hard AI", "a second person, at this screen"]
+            "easy AI", "normal AI", "hard AI", "expert AI", "a second person, at this screen"]
         b.click("#ng-seed")
         b.type_text("12")
         b.click("#ng-start")

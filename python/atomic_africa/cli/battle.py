@@ -9,14 +9,15 @@ from ..agents import AGENTS, make_agent
 from ..replay.narrate import Narrator, result_line, side_tables
 from .._atomic_write import replaced_atomically
 from .._text import printable
-from .common import (DEFAULT_AGENTS, add_rules_option, add_search_options, agent_list, output_file, scenario_arg,
-                     search_from_args, seed_arg)
+from .common import (DEFAULT_AGENTS, add_network_options, add_rules_option, add_search_options, agent_list,
+                     network_from_args, output_file, scenario_arg, search_from_args, seed_arg)
 
 
 def register(sub):
     p = sub.add_parser(
         "battle",
-        help="play the default scenario between two built-in agents (random, greedy, doctrine, heuristic, ismcts)",
+        help="play the default scenario between two built-in agents (random, greedy, doctrine, heuristic, ismcts, "
+             "puct, network)",
         description=(
             "Play a full game of Atomic Africa (sections 1-7 of 'atomic-africa rules') between two built-in agents and "
             "print a turn-by-turn summary and the result. The game is a deterministic function of the "
@@ -42,6 +43,7 @@ def register(sub):
                         "Python agents it is tested against, for debugging (the same game, slower) "
                         "(default %(default)s)")
     add_search_options(p)
+    add_network_options(p)
     p.set_defaults(run=run)
     return p
 
@@ -54,7 +56,12 @@ def parse_agents(text: str, seed: int, args=None, make=make_agent):
     if len(names) != 2:
         raise ValueError(f"--agents: expected two comma-separated agents, got {text!r}")
     search = None if args is None else search_from_args(args, names)
-    return [make(n, seed + i, search=search) for i, n in enumerate(names)], names
+    learned = None if args is None else network_from_args(args, names)
+    if learned is None:
+        return [make(n, seed + i, search=search) for i, n in enumerate(names)], names
+    if make is not make_agent:
+        raise ValueError("--engine: the reference engine has no learned agents (puct, network); use --engine native")
+    return [make(n, seed + i, search=search, network=learned) for i, n in enumerate(names)], names
 
 
 def _engine(args):

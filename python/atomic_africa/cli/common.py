@@ -243,6 +243,61 @@ def search_from_args(args, agents, option: str = "--agents") -> dict | None:
     return given
 
 
+#: The learned agents' options (``add_network_options``) by the PUCT parameter each sets.
+PUCT_OPTIONS = {"simulations": "--puct-simulations", "wave": "--puct-wave", "c_puct": "--puct-c",
+                "temperature": "--puct-temperature"}
+
+
+def _puct_arg(key: str, parse):
+    """An argparse type for PUCT parameter ``key``, checked as :func:`~atomic_africa.agents.puct.check_puct` does."""
+    from ..agents.puct import check_puct
+
+    def convert(text: str):
+        try:
+            value = parse(text)
+            return check_puct(**{key: value})[key]
+        except (TypeError, ValueError, argparse.ArgumentTypeError) as exc:
+            raise argparse.ArgumentTypeError(_without_name(str(exc), key)) from None
+    convert.__name__ = key
+    return convert
+
+
+def add_network_options(parser) -> None:
+    """The options of the learned agents ``puct`` (network plus search) and ``network`` (alone)."""
+    from ..agents.network import DEFAULT_NETWORK
+    from ..agents.puct import MAX_SIMULATIONS, MAX_WAVE, PUCT_DEFAULTS
+    d = PUCT_DEFAULTS
+    g = parser.add_argument_group("network (the puct and network agents)")
+    g.add_argument("--network", type=existing_file, default=None, metavar="FILE.npz",
+                   help=f"the policy-value network file of puct and network (default: the packaged {DEFAULT_NETWORK})")
+    g.add_argument(PUCT_OPTIONS["simulations"], type=_puct_arg("simulations", count_arg), default=None, metavar="N",
+                   help=f"puct: simulations per decision, 1..{MAX_SIMULATIONS:,} (default {d['simulations']})")
+    g.add_argument(PUCT_OPTIONS["wave"], type=_puct_arg("wave", count_arg), default=None, metavar="W",
+                   help=f"puct: simulations per tree per network call, 1..{MAX_WAVE} (default {d['wave']})")
+    g.add_argument(PUCT_OPTIONS["c_puct"], type=_puct_arg("c_puct", float), default=None, metavar="C",
+                   help=f"puct: the exploration constant, >= 0 (default {d['c_puct']:g})")
+    g.add_argument(PUCT_OPTIONS["temperature"], type=_puct_arg("temperature", float), default=None, metavar="T",
+                   help=f"puct: 0 plays the most visited action; > 0 draws one with weights visits**(1/T) "
+                        f"(default {d['temperature']:g})")
+
+
+def network_from_args(args, agents, option: str = "--agents"):
+    """The learned agents' settings (:class:`~atomic_africa.agents.learned.Learned`) the options of
+    :func:`add_network_options` set, refused when none of ``agents`` (named with ``option``) reads a
+    network; None when no learned agent plays."""
+    from ..agents.learned import LEARNED_AGENTS, check_learned
+    puct = {k: getattr(args, opt[2:].replace("-", "_")) for k, opt in PUCT_OPTIONS.items()}
+    puct = {k: value for k, value in puct.items() if value is not None}
+    names = [str(a).strip().lower() for a in agents]
+    if args.network is not None and not any(a in LEARNED_AGENTS for a in names):
+        raise ValueError(f"--network: only with a learned agent ({', '.join(LEARNED_AGENTS)}) in {option}")
+    if puct and "puct" not in names:
+        raise ValueError(f"{PUCT_OPTIONS[next(iter(puct))]}: only with the puct agent in {option}")
+    if not any(a in LEARNED_AGENTS for a in names):
+        return None
+    return check_learned(args.network, puct)
+
+
 def names(enum_cls) -> str:
     """The members of ``enum_cls`` as a person types them: ``"no, light, heavy"``."""
     return ", ".join(m.name.lower() for m in enum_cls)

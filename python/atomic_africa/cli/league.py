@@ -8,8 +8,8 @@ import sys
 from .._limits import MAX_THREADS
 from .._text import printable
 from .._validate import as_int
-from .common import (add_rules_option, add_search_options, agent_list, ctrl_c_stops, output_file, positive_count_arg,
-                     scenario_arg, search_from_args, seed_arg)
+from .common import (add_network_options, add_rules_option, add_search_options, agent_list, ctrl_c_stops,
+                     network_from_args, output_file, positive_count_arg, scenario_arg, search_from_args, seed_arg)
 
 DEFAULT_LEAGUE = "random,heuristic,greedy,doctrine"
 
@@ -31,7 +31,9 @@ def register(sub):
             "An outside policy joins as module:callable, a function policy(observations, "
             "action_masks) -> actions on batched float32 observations (k, obs_size) and bool masks "
             "(k, n_actions) of the games where it is to move (the working directory is searched "
-            "first); its matches run on the native engine in this process."
+            "first); its matches run on the native engine in this process, as do those of the learned "
+            "agents puct (a network plus its PUCT search: --network, --puct-*) and network (the network "
+            "alone), each step one batched search for all the games of a match where it is to move."
         ),
     )
     p.add_argument("--agents", default=DEFAULT_LEAGUE, metavar="A,B,...",
@@ -64,6 +66,7 @@ def register(sub):
                         "error naming it; 0: no timeout (default %(default)g)")
     p.add_argument("--quiet", action="store_true", help="no line per finished match on stderr")
     add_search_options(p)
+    add_network_options(p)
     p.set_defaults(run=run)
     return p
 
@@ -96,13 +99,14 @@ def _run(args) -> int:
                          "out --address")
     as_int(args.workers, "--workers", lo=1, hi=MAX_THREADS)
     entrants = parse_entrants(args.agents, "--agents")   # policies imported now, before any game
-    search = search_from_args(args, [e.name for e in entrants if e.builtin])
+    search = search_from_args(args, [e.name for e in entrants if e.policy is None])
+    learned = network_from_args(args, [e.name for e in entrants if e.policy is None])
     check_outputs(args.out, args.png)
     try:
         result = play_league(entrants, args.games, seed=args.seed, workers=args.workers, use_ray=args.ray,
                              address=args.address, scenario=args.scenario, rules=args.rules, engine=args.engine,
                              log=None if args.quiet else sys.stderr, policy_timeout=args.policy_timeout,
-                             search=search)
+                             search=search, network=learned)
     except PolicyTimeout as exc:
         raise PolicyError(f"policy {exc.policy!r} gave no answer within {exc.timeout:g} s (--policy-timeout); "
                           f"the league stopped") from None

@@ -7,8 +7,8 @@ import argparse
 import os
 
 from .._atomic_write import check_writable
-from .common import (add_rules_option, add_search_options, count_arg, ctrl_c_stops, existing_file, output_file,
-                     scenario_arg, search_from_args, seed_arg)
+from .common import (add_network_options, add_rules_option, add_search_options, count_arg, ctrl_c_stops,
+                     existing_file, network_from_args, output_file, scenario_arg, search_from_args, seed_arg)
 
 #: The save file when neither --save nor --load names one.
 DEFAULT_SAVE = "atomic-africa-game.json"
@@ -32,7 +32,7 @@ def register(sub):
         help="play a game yourself, against a built-in agent or a second person, in the browser (or --text)",
         description=(
             "Play Atomic Africa yourself. Each side is played by 'human' (a person at this screen) or an "
-            "AI: a level (easy, normal, hard) or a built-in agent by name. The game is served as a web page "
+            "AI: a level (easy, normal, hard, expert) or a built-in agent by name. The game is served as a web page "
             "on 127.0.0.1 only, behind a random token in the URL printed at start (the page draws the "
             "table as the replay page does, offers each legal choice with the exact odds of every fire "
             "choice, keeps the battle log beside it, plays the AI's turn out step by step, and has undo, "
@@ -44,10 +44,10 @@ def register(sub):
     )
     levels = "; ".join(f"{lv}: {LEVEL_WORDS[lv]} ({agent})" for lv, agent in LEVELS.items())
     p.add_argument("--players", default=None, metavar="A,B",
-                   help="who plays the first and second side: human, an AI level (easy, normal, hard) or a built-in "
-                        "agent (random, greedy, doctrine, heuristic, ismcts); at least one human (default "
-                        "human,normal; human,human: two people at the same screen, the screen handed over "
-                        "between them)")
+                   help="who plays the first and second side: human, an AI level (easy, normal, hard, expert) or a "
+                        "built-in agent (random, greedy, doctrine, heuristic, ismcts, puct, network); at least one "
+                        "human (default human,normal; human,human: two people at the same screen, the screen "
+                        "handed over between them)")
     p.add_argument("--level", choices=tuple(LEVELS), default=None,
                    help=f"the AI's level when --players is not given (you play the first side): {levels}; "
                         "default normal")
@@ -72,6 +72,7 @@ def register(sub):
     p.add_argument("--verbose", "-v", action="store_true",
                    help="the battle log also shows the dice and why each attack had its result")
     add_search_options(p)
+    add_network_options(p)
     p.set_defaults(run=run)
     return p
 
@@ -89,6 +90,7 @@ def _run(args) -> int:
         raise ValueError(f"--level: not with --players; name the AI there (e.g. --players human,{args.level})")
     players = parse_players(args.players or f"human,{args.level or 'normal'}")
     search = search_from_args(args, [LEVELS.get(p, p) for p in players], "--players")
+    learned = network_from_args(args, [LEVELS.get(p, p) for p in players], "--players")
     if args.text:
         for option, value in (("--port", args.port), ("--no-browser", args.no_browser or None)):
             if value is not None:
@@ -97,7 +99,8 @@ def _run(args) -> int:
         for option, value in (("--scenario", args.scenario), ("--seed", args.seed), ("--rules", args.rules)):
             if value is not None:
                 raise ValueError(f"{option}: a saved game keeps its own; not with --load")
-        session = PlaySession.load(args.load, players, save=args.save, verbose=args.verbose, search=search)
+        session = PlaySession.load(args.load, players, save=args.save, verbose=args.verbose, search=search,
+                                   learned=learned)
     else:
         save = args.save
         if save is None:
@@ -106,7 +109,7 @@ def _run(args) -> int:
                                  f"--load {DEFAULT_SAVE}, or choose another file with --save FILE")
             save = check_writable(DEFAULT_SAVE)
         session = PlaySession.new(args.scenario, 0 if args.seed is None else args.seed, players, rules=args.rules,
-                                  save=save, verbose=args.verbose, search=search)
+                                  save=save, verbose=args.verbose, search=search, learned=learned)
     if args.text:
         return play_text(session, replay=args.replay)
     # The page may start or load other games: the replay is of the one it shows at the end.

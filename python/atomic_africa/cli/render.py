@@ -7,8 +7,8 @@ from .._atomic_write import check_writable
 from .._optional import require
 from .._text import printable
 from ..game import Game, load_scenario
-from .common import (DEFAULT_AGENTS, add_rules_option, add_search_options, count_arg, existing_file, output_file,
-                     scenario_arg, seed_arg)
+from .common import (DEFAULT_AGENTS, add_network_options, add_rules_option, add_search_options, count_arg,
+                     existing_file, output_file, scenario_arg, seed_arg)
 
 
 # A 16 x 11 inch figure: 160 x 110 pixels at the least, 9,600 x 6,600 (63 megapixels) at the most.
@@ -62,6 +62,7 @@ def register(sub):
     p.add_argument("--agents", default=DEFAULT_AGENTS, metavar="A,B",
                    help="agents when no REPLAY is given (default %(default)s)")
     add_search_options(p)
+    add_network_options(p)
     p.set_defaults(run=run)
     return p
 

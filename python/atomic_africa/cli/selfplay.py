@@ -7,8 +7,9 @@ import sys
 from .._limits import MAX_THREADS
 from .._text import printable
 from .._validate import as_int, check_memory
-from .common import (DEFAULT_AGENTS, add_rules_option, add_search_options, agent_list, ctrl_c_stops, output_file,
-                     positive_count_arg, scenario_arg, search_from_args, seed_arg)
+from .common import (DEFAULT_AGENTS, add_network_options, add_rules_option, add_search_options, agent_list,
+                     ctrl_c_stops, network_from_args, output_file, positive_count_arg, scenario_arg, search_from_args,
+                     seed_arg)
 
 
 def register(sub):
@@ -58,6 +59,7 @@ def register(sub):
                    help="with --ray: join the Ray cluster at ADDR (default: start a local Ray)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_search_options(p)
+    add_network_options(p)
     p.renamed_options = {"--threads": "--workers"}   # earlier versions called the workers --threads
     p.set_defaults(run=run)
     return p
@@ -75,6 +77,7 @@ def _run(args) -> int:
     if len(names) != 2:
         raise ValueError(f"--agents: expected two comma-separated agents, got {args.agents!r}")
     search = search_from_args(args, names)
+    learned = network_from_args(args, names)
     if args.address is not None and not args.ray:
         raise ValueError("--address: only with --ray (the address of a Ray cluster to join); add --ray, or leave "
                          "out --address")
@@ -91,7 +94,7 @@ def _run(args) -> int:
                               scenario=load_scenario(args.scenario), rules=args.rules, alternate=not args.fixed_sides,
                               use_ray=args.ray, address=args.address, batch_size=args.batch_size,
                               progress=not args.no_progress, engine=args.engine, handle_signals=True,
-                              search=search)
+                              search=search, network=learned)
     except (Stopped, WorkerLost) as exc:
         if isinstance(exc, Stopped):
             what, status = f"stopped by {signal.Signals(exc.signum).name}", 128 + exc.signum

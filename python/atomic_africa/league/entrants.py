@@ -17,20 +17,22 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..agents import AGENTS
+from ..agents import AGENTS, LEARNED_AGENTS
 
 __all__ = ["Entrant", "parse_entrants", "resolve_policy", "check_actions"]
 
 @dataclass(frozen=True)
 class Entrant:
-    """One agent of a league: a built-in agent (``policy`` None) or an outside policy."""
+    """One agent of a league: a built-in agent (``policy`` None; native, or learned: ``"puct"``,
+    ``"network"``) or an outside policy."""
 
     name: str
     policy: Callable | None = None
 
     @property
     def builtin(self) -> bool:
-        return self.policy is None
+        """Played by the C core alone (a native built-in agent: not a policy, not a learned agent)."""
+        return self.policy is None and self.name not in LEARNED_AGENTS
 
 
 def parse_entrants(text, name: str = "agents") -> list:

@@ -28,7 +28,7 @@ from ..game.side_view import SideView
 from ..selfplay.games import game_record, sides_of
 from .entrants import Entrant, check_actions
 
-__all__ = ["play_external", "CHUNK", "DEFAULT_POLICY_TIMEOUT", "PolicyError", "PolicyTimeout",
+__all__ = ["play_external", "play_vector", "CHUNK", "DEFAULT_POLICY_TIMEOUT", "PolicyError", "PolicyTimeout",
            "check_policy_timeout"]
 
 #: Games per VectorGame; fixed, so that a game's seed never depends on how a run is split.
@@ -181,8 +181,9 @@ def _policy_actions(entrant: Entrant, view: SideView, obs, masks, cur, rows, tim
 
 
 def play_external(entrants, n_games: int, seed: int, *, scenario=None, rules=None,
-                  alternate: bool = True, policy_timeout=DEFAULT_POLICY_TIMEOUT, search=None) -> list:
-    """Play ``n_games`` between entrants A and B where at least one is an outside policy.
+                  alternate: bool = True, policy_timeout=DEFAULT_POLICY_TIMEOUT, search=None, learned=None) -> list:
+    """Play ``n_games`` between entrants A and B where at least one is an outside policy or a learned
+    agent (``"puct"``, ``"network"``).
 
     Parameters
     ----------
@@ -202,6 +203,9 @@ def play_external(entrants, n_games: int, seed: int, *, scenario=None, rules=Non
         on the calling thread.
     search : dict, optional
         Search parameters of an ``"ismcts"`` entrant (:func:`atomic_africa.agents.search.check_search`).
+    learned : Learned, optional
+        The network and search of ``"puct"`` / ``"network"`` entrants
+        (:func:`atomic_africa.agents.learned.check_learned`; default: the packaged network).
 
     Returns
     -------
@@ -225,42 +229,91 @@ def play_external(entrants, n_games: int, seed: int, *, scenario=None, rules=Non
     for c, lo in enumerate(range(0, n_games, CHUNK)):
         m = min(CHUNK, n_games - lo)
         records += _play_chunk(entrants, range(lo, lo + m), _chunk_seed(seed, c), scenario, rules, alternate,
-                               timeout, overrides)
+                               timeout, overrides, learned)
     return records
 
 
-def _play_chunk(entrants, games, vg_seed, scenario, rules, alternate, timeout, overrides=None) -> list:
+def _play_chunk(entrants, games, vg_seed, scenario, rules, alternate, timeout, overrides=None, learned=None) -> list:
+    vg = VectorGame(scenario, len(games), vg_seed, rules=rules, record_events=True)
+    return play_vector(vg, entrants, games, alternate, timeout=timeout, overrides=overrides, learned=learned)
+
+
+def play_vector(vg, entrants, games, alternate: bool, *, timeout=None, overrides=None, learned=None,
+                actions=None) -> list:
+    """Play one game in each env of ``vg`` (made with ``record_events=True``) between entrants A and B.
+
+    Built-in sides are the engine's native agents, learned ones (``"puct"``, ``"network"``) one
+    batched search or evaluator call per step for every env where they are to move
+    (:func:`atomic_africa.agents.learned.learned_actions`, with ``learned``'s network and search),
+    outside policies one call per step in the side-relative view.
+
+    Parameters
+    ----------
+    vg : VectorGame
+    entrants : (Entrant, Entrant)
+    games : sequence of int
+        The game index of each env (its record's ``game``; A's side is ``index % 2`` with ``alternate``).
+    alternate : bool
+    timeout : float or None
+        Seconds an outside policy's call may take.
+    overrides : dict, optional
+        Native agent parameters (the search's, :func:`~atomic_africa.agents.search.search_overrides`).
+    learned : Learned, optional
+        The learned agents' settings (default: the packaged network, the search's defaults).
+    actions : list of list, optional
+        One empty list per env, to which each env's actions are appended (a replay's).
+
+    Returns
+    -------
+    list of dict
+        One record per env, in env order.
+    """
+    from ..agents.learned import LEARNED_AGENTS, check_learned, learned_actions
+
     m = len(games)
-    vg = VectorGame(scenario, m, vg_seed, rules=rules, record_events=True)
     vg.agent_params = agent_params(overrides)   # the Python agents' defaults, the search's as given
     view = SideView(vg.spec)                    # what an outside policy sees: the relative view
     a_side = np.array([g % 2 if alternate else 0 for g in games], dtype=np.int8)
     side_of = (a_side, 1 - a_side)              # side of A, side of B in each env
     seeds = vg.episode_seeds
-    done = np.zeros(m, dtype=bool)
+    cur = vg.current_player
+    done = cur < 0                              # a game over before its first decision
     decisions = np.zeros(m, dtype=np.int64)
     records = [None] * m
-    obs = vg.observations()
+    for j in np.flatnonzero(done).tolist():
+        records[j] = _record(vg, j, entrants, alternate, games[j], seeds, 0)
+    if any(e.policy is None and e.name in LEARNED_AGENTS for e in entrants):
+        learned = check_learned(learned)
+    obs = vg.observations() if not done.all() else None
     while not done.all():
         cur = vg.current_player
         masks = vg.action_masks()
-        actions = np.zeros(m, dtype=np.int64)
+        moves = np.zeros(m, dtype=np.int64)
         for entrant, side in zip(entrants, side_of):
             rows = ~done & (cur == side)
             if not rows.any():
                 continue
-            if entrant.builtin:
-                actions[rows] = vg.agent_actions(entrant.name, active=rows)[rows]
+            if entrant.name in LEARNED_AGENTS and entrant.policy is None:
+                idx, chosen = learned_actions(entrant.name, vg, learned, rows)
+                moves[idx] = chosen
+            elif entrant.builtin:
+                moves[rows] = vg.agent_actions(entrant.name, active=rows)[rows]
             else:
                 idx, chosen = _policy_actions(entrant, view, obs, masks, cur, rows, timeout)
-                actions[idx] = chosen
-        obs, _, term, _, _ = vg.step(actions, active=~done)
+                moves[idx] = chosen
+        if actions is not None:
+            for j in np.flatnonzero(~done).tolist():
+                actions[j].append(int(moves[j]))
+        obs, _, term, _, _ = vg.step(moves, active=~done)
         decisions[~done] += 1
         for j in np.flatnonzero(term).tolist():
-            over = next(e for e in vg.events(j) if e["type"] == "game_over")
             done[j] = True
-            side, names = sides_of((entrants[0].name, entrants[1].name), alternate, games[j])
-            records[j] = game_record(games[j], int(seeds[j]), side, names, int(over["winner"]),
-                                     over["reason"], int(over["turn"]), int(decisions[j]),
-                                     [int(f) for f in over["figures"]])
+            records[j] = _record(vg, j, entrants, alternate, games[j], seeds, int(decisions[j]))
     return records
+
+
+def _record(vg, j, entrants, alternate, index, seeds, decisions) -> dict:
+    over = next(e for e in vg.events(j) if e["type"] == "game_over")
+    side, names = sides_of((entrants[0].name, entrants[1].name), alternate, index)
+    return game_record(index, int(seeds[j]), side, names, int(over["winner"]), over["reason"], int(over["turn"]),
+                       decisions, [int(f) for f in over["figures"]])

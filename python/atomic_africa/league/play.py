@@ -6,7 +6,8 @@ game ``i``, so each side is played ``n_games / 2`` times (``a`` takes side 0 onc
 match's games depend only on the root seed and the two names, never on the other entrants, the
 order of the matches, ``workers``, Ray or the engine. Matches between built-in agents are played by
 :func:`atomic_africa.selfplay.play_games` (native by default; worker processes or Ray tasks);
-matches with an outside policy on the native batch in this process (:mod:`.external`).
+matches with an outside policy or a learned agent (``"puct"``, ``"network"``) on the native batch in
+this process (:mod:`.external`).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import numpy as np
 
 from .._optional import require
 from .._validate import check_memory
+from ..agents.learned import LEARNED_AGENTS, check_learned
 from ..agents.search import check_search
 from ..selfplay import ENGINES, play_games, results_memory
 from ..selfplay.run import check_workers
@@ -67,7 +69,7 @@ class LeagueResult:
 
 def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ray: bool = False,
                 address: str | None = None, scenario=None, rules=None, engine: str = "native", log=None,
-                policy_timeout=DEFAULT_POLICY_TIMEOUT, search=None) -> LeagueResult:
+                policy_timeout=DEFAULT_POLICY_TIMEOUT, search=None, network=None, puct=None) -> LeagueResult:
     """Play every pair of ``agents`` ``n_games`` times.
 
     Parameters
@@ -103,6 +105,15 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
         Search parameters of an ``"ismcts"`` entrant (some of ``simulations``, ``exploration``,
         ``rollout``, ``rollout_depth``: :func:`atomic_africa.agents.search.check_search`); its
         defaults otherwise. A match's games depend on them as on ``seed``.
+    network : str or PathLike, optional
+        The network file of ``"puct"`` and ``"network"`` entrants (default: the packaged network);
+        loaded once for the league.
+    puct : dict, optional
+        The ``"puct"`` entrant's search parameters (some of ``simulations``, ``wave``, ``c_puct``,
+        ``dirichlet_alpha``, ``noise_fraction``, ``temperature``:
+        :func:`atomic_africa.agents.puct.check_puct`). A match with a learned agent is played in this
+        process on the native batch (:func:`.external.play_external`), each step one batched search
+        (or one network call) for all its games where that agent is to move.
 
     Returns
     -------
@@ -125,6 +136,9 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
     workers = check_workers(workers)
     timeout = check_policy_timeout(policy_timeout)
     search = check_search(search)
+    learned = check_learned(network, puct)
+    if any(e.policy is None and e.name in LEARNED_AGENTS for e in entrants):
+        learned.evaluator()        # loaded now: a missing network is reported before any game
     if engine not in ENGINES:
         raise ValueError(f"engine: unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
     total = int(n_games) * len(entrants) * (len(entrants) - 1) // 2
@@ -151,8 +165,7 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
                 records += res.records
             else:
                 records += play_external((a, b), int(n_games), s, scenario=scenario, rules=rules,
-                                         policy_timeout=timeout,
-                                         search=search)
+                                         policy_timeout=timeout, search=search, learned=learned)
             match_seconds[(a.name, b.name)] = time.perf_counter() - t
             if log is not None:
                 print(f"{a.name} vs {b.name}: {n_games} games, {match_seconds[(a.name, b.name)]:.2f} s",

@@ -39,7 +39,7 @@ Routes (all need the token; every POST answers the game's new state, or 400/409 
   screen (two people at one screen);
 - ``GET /api/measure?from=X,Y&to=X,Y`` the range band and line of sight between two points of the
   table (:meth:`~atomic_africa.play.session.PlaySession.measure`);
-- ``POST /api/new`` ``{"scenario": name, "side": 0|1, "level": easy|normal|hard|human, "seed": n,
+- ``POST /api/new`` ``{"scenario": name, "side": 0|1, "level": easy|normal|hard|expert|human, "seed": n,
   "game": g}`` a new game of a packaged scenario (or ``"current"``: this game's), ``seed``
   optional; ``POST /api/load`` ``{"saved": text, "side": ..., "level": ..., "game": g}`` a saved
   game (``Game.to_json``'s text, at most :data:`MAX_LOAD_BODY` bytes). Either is saved to a new file
@@ -117,8 +117,8 @@ _CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inlin
 # The body each POST route expects, as its 400 says it, and the fields it requires.
 _SHAPES = {"/api/act": '{"action": id, "step": n}', "/api/undo": '{"step": n, "game": g}',
            "/api/handover": '{"player": p, "step": n, "game": g}',
-           "/api/new": '{"scenario": name, "side": 0|1, "level": easy|normal|hard|human, "game": g}',
-           "/api/load": '{"saved": text, "side": 0|1, "level": easy|normal|hard|human, "game": g}'}
+           "/api/new": '{"scenario": name, "side": 0|1, "level": easy|normal|hard|expert|human, "game": g}',
+           "/api/load": '{"saved": text, "side": 0|1, "level": easy|normal|hard|expert|human, "game": g}'}
 _REQUIRED = {"/api/act": ("action",), "/api/undo": ("step", "game"), "/api/handover": ("player", "step", "game"),
              "/api/new": ("game",), "/api/load": ("saved", "game")}
 
@@ -257,7 +257,7 @@ class PlayServer(ThreadingHTTPServer):
         ----------
         body : dict
             ``game`` (the current game's number, required), ``side`` (0 or 1: the person's side),
-            ``level`` (``easy``, ``normal``, ``hard``, or ``human``: two people); for a new game
+            ``level`` (``easy``, ``normal``, ``hard``, ``expert``, or ``human``: two people); for a new game
             ``scenario`` (a packaged scenario's name, or ``"current"``) and ``seed`` (optional, a
             whole number; default: a random one).
         saved : str, optional
@@ -309,7 +309,11 @@ class PlayServer(ThreadingHTTPServer):
                                     f"{printable(repr(seed))[:40]}", 400)
                 scenario = old.scenario if name == "current" else name
                 game = Game(scenario, seed, old.game.rules)
-            session = PlaySession(game, players, next_save_path(old.save_path), old.verbose, old.search)
+            try:
+                session = PlaySession(game, players, next_save_path(old.save_path), old.verbose, old.search,
+                                      old.learned)
+            except ValueError as exc:   # the expert level's network missing or unreadable: say which
+                raise PlayError(f"level: {level} cannot play here ({printable(str(exc))[:300]})", 409) from None
             session.save()
             session.game_id = old.game_id + 1
             self.session = session

@@ -35,11 +35,14 @@ __all__ = ["PlaySession", "PlayError", "PLAYERS", "LEVELS", "RETRACTABLE", "pars
 
 #: The AI levels a person may play against, easiest first, and the built-in agent each one is.
 #: ``hard`` is the search agent with its default search (about 10-20 ms a decision on the packaged
-#: scenarios, so a person never waits for it); ``--search-*`` options change it.
-LEVELS = {"easy": "heuristic", "normal": "greedy", "hard": "ismcts"}
+#: scenarios, so a person never waits for it); ``--search-*`` options change it. ``expert`` is the
+#: strongest: the packaged policy-value network plus its PUCT search (``--network`` and ``--puct-*``
+#: change them).
+LEVELS = {"easy": "heuristic", "normal": "greedy", "hard": "ismcts", "expert": "puct"}
 #: What each level plays like, as the page and ``--help`` say it.
 LEVEL_WORDS = {"easy": "rules of thumb, one step ahead", "normal": "the greedy agent: the best exact odds now",
-               "hard": "the ismcts search: plans ahead over what its side may know"}
+               "hard": "the ismcts search: plans ahead over what its side may know",
+               "expert": "a trained network guiding its own search (AlphaZero's PUCT)"}
 #: Who may play a side: a person at this screen, an AI level, or a built-in agent by name.
 PLAYERS = ("human",) + tuple(LEVELS) + tuple(sorted(AGENTS))
 #: The format tag of :meth:`PlaySession.state`.
@@ -179,6 +182,10 @@ class PlaySession:
         Search parameters of an ``"ismcts"`` (``"hard"``) player (some of ``simulations``,
         ``exploration``, ``rollout``, ``rollout_depth``, ``width``, as
         :class:`~atomic_africa.agents.ISMCTSAgent` takes them); its defaults otherwise.
+    learned : Learned or str or PathLike, optional
+        The network and search of a ``"puct"`` (``"expert"``) or ``"network"`` player
+        (:func:`atomic_africa.agents.learned.check_learned`, or a network file); default: the packaged
+        network with the search's defaults.
 
     Attributes
     ----------
@@ -212,13 +219,16 @@ class PlaySession:
     shows neither side's cards.
     """
 
-    def __init__(self, game: Game, players=("human", "greedy"), save=None, verbose: bool = False, search=None):
+    def __init__(self, game: Game, players=("human", "greedy"), save=None, verbose: bool = False, search=None,
+                 learned=None):
         self.players = parse_players(players)
         self.save_path = None if save is None else os.fspath(save)
         self.verbose = bool(verbose)
         self.search = search
+        self.learned = learned
         self.lock = threading.RLock()
-        self.agents = [None if p == "human" else make_agent(LEVELS.get(p, p), game.seed + k, search=search)
+        self.agents = [None if p == "human" else make_agent(LEVELS.get(p, p), game.seed + k, search=search,
+                                                            network=learned)
                        for k, p in enumerate(self.players)]
         humans = [p for p in range(2) if self.players[p] == "human"]
         # The log's view: the one person's side, or (None) what both people at the screen may see.
@@ -242,7 +252,7 @@ class PlaySession:
     # ------------------------------------------------------------------ construction
     @classmethod
     def new(cls, scenario=None, seed: int = 0, players=("human", "greedy"), rules=None, save=None,
-            verbose: bool = False, search=None) -> PlaySession:
+            verbose: bool = False, search=None, learned=None) -> PlaySession:
         """A new game (see :class:`~atomic_africa.game.Game` for ``scenario``, ``seed``, ``rules``),
         saved at once if ``save`` is given.
 
@@ -250,12 +260,13 @@ class PlaySession:
         -------
         PlaySession
         """
-        session = cls(Game(scenario, seed, rules), players, save, verbose, search)
+        session = cls(Game(scenario, seed, rules), players, save, verbose, search, learned)
         session.save()
         return session
 
     @classmethod
-    def load(cls, path, players=("human", "greedy"), save=None, verbose: bool = False, search=None) -> PlaySession:
+    def load(cls, path, players=("human", "greedy"), save=None, verbose: bool = False, search=None,
+             learned=None) -> PlaySession:
         """Resume the game saved in ``path`` (saving to ``save``, by default ``path`` itself).
 
         Returns
@@ -269,7 +280,7 @@ class PlaySession:
         OSError
             If it cannot be read.
         """
-        return cls(read_game(path), players, path if save is None else save, verbose, search)
+        return cls(read_game(path), players, path if save is None else save, verbose, search, learned)
 
     def _seen(self, events) -> list:
         """``events`` as the people at this screen may know them (see :attr:`log`)."""

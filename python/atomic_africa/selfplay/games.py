@@ -134,6 +134,7 @@ class Job(NamedTuple):
     replays: bool
     engine: str
     search: dict | None = None   # the "ismcts" agents' parameters (check_search), None: their defaults
+    learned: object = None       # Learned: the network and search of "puct" / "network" (None: none plays)
 
     def sides(self, index: int) -> tuple[int, tuple]:
         """(A's side, (side-0 agent, side-1 agent)) of game ``index``."""
@@ -171,10 +172,30 @@ def _python_game(spec, job: Job, index: int, game_seed: int, agent_seeds: list):
     return record, (g.to_json() if job.replays else None)
 
 
+def _learned_rows(spec, job: Job, indices, seeds, agent_seeds) -> list:
+    """The games of index ``indices`` when a learned agent (``"puct"``, ``"network"``) plays: all at once
+    on one VectorGame (env ``j`` plays game ``indices[j]``, its native agents' and search's streams
+    seeded from ``agent_seeds[j]``), each step one batched search or network call per learned side."""
+    from ..agents.search import search_overrides
+    from ..game import VectorGame
+    from ..league.entrants import Entrant
+    from ..league.external import play_vector
+    indices = [int(i) for i in indices]
+    vg = VectorGame.from_games(spec, seeds, agent_seeds, record_events=True)
+    actions = [[] for _ in indices] if job.replays else None
+    records = play_vector(vg, (Entrant(job.agents[0]), Entrant(job.agents[1])), indices, job.alternate,
+                          overrides=search_overrides(job.search), learned=job.learned, actions=actions)
+    seeds = seeds.tolist()
+    return [(r, Game.replay(spec, seeds[j], actions[j]).to_json() if job.replays else None)
+            for j, r in enumerate(records)]
+
+
 def _native_games(spec, job: Job, start: int, stop: int) -> list:
     """Games ``start..stop-1`` on the native driver; a replay is ``Game.to_json()`` of the game
     rebuilt from its seed and the actions the driver recorded."""
     seeds, agent_seeds = batch_seeds(job.root_entropy, start, stop)
+    if job.learned is not None:
+        return _learned_rows(spec, job, range(start, stop), seeds, agent_seeds)
     return _native_rows(spec, job, range(start, stop), seeds, agent_seeds)
 
 
@@ -208,7 +229,9 @@ def _sampled_games(sampler, job: Job, start: int, stop: int) -> list:
     for j in np.unique(maps).tolist():
         idx = np.flatnonzero(maps == j)
         spec = sampler.specs[j]
-        if job.engine == "native":
+        if job.learned is not None:
+            rows = _learned_rows(spec, job, start + idx, seeds[idx], agent_seeds[idx])
+        elif job.engine == "native":
             rows = _native_rows(spec, job, start + idx, seeds[idx], agent_seeds[idx])
         else:
             rows = [_python_game(spec, job, start + int(t), int(seeds[t]), agent_seeds[t].tolist()) for t in idx]

@@ -22,6 +22,7 @@ from .._seeding import seed_sequence
 from .. import _validate
 from .._validate import _size, as_int, check_memory, cores_available
 from ..agents import AGENTS
+from ..agents.learned import LEARNED_AGENTS, check_learned
 from ..agents.search import SEARCH_AGENTS, check_search
 from ..game.scenario import load_scenario
 from ..game.scenarios import sampler_of
@@ -41,6 +42,9 @@ _REPLAY_BYTES = 100_000
 # Games per batch at most: a batch is what is written at once (and lost when a run stops while it is in
 # flight); a Python game takes 0.1-1 s, a native one 0.5 ms (random) to 5 ms (greedy).
 _MAX_BATCH = {"python": 50, "native": 256}
+# Games per batch with a learned agent: its games are played together, one search for all of them
+# per step (the league's chunk size).
+_LEARNED_BATCH = 64
 #: Memory one worker process takes, at the least: measured, a spawned worker that imported the
 #: package and played a batch (256 native greedy games, or 4 Python games with replays) peaks at
 #: 55-58 MiB resident. 1,024 workers need about 56 GiB.
@@ -77,12 +81,20 @@ def _names(agents) -> tuple:
     return names
 
 
-def _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray, search=None) -> tuple[Job, dict]:
+def _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray, search=None, network=None,
+         puct=None) -> tuple[Job, dict]:
     """The run's shared job and its identity (what a resumed run must match; not the engine)."""
     names = _names(agents)
     search = check_search(search)
+    learned = check_learned(network, puct)
     if engine not in ENGINES:
         raise ValueError(f"engine: unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
+    plays_learned = any(a in LEARNED_AGENTS for a in names)
+    if plays_learned:
+        if engine != "native":
+            raise ValueError(f"engine: {engine!r} has no learned agents ({', '.join(LEARNED_AGENTS)}); "
+                             f"allowed: native")
+        learned.evaluator()   # loaded now: a missing or bad network is reported before any game
     if use_ray:
         require("ray", "ray", "running games on Ray")  # now, before any game is played
     root = seed_sequence(seed, "seed")
@@ -107,10 +119,16 @@ def _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray, sea
     if any(a in SEARCH_AGENTS for a in names):
         # the games depend on them; only then in the identity, so earlier runs still resume
         identity["search"] = search
-    return Job(scenario, rules_dict, root.entropy, names, bool(alternate), bool(replays), engine, search), identity
+    if plays_learned:
+        identity["learned"] = learned.identity()
+    return (Job(scenario, rules_dict, root.entropy, names, bool(alternate), bool(replays), engine, search,
+                learned if plays_learned else None), identity)
 
 
-def _ranges(first: int, n: int, workers: int, batch_size, engine: str):
+def _ranges(first: int, n: int, workers: int, batch_size, engine: str, learned: bool = False):
+    if batch_size is None and learned:
+        # one VectorGame per batch: the bigger, the bigger the network's batches
+        batch_size = max(1, min(_LEARNED_BATCH, math.ceil((n - first) / max(workers, 1))))
     if batch_size is None:
         batch_size = max(1, min(_MAX_BATCH[engine], math.ceil((n - first) / (max(workers, 1) * 8))))
     return [(lo, min(n, lo + batch_size)) for lo in range(first, n, batch_size)]
@@ -148,7 +166,8 @@ def _common(n_games, workers, batch_size):
 def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, workers: int = 1,
                scenario=None, rules=None, alternate: bool = True, replays: bool = False,
                use_ray: bool = False, address: str | None = None, batch_size: int | None = None,
-               progress: bool = False, engine: str = DEFAULT_ENGINE, search=None) -> SelfPlayResult:
+               progress: bool = False, engine: str = DEFAULT_ENGINE, search=None, network=None,
+               puct=None) -> SelfPlayResult:
     """Play ``n_games`` between agents A and B, keeping every result in memory.
 
     Parameters
@@ -185,6 +204,13 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
         Search parameters of an ``"ismcts"`` agent (some of ``simulations``, ``exploration``,
         ``rollout``, ``rollout_depth``, as :class:`~atomic_africa.agents.ISMCTSAgent` takes them;
         :func:`atomic_africa.agents.search.check_search`); its defaults otherwise.
+    network : str or PathLike, optional
+        The network file of a ``"puct"`` or ``"network"`` agent (default: the packaged network).
+        Their games are played on the native batch, a batch's games together (one search or network
+        call per step for all of them); worker processes and Ray tasks get the loaded network with
+        their batch; ``engine="python"`` is refused.
+    puct : dict, optional
+        The ``"puct"`` agent's search parameters (:func:`atomic_africa.agents.puct.check_puct`).
 
     Returns
     -------
@@ -202,12 +228,12 @@ def play_games(n_games: int, agents=("random", "random"), *, seed: int = 0, work
     n_games, workers, batch_size = _common(n_games, workers, batch_size)
     check_memory(results_memory(n_games, bool(replays)), "n_games", f"{n_games:,} games' results",
                  "play fewer games per call, or stream them to files (stream_games)")
-    job, _ = _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray, search)
+    job, _ = _job(agents, seed, scenario, rules, alternate, replays, engine, use_ray, search, network, puct)
     played, how, seconds = [], None, 0.0
     bar = Progress(n_games, progress, unit="game")
     try:
-        how, batches = backend(job, _ranges(0, n_games, workers, batch_size, engine), workers,
-                               use_ray, address)
+        how, batches = backend(job, _ranges(0, n_games, workers, batch_size, engine, job.learned is not None),
+                               workers, use_ray, address)
         t0 = time.perf_counter()
         with closing(batches):
             for batch in in_order(batches, 0):
@@ -263,12 +289,15 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
                  resume: bool = False, seed: int = 0, workers: int = 1, scenario=None, rules=None,
                  alternate: bool = True, use_ray: bool = False, address: str | None = None,
                  batch_size: int | None = None, progress: bool = False, engine: str = DEFAULT_ENGINE,
-                 handle_signals: bool = False, on_batch=None, search=None) -> SelfPlayResult:
+                 handle_signals: bool = False, on_batch=None, search=None, network=None,
+                 puct=None) -> SelfPlayResult:
     """Play ``n_games`` between agents A and B, writing results and replays as batches finish.
 
     Parameters
     ----------
-    n_games, agents, seed, workers, scenario, rules, alternate, use_ray, address, batch_size, progress, engine, search
+    n_games, agents, seed, workers, scenario, rules, alternate, use_ray, address, batch_size, progress, engine
+        As for :func:`play_games`.
+    search, network, puct
         As for :func:`play_games`.
     results : str or PathLike, optional
         The per-game results table: Parquet (the ``parquet`` extra), or CSV if it ends in ``.csv``
@@ -313,7 +342,8 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
     n_games, workers, batch_size = _common(n_games, workers, batch_size)
     check_memory(results_memory(n_games, False), "n_games", f"{n_games:,} games' results",
                  "play fewer games per run")
-    job, identity = _job(agents, seed, scenario, rules, alternate, replays is not None, engine, use_ray, search)
+    job, identity = _job(agents, seed, scenario, rules, alternate, replays is not None, engine, use_ray, search,
+                         network, puct)
     files = RunFiles(dict(identity, games=n_games), results, replays)
     signals = _Signals()
     bar, started = None, False
@@ -325,8 +355,8 @@ def stream_games(n_games: int, agents=("random", "random"), *, results=None, rep
             records, first = list(kept), len(kept)
             bar = Progress(n_games, progress, unit="game")
             bar.update(first)
-            how, batches = backend(job, _ranges(first, n_games, workers, batch_size, engine),
-                                   workers, use_ray, address)
+            how, batches = backend(job, _ranges(first, n_games, workers, batch_size, engine,
+                                                job.learned is not None), workers, use_ray, address)
             t0 = time.perf_counter()
             with closing(batches):
                 for batch in in_order(batches, first):
