@@ -41,12 +41,11 @@ import zlib
 import numpy as np
 
 from .._optional import require
+from .._seeding import seed_sequence
+from .._validate import as_float, as_int
+from ..game import Game, GameSpec
 
 pyspiel = require("pyspiel", "openspiel", "the OpenSpiel bridge")
-
-from .._seeding import seed_sequence  # noqa: E402 - after the one-line report of a missing extra
-from .._validate import as_int, as_float  # noqa: E402
-from ..game import Game, GameSpec  # noqa: E402
 
 __all__ = ["SHORT_NAME", "GAME_TYPE", "AtomicAfricaGame", "AtomicAfricaState", "DEFAULT_MAX_GAME_LENGTH",
            "OpenSpielISMCTSAgent", "load_game", "register"]

@@ -1,13 +1,14 @@
-"""Who plays in a league: built-in agents by name, outside policies by ``module:callable``.
+"""Who plays in a league: built-in and game agents by name, outside policies by ``module:callable``.
 
 A policy is any callable ``policy(observations, action_masks) -> actions`` on a batch: float32
 observations of shape ``(k, observation_size)`` (each row the observation of the player to move, the
 policy's side, as ``VectorGame.observations()``), bool masks of shape ``(k, num_actions)``, and it
-returns ``k`` legal integer action ids. A *game agent* (:data:`GAME_AGENTS`, e.g. ``"openspiel-ismcts"``
-with the ``openspiel`` extra) is an agent of another library that plays one
-:class:`~atomic_africa.game.Game` at a time, ``act(game) -> int``. A policy is imported with :mod:`importlib` (the working directory
-first on the path, as ``python -m`` would), so a file ``my_policy.py`` beside the command is
-``my_policy:act``; ``package.module:object.method`` reaches attributes of attributes.
+returns ``k`` legal integer action ids. A *game agent* (:data:`GAME_AGENTS`, e.g.
+``"openspiel-ismcts"`` with the ``openspiel`` extra) is an agent of another library that plays one
+:class:`~atomic_africa.game.Game` at a time, ``act(game) -> int``. A policy is
+imported with :mod:`importlib` (the working directory first on the path, as ``python -m`` would), so
+a file ``my_policy.py`` beside the command is ``my_policy:act``; ``package.module:object.method``
+reaches attributes of attributes.
 """
 from __future__ import annotations
 
