@@ -178,13 +178,15 @@ def test_openspiel_alpha_zero_runs_and_writes_checkpoints(tmp_path):
     # and its actor processes receive the game pickled (AtomicAfricaGame.__reduce__).
     script = tmp_path / "run_az.py"
     script.write_text(textwrap.dedent("""
+        import os
         import sys
         import atomic_africa.env.open_spiel  # registers "atomic_africa"
         from open_spiel.python.algorithms.alpha_zero import alpha_zero
 
         if __name__ == "__main__":
             alpha_zero.alpha_zero(alpha_zero.Config(
-                game="atomic_africa", path=sys.argv[1], learning_rate=1e-3, weight_decay=1e-4,
+                game="atomic_africa", path=os.path.abspath(sys.argv[1]),  # orbax wants it absolute
+                learning_rate=1e-3, weight_decay=1e-4,
                 decouple_weight_decay=False, train_batch_size=16, replay_buffer_size=64, replay_buffer_reuse=1,
                 max_steps=1, checkpoint_freq=1, actors=1, evaluators=0, evaluation_window=10, eval_levels=2,
                 uct_c=1.4, max_simulations=2, policy_alpha=1.0, policy_epsilon=0.25, temperature=1.0,
