@@ -14,16 +14,17 @@ It is a Python game over the native engine (:class:`atomic_africa.game.Game`); w
   stream included (as OpenSpiel's ``random_sim_test`` requires: a clone and its original given the
   same action must agree), so a perfect-information search that clones (``MCTSBot``) plays one
   sampled future of the dice.
-- **Information states** (strings only): player ``p``'s record of what it has seen: a 64-bit digest (CRC-32 and
-  Adler-32) of its observation (:meth:`Game.observation`) each time it changes, and its own actions.
-  The observation holds nothing ``p`` may not know, so neither does the record. There is no
+- **Information states** (strings only): player ``p``'s record of what it has seen: a 64-bit digest
+  (CRC-32 and Adler-32) of its observation
+  (:meth:`~atomic_africa.game.native.single.Game.observation`) each time it changes, and its own
+  actions. The observation holds nothing ``p`` may not know, so neither does the record. There is no
   information-state *tensor* (a perfect-recall record has no fixed size); the observation tensor is
   the 838 floats (default scenario) the gymnasium and PettingZoo adapters give.
 - **Resampling**: ``state.resample_from_infostate(p, sampler)`` is a copy whose hidden part is drawn
-  again for ``p`` by :meth:`Game.determinize` (the opponent's unseen cards, ``p``'s own deck order,
-  future dice), seeded from one draw of ``sampler``; ``p``'s information state is unchanged. The
-  opponent's record restarts at its observation in the new world (its past observations there are
-  not known).
+  again for ``p`` by :meth:`~atomic_africa.game.native.single.Game.determinize` (the opponent's
+  unseen cards, ``p``'s own deck order, future dice), seeded from one draw of ``sampler``; ``p``'s
+  information state is unchanged. The opponent's record restarts at its observation in the new world
+  (its past observations there are not known).
 - **Returns**: +1 / -1 to the winner / loser, 0 each for a draw, at the end only. A game that reaches
   ``max_game_length`` decisions (default 1000; the longest of 4,000 random games had 320) ends there
   as a draw.
@@ -259,8 +260,9 @@ class AtomicAfricaState(pyspiel.State):
         return [float(r) for r in g.returns()]
 
     def resample_from_infostate(self, player_id, probability_sampler):
-        """A copy in which what ``player_id`` cannot see is drawn again (:meth:`Game.determinize`),
-        seeded from one draw of ``probability_sampler`` (a callable giving a float in [0, 1)).
+        """A copy in which what ``player_id`` cannot see is drawn again
+        (:meth:`~atomic_africa.game.native.single.Game.determinize`), seeded from one draw of
+        ``probability_sampler`` (a callable giving a float in [0, 1)).
 
         ``player_id``'s information state (and observation, and legal actions when it is to move) is
         the same in the copy; the opponent's record restarts at its observation there.
