@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .._optional import require
 from ..agents import AGENTS
 
 __all__ = ["Entrant", "parse_entrants", "resolve_policy", "check_actions", "GAME_AGENTS"]
@@ -35,6 +36,9 @@ def _openspiel_ismcts(seed: int, search: dict):
 #: ``"openspiel-ismcts"``: OpenSpiel's ``ISMCTSBot`` (:class:`atomic_africa.env.open_spiel.OpenSpielISMCTSAgent`),
 #: which takes ``simulations`` and ``exploration`` (its rollouts are OpenSpiel's random ones).
 GAME_AGENTS = {"openspiel-ismcts": _openspiel_ismcts}
+# The optional package each game agent needs and its extra: checked when the agent is named, before
+# any game is played.
+_NEEDS = {"openspiel-ismcts": ("pyspiel", "openspiel")}
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,8 @@ def parse_entrants(text, name: str = "agents") -> list:
     ValueError
         Naming ``name`` and the entry: fewer than two agents, an empty or repeated entry, an unknown
         built-in name, or a policy that cannot be resolved (see :func:`resolve_policy`).
+    MissingExtraError
+        A game agent's optional package is not installed (the message names the extra).
     """
     items = text.split(",") if isinstance(text, str) else list(text)
     out, seen = [], set()
@@ -81,7 +87,9 @@ def parse_entrants(text, name: str = "agents") -> list:
         if ":" in item:
             entrant = Entrant(item, resolve_policy(item, name))
         elif item.lower() in GAME_AGENTS:
-            entrant = Entrant(item.lower(), agent=GAME_AGENTS[item.lower()])
+            item = item.lower()
+            require(*_NEEDS[item], item)
+            entrant = Entrant(item, agent=GAME_AGENTS[item])
         else:
             item = item.lower()
             if item not in AGENTS:
