@@ -79,7 +79,7 @@ autodoc_mock_imports = _HEAVY + [m for m in _LIGHT if not _installed(m)]
 # other projects are not linked (no intersphinx: no network) and are left as text.
 nitpicky = True
 nitpick_ignore_regex = [
-    (r"py:.*", r"(numpy|np|gymnasium|gym|pettingzoo|stable_baselines3|sb3_contrib|ray|torch|pyarrow|"
+    (r"py:.*", r"(numpy|np|gymnasium|gym|pettingzoo|stable_baselines3|sb3_contrib|ray|torch|pyarrow|pyspiel|open_spiel|"
                r"matplotlib|PIL|tqdm|fractions|collections|concurrent|pathlib|enum|typing|os|io|"
                r"types|threading|dataclasses|numbers|json|importlib|argparse|multiprocessing|signal|"
                r"subprocess|tomllib|pickle|random|math|itertools|functools|abc|contextlib|string|http|"

@@ -29,7 +29,7 @@ DOCS = ROOT / "docs"
 RULES_TOML = ROOT / "python" / "atomic_africa" / "data" / "rules.toml"
 
 #: Pages whose examples take long (torch, Ray and PPO imports and a short learn).
-SLOW_PAGES = {"guide/rl.md"}
+SLOW_PAGES = {"guide/rl.md", "guide/learned_search.md"}
 
 
 def _pages() -> list[str]:
@@ -95,6 +95,8 @@ CHECKS = {
     "guide/play.md": lambda ns: ns["session"].game.is_over and Path("game.json").is_file(),
     "guide/information.md": lambda ns: ns["everything"] == list(ns["game"].events) and ns["theirs"],
     "guide/c_api.md": _checks_c_api,
+    "guide/learned_search.md": lambda ns: (ns["state"].is_terminal() and sum(ns["state"].returns()) == 0
+                                           and ns["game"].get_type().short_name == "atomic_africa"),
     "guide/planning.md": lambda ns: (len(ns["played"]) == 40 and ns["vg"].num_envs == ns["N"] + 1
                                      and ns["game"].s.turn >= 3 and ns["first"] >= 0),
 }

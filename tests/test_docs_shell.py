@@ -47,7 +47,8 @@ CHECKOUT = {
 
 #: Pages whose blocks take more than a few seconds (C builds, thousands of games, a training, many
 #: commands: guide/play.md runs seven, 14 s).
-SLOW_PAGES = {"README.md", "guide/c_api.md", "guide/league.md", "guide/play.md", "guide/rl.md"}
+SLOW_PAGES = {"README.md", "guide/c_api.md", "guide/league.md", "guide/play.md", "guide/rl.md",
+              "guide/learned_search.md"}
 
 C_COMPILER = next((c for c in ("/usr/bin/gcc", "/usr/bin/clang", "/usr/bin/cc") if os.access(c, os.X_OK)), None)
 

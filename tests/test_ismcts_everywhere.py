@@ -121,7 +121,8 @@ def test_a_bad_search_option_is_refused_naming_it(command, argv, message, capsys
 def test_search_options_need_a_search_agent(command, agents, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     err = _error([command, agents, "--search-rollout", "greedy", "--scenario", SMALL], capsys)
-    assert "--search-rollout: only with a search agent (ismcts) in " + agents.split("=")[0] in err
+    searchers = "ismcts, openspiel-ismcts" if command == "league" else "ismcts"   # the league's game agent too
+    assert f"--search-rollout: only with a search agent ({searchers}) in " + agents.split("=")[0] in err
 
 
 def test_help_lists_ismcts_and_the_search_options(capsys):

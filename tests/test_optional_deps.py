@@ -18,7 +18,7 @@ from atomic_africa._optional import EXTRAS, MissingExtraError, require
 
 ROOT = Path(__file__).resolve().parents[1]
 OPTIONAL = ("matplotlib", "PIL", "tqdm", "gymnasium", "pettingzoo", "ray", "pyarrow", "stable_baselines3",
-            "sb3_contrib", "torch")
+            "sb3_contrib", "torch", "pyspiel", "open_spiel")
 
 # In the child: block `blocked` (top-level names and their submodules) before any other import.
 BLOCKER = textwrap.dedent("""
@@ -40,6 +40,7 @@ CLI_CASES = {
     "selfplay --ray": ["selfplay", "--games", "2", "--ray", "--no-progress"],
     "selfplay --out parquet": ["selfplay", "--games", "2", "--out", "x.parquet", "--no-progress"],
     "selfplay --out csv": ["selfplay", "--games", "2", "--out", "x.csv", "--no-progress"],
+    "league openspiel-ismcts": ["league", "--agents", "openspiel-ismcts,random", "--games", "1"],
 }
 API_CASES = {
     "AtomicAfricaEnv": "from atomic_africa.env import AtomicAfricaEnv",
@@ -50,6 +51,7 @@ API_CASES = {
     "AtomicAfricaSB3VecEnv": "from atomic_africa.env import AtomicAfricaSB3VecEnv",
     "AtomicAfricaMultiAgentEnv": "from atomic_africa.env.rllib import AtomicAfricaMultiAgentEnv",
     "AtomicAfricaRLlibVectorEnv": "from atomic_africa.env import AtomicAfricaRLlibVectorEnv",
+    "open_spiel": "import atomic_africa.env.open_spiel",
     "save_png": "from atomic_africa.replay.render import save_png; from atomic_africa import Game; "
                 "save_png(Game(seed=0), 'x.png')",
 }
@@ -81,12 +83,13 @@ EXPECTED_CLI = [("render", "matplotlib", "render", "plot"),
                 ("odds --plot", "matplotlib", "--plot", "plot"),
                 ("artillery --plot", "matplotlib", "--plot", "plot"),
                 ("selfplay --ray", "ray", "running games on Ray", "ray"),
-                ("selfplay --out parquet", "pyarrow", "Parquet results; a .csv file needs nothing", "parquet")]
+                ("selfplay --out parquet", "pyarrow", "Parquet results; a .csv file needs nothing", "parquet"),
+                ("league openspiel-ismcts", "open_spiel", "openspiel-ismcts", "openspiel")]
 EXPECTED_API = [("AtomicAfricaEnv", "gymnasium", "gym"), ("AtomicAfricaVectorEnv", "gymnasium", "gym"),
                 ("gymnasium_env", "gymnasium", "gym"), ("pettingzoo_env", "pettingzoo", "pettingzoo"),
                 ("AtomicAfricaAEC", "pettingzoo", "pettingzoo"), ("save_png", "matplotlib", "plot"),
                 ("AtomicAfricaSB3VecEnv", "stable-baselines3", "sb3"), ("AtomicAfricaMultiAgentEnv", "ray", "rllib"),
-                ("AtomicAfricaRLlibVectorEnv", "gymnasium", "gym")]
+                ("AtomicAfricaRLlibVectorEnv", "gymnasium", "gym"), ("open_spiel", "open_spiel", "openspiel")]
 
 
 def _child(code: str, blocked, cwd) -> subprocess.CompletedProcess:

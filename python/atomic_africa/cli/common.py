@@ -229,17 +229,19 @@ def add_search_options(parser) -> None:
                         f"0: every legal action (default {d.width})")
 
 
-def search_from_args(args, agents, option: str = "--agents") -> dict | None:
+def search_from_args(args, agents, option: str = "--agents", searchers=None) -> dict | None:
     """The search parameters the options of :func:`add_search_options` set (None: none set),
-    refused when none of ``agents`` (the names given with ``option``) searches."""
+    refused when none of ``agents`` (the names given with ``option``) searches (is one of
+    ``searchers``, default the built-in search agents)."""
     from ..agents.search import SEARCH_AGENTS
+    searchers = SEARCH_AGENTS if searchers is None else tuple(searchers)
     given = {k: getattr(args, opt[2:].replace("-", "_")) for k, opt in SEARCH_OPTIONS.items()}
     given = {k: value for k, value in given.items() if value is not None}
     if not given:
         return None
-    if not any(str(a).strip().lower() in SEARCH_AGENTS for a in agents):
+    if not any(str(a).strip().lower() in searchers for a in agents):
         first = SEARCH_OPTIONS[next(iter(given))]
-        raise ValueError(f"{first}: only with a search agent ({', '.join(SEARCH_AGENTS)}) in {option}")
+        raise ValueError(f"{first}: only with a search agent ({', '.join(searchers)}) in {option}")
     return given
 
 

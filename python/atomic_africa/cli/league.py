@@ -33,11 +33,13 @@ def register(sub):
             "(k, n_actions) of the games where it is to move (the working directory is searched "
             "first); its matches run on the native engine in this process, as do those of the learned "
             "agents puct (a network plus its PUCT search: --network, --puct-*) and network (the network "
-            "alone), each step one batched search for all the games of a match where it is to move."
+            "alone), each step one batched search for all the games of a match where it is to move. With the "
+            "openspiel extra, openspiel-ismcts is OpenSpiel's own ISMCTS bot (it takes --search-simulations "
+            "and --search-exploration), played one game at a time in this process."
         ),
     )
     p.add_argument("--agents", default=DEFAULT_LEAGUE, metavar="A,B,...",
-                   help=f"two or more of {agent_list(AGENTS)} or module:callable "
+                   help=f"two or more of {agent_list(AGENTS)}, openspiel-ismcts or module:callable "
                         "(default %(default)s)")
     p.add_argument("--games", type=positive_count_arg, default=100, metavar="N",
                    help="games per pair, sides alternating (default %(default)s)")
@@ -90,7 +92,9 @@ def run(args) -> int:
 
 
 def _run(args) -> int:
+    from ..agents.search import SEARCH_AGENTS
     from ..league import parse_entrants, play_league, plot_league, write_tables
+    from ..league.entrants import GAME_AGENTS
     from ..league.external import PolicyError, PolicyTimeout
     from ..league.output import check_outputs
     from ..league.tables import format_pairs, format_ratings
@@ -99,7 +103,8 @@ def _run(args) -> int:
                          "out --address")
     as_int(args.workers, "--workers", lo=1, hi=MAX_THREADS)
     entrants = parse_entrants(args.agents, "--agents")   # policies imported now, before any game
-    search = search_from_args(args, [e.name for e in entrants if e.policy is None])
+    search = search_from_args(args, [e.name for e in entrants if e.policy is None],
+                              searchers=(*SEARCH_AGENTS, *GAME_AGENTS))
     learned = network_from_args(args, [e.name for e in entrants if e.policy is None])
     check_outputs(args.out, args.png)
     try:

@@ -1,4 +1,5 @@
-"""Reinforcement-learning adapters over the game: PettingZoo, Gymnasium, stable-baselines3 and RLlib.
+"""Reinforcement-learning adapters over the game: PettingZoo, Gymnasium, stable-baselines3, RLlib and
+OpenSpiel.
 
 - :mod:`.pettingzoo_env`: the PettingZoo AEC environment (``env()``, ``raw_env``) [pettingzoo].
 - :mod:`.gymnasium_env`: :class:`AtomicAfricaEnv`, one side against a built-in opponent, registered
@@ -16,13 +17,17 @@
 - :mod:`.rllib_vector`: :class:`AtomicAfricaRLlibVectorEnv`, the vector env in the layout of RLlib's
   single-agent env runner (next-step autoreset, masks in the observation): RLlib steps all the
   games of an env runner in one engine call [gym; used with rllib].
+- :mod:`.open_spiel`: the game registered with ``pyspiel`` as ``"atomic_africa"`` (import it), for
+  OpenSpiel's algorithms; :class:`~.open_spiel.OpenSpielISMCTSAgent`, OpenSpiel's ISMCTS bot as an
+  agent of this package [openspiel].
 
 The native engine these run on is :class:`atomic_africa.game.VectorGame`; the built-in agents
 are in :mod:`atomic_africa.agents`, the self-play job in :mod:`atomic_africa.selfplay`.
 
 The adapters import their optional dependencies only when used; a missing one raises
 :class:`~atomic_africa.MissingExtraError` (an ImportError) naming the extra that installs it
-(``pip install 'atomic-africa[gym]'``, ``[pettingzoo]``, ``[ray]``, ``[parquet]``, ``[sb3]``, ``[rllib]``;
+(``pip install 'atomic-africa[gym]'``, ``[pettingzoo]``, ``[ray]``, ``[parquet]``, ``[sb3]``, ``[rllib]``,
+``[openspiel]``;
 ``[rl]``: the first four).
 """
 from __future__ import annotations

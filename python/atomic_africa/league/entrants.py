@@ -1,11 +1,14 @@
-"""Who plays in a league: built-in agents by name, outside policies by ``module:callable``.
+"""Who plays in a league: built-in and game agents by name, outside policies by ``module:callable``.
 
 A policy is any callable ``policy(observations, action_masks) -> actions`` on a batch: float32
 observations of shape ``(k, observation_size)`` (each row the observation of the player to move, the
 policy's side, as ``VectorGame.observations()``), bool masks of shape ``(k, num_actions)``, and it
-returns ``k`` legal integer action ids. It is imported with :mod:`importlib` (the working directory
-first on the path, as ``python -m`` would), so a file ``my_policy.py`` beside the command is
-``my_policy:act``; ``package.module:object.method`` reaches attributes of attributes.
+returns ``k`` legal integer action ids. A *game agent* (:data:`GAME_AGENTS`, e.g.
+``"openspiel-ismcts"`` with the ``openspiel`` extra) is an agent of another library that plays one
+:class:`~atomic_africa.game.Game` at a time, ``act(game) -> int``. A policy is
+imported with :mod:`importlib` (the working directory first on the path, as ``python -m`` would), so
+a file ``my_policy.py`` beside the command is ``my_policy:act``; ``package.module:object.method``
+reaches attributes of attributes.
 """
 from __future__ import annotations
 
@@ -17,22 +20,41 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .._optional import require
 from ..agents import AGENTS, LEARNED_AGENTS
 
-__all__ = ["Entrant", "parse_entrants", "resolve_policy", "check_actions"]
+__all__ = ["Entrant", "parse_entrants", "resolve_policy", "check_actions", "GAME_AGENTS"]
+
+
+def _openspiel_ismcts(seed: int, search: dict):
+    from ..env.open_spiel import OpenSpielISMCTSAgent   # needs the openspiel extra
+    return OpenSpielISMCTSAgent(seed, simulations=search["simulations"], exploration=search["exploration"])
+
+
+#: Game agents by name: ``make(seed, search) -> agent`` with ``act(game) -> int``, given the league's
+#: search parameters completed with their defaults (:func:`atomic_africa.agents.search.check_search`).
+#: ``"openspiel-ismcts"``: OpenSpiel's ``ISMCTSBot`` (:class:`atomic_africa.env.open_spiel.OpenSpielISMCTSAgent`),
+#: which takes ``simulations`` and ``exploration`` (its rollouts are OpenSpiel's random ones).
+GAME_AGENTS = {"openspiel-ismcts": _openspiel_ismcts}
+# The optional package each game agent needs and its extra: checked when the agent is named, before
+# any game is played.
+_NEEDS = {"openspiel-ismcts": ("pyspiel", "openspiel")}
+
 
 @dataclass(frozen=True)
 class Entrant:
-    """One agent of a league: a built-in agent (``policy`` None; native, or learned: ``"puct"``,
-    ``"network"``) or an outside policy."""
+    """One agent of a league: a built-in agent (``policy`` and ``agent`` None; native, or learned:
+    ``"puct"``, ``"network"``), an outside policy, or a game agent (``agent``: its maker, a value of
+    :data:`GAME_AGENTS`)."""
 
     name: str
     policy: Callable | None = None
+    agent: Callable | None = None
 
     @property
     def builtin(self) -> bool:
-        """Played by the C core alone (a native built-in agent: not a policy, not a learned agent)."""
-        return self.policy is None and self.name not in LEARNED_AGENTS
+        """Played by the C core alone (a native built-in agent: not a policy, a learned or a game agent)."""
+        return self.policy is None and self.agent is None and self.name not in LEARNED_AGENTS
 
 
 def parse_entrants(text, name: str = "agents") -> list:
@@ -41,8 +63,8 @@ def parse_entrants(text, name: str = "agents") -> list:
     Parameters
     ----------
     text : str or sequence of str
-        Built-in agent names (:data:`atomic_africa.agents.AGENTS`, any case) and ``module:callable``
-        policies; at least two, no repeats.
+        Built-in agent names (:data:`atomic_africa.agents.AGENTS`, any case), game agents
+        (:data:`GAME_AGENTS`) and ``module:callable`` policies; at least two, no repeats.
     name : str
         The argument's name for error messages.
 
@@ -55,6 +77,8 @@ def parse_entrants(text, name: str = "agents") -> list:
     ValueError
         Naming ``name`` and the entry: fewer than two agents, an empty or repeated entry, an unknown
         built-in name, or a policy that cannot be resolved (see :func:`resolve_policy`).
+    MissingExtraError
+        A game agent's optional package is not installed (the message names the extra).
     """
     items = text.split(",") if isinstance(text, str) else list(text)
     out, seen = [], set()
@@ -64,11 +88,15 @@ def parse_entrants(text, name: str = "agents") -> list:
             raise ValueError(f"{name}: empty agent name in {text!r}")
         if ":" in item:
             entrant = Entrant(item, resolve_policy(item, name))
+        elif item.lower() in GAME_AGENTS:
+            item = item.lower()
+            require(*_NEEDS[item], item)
+            entrant = Entrant(item, agent=GAME_AGENTS[item])
         else:
             item = item.lower()
             if item not in AGENTS:
-                raise ValueError(f"{name}: unknown agent {item!r}; allowed: {', '.join(sorted(AGENTS))} "
-                                 f"or a policy as module:callable")
+                raise ValueError(f"{name}: unknown agent {item!r}; allowed: {', '.join(sorted(AGENTS))}, "
+                                 f"{', '.join(sorted(GAME_AGENTS))} or a policy as module:callable")
             entrant = Entrant(item)
         if entrant.name in seen:
             raise ValueError(f"{name}: {entrant.name!r} is listed twice")

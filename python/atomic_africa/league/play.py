@@ -7,7 +7,8 @@ match's games depend only on the root seed and the two names, never on the other
 order of the matches, ``workers``, Ray or the engine. Matches between built-in agents are played by
 :func:`atomic_africa.selfplay.play_games` (native by default; worker processes or Ray tasks);
 matches with an outside policy or a learned agent (``"puct"``, ``"network"``) on the native batch in
-this process (:mod:`.external`).
+this process (:mod:`.external`); matches with a game agent (``"openspiel-ismcts"``) one game at a time
+in this process (:mod:`.game_agents`).
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from ..agents.search import check_search
 from ..selfplay import ENGINES, play_games, results_memory
 from ..selfplay.run import check_workers
 from .entrants import Entrant, parse_entrants
+from .game_agents import play_game_agents
 from .external import DEFAULT_POLICY_TIMEOUT, check_policy_timeout, play_external
 from .ratings import Ratings, bradley_terry
 from .tables import outcome_matrices, pair_table, rating_table
@@ -75,8 +77,8 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
     Parameters
     ----------
     agents : str or sequence
-        Comma-separated names or a sequence of names / :class:`.entrants.Entrant`; built-in agents and
-        ``module:callable`` policies (:func:`.entrants.parse_entrants`).
+        Comma-separated names or a sequence of names / :class:`.entrants.Entrant`; built-in agents, game
+        agents and ``module:callable`` policies (:func:`.entrants.parse_entrants`).
     n_games : int
         Games per pair (``>= 1``), sides alternating.
     seed : int
@@ -103,8 +105,9 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
         (:func:`.external.play_external`).
     search : dict, optional
         Search parameters of an ``"ismcts"`` entrant (some of ``simulations``, ``exploration``,
-        ``rollout``, ``rollout_depth``: :func:`atomic_africa.agents.search.check_search`); its
-        defaults otherwise. A match's games depend on them as on ``seed``.
+        ``rollout``, ``rollout_depth``, ``width``: :func:`atomic_africa.agents.search.check_search`); its
+        defaults otherwise. An ``"openspiel-ismcts"`` entrant takes ``simulations`` and
+        ``exploration`` from them. A match's games depend on them as on ``seed``.
     network : str or PathLike, optional
         The network file of ``"puct"`` and ``"network"`` entrants (default: the packaged network);
         loaded once for the league.
@@ -163,6 +166,9 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
                                  rules=rules, alternate=True, use_ray=use_ray, progress=False, engine=engine,
                                  search=search)
                 records += res.records
+            elif a.agent is not None or b.agent is not None:
+                records += play_game_agents((a, b), int(n_games), s, scenario=scenario, rules=rules,
+                                            policy_timeout=timeout, search=search, learned=learned)
             else:
                 records += play_external((a, b), int(n_games), s, scenario=scenario, rules=rules,
                                          policy_timeout=timeout, search=search, learned=learned)
