@@ -24,8 +24,8 @@ import os
 # on a machine with another busy process a spinning thread takes the core its partner needs, and
 # VectorGame(threads=2) ran 39x slower than 1 thread there (6,272 vs 246,521 decisions/s); passive,
 # it runs at 0.84x-1.3x (benchmarks/bench_threads.py, docs/performance.md). Results do not depend on
-# it (they are identical for every thread count). A value the user set wins; an OpenMP runtime already loaded by another library keeps
-# the policy it started with.
+# it (they are identical for every thread count). A value the user set wins; an OpenMP runtime
+# already loaded by another library keeps the policy it started with.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 _HERE = os.path.dirname(os.path.abspath(__file__))

@@ -17,7 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import _validate as v
 from .._atomic_write import replaced_atomically
+from .._limits import MAX_THREADS
 
 __all__ = ["DEFAULT_NETWORK", "MLPEvaluator", "NetworkAgent", "save_mlp", "load_evaluator"]
 
@@ -65,6 +67,10 @@ class MLPEvaluator:
     ----------
     path : str or Path
         A file :func:`save_mlp` wrote.
+    blas_threads : int or None
+        Threads the matrix products may use during a call (default 1; None: BLAS's own setting). The
+        search's batches are small matrices: on a busy machine BLAS's threads wait for each other and
+        made them 10-15 times slower than one thread (threadpoolctl limits them during the call only).
 
     Raises
     ------
@@ -72,7 +78,11 @@ class MLPEvaluator:
         If the file is not a network file (named, with what is missing or inconsistent).
     """
 
-    def __init__(self, path):
+    def __init__(self, path, blas_threads=1):
+        if blas_threads is not None:
+            blas_threads = v.as_int(blas_threads, "blas_threads", lo=1, hi=MAX_THREADS)
+        self.blas_threads = blas_threads
+        self._limiter = None
         self.path = Path(path)
         try:
             with np.load(self.path, allow_pickle=False) as z:
@@ -113,6 +123,19 @@ class MLPEvaluator:
                              f"({self.meta.get('scenario', 'its scenario')})")
         if m.shape != (x.shape[0], self.num_actions):
             raise ValueError(f"masks: shape {m.shape}; expected ({x.shape[0]}, {self.num_actions})")
+        if self.blas_threads is None:
+            return self._forward(x, m)
+        if self._limiter is None:
+            from threadpoolctl import ThreadpoolController
+            self._limiter = ThreadpoolController()
+        with self._limiter.limit(limits=self.blas_threads, user_api="blas"):
+            return self._forward(x, m)
+
+    def __getstate__(self):
+        # the thread controller holds library handles: a pickled evaluator (a worker's) makes its own
+        return {**self.__dict__, "_limiter": None}
+
+    def _forward(self, x, m):
         h = x
         for w, b in self.hidden:
             h = np.maximum(h @ w + b, 0.0)
