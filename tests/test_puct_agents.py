@@ -224,3 +224,41 @@ def test_a_streamed_run_with_puct_resumes_to_the_same_file_and_checks_the_search
         stream_games(6, ("puct", "random"), results=out, resume=True, puct={"simulations": 4}, **kw)
     done = stream_games(6, ("puct", "random"), results=out, resume=True, puct={"simulations": 3}, **kw)
     assert done.resumed == 2 and out.read_bytes() == (tmp_path / "whole.csv").read_bytes()
+
+
+def test_the_evaluator_runs_blas_on_the_threads_it_is_given_and_says_what_it_takes(net):
+    import pickle
+
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from atomic_africa.agents.network import MLPEvaluator
+
+    vg = VectorGame(None, 3, 5)
+    obs, masks = vg.observations(), vg.action_masks()
+    seen = []
+
+    def blas_threads():
+        return {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+
+    class Probe(MLPEvaluator):   # records BLAS's thread count inside the call
+        def _forward(self, x, m):
+            seen.append(blas_threads())
+            return super()._forward(x, m)
+
+    one, free = Probe(net), Probe(net, blas_threads=None)
+    with threadpool_limits(limits=2, user_api="blas"):
+        outside = blas_threads()
+        p1, v1 = one(obs, masks)
+        p2, v2 = free(obs, masks)
+        assert blas_threads() == outside            # restored after the call
+    assert seen == [{1}, outside]
+    np.testing.assert_allclose(p1, p2, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(v1, v2, rtol=1e-5, atol=1e-7)
+    plain = MLPEvaluator(net)
+    plain(obs, masks)                               # its limiter made
+    p3, v3 = pickle.loads(pickle.dumps(plain))(obs, masks)   # a worker's copy makes its own
+    np.testing.assert_array_equal(p3, p1)
+    np.testing.assert_array_equal(v3, v1)
+    for bad in (0, -1, 2.5, "2"):
+        with pytest.raises((ValueError, TypeError), match="blas_threads"):
+            MLPEvaluator(net, blas_threads=bad)
