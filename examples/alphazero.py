@@ -70,17 +70,17 @@ CURVE_FIELDS = ("iteration", "wall_seconds", "games", "decisions", "eval_games",
 #: what to report).
 TRAINING = ("scenario", "seed", "envs", "simulations", "wave", "c_puct", "steps", "temperature_moves",
             "dirichlet", "noise_fraction", "value_mix", "hidden", "lr", "weight_decay", "batch_size", "updates",
-            "buffer", "torch_threads")
+            "buffer", "torch_threads", "warm_games", "warm_updates")
 
 DEFAULTS = dict(envs=32, simulations=64, wave=8, c_puct=1.5, steps=32, temperature_moves=20,
                 dirichlet=0.3, noise_fraction=0.25, value_mix=0.0, hidden="256,256", lr=1e-3, weight_decay=1e-4,
                 batch_size=256, updates=16, buffer=65536, checkpoint_every=10, eval_every=10,
-                eval_games=64, final_games=0, minutes=60.0, iterations=0)
+                eval_games=64, final_games=0, minutes=60.0, iterations=0, warm_games=0, warm_updates=2000)
 #: ``--smoke``: a run of a few seconds that still finishes games, trains, evaluates and checkpoints.
 SMOKE = dict(envs=4, simulations=8, wave=4, c_puct=1.5, steps=96, temperature_moves=8,
              dirichlet=0.3, noise_fraction=0.25, value_mix=0.0, hidden="32", lr=1e-3, weight_decay=1e-4,
              batch_size=32, updates=4, buffer=4096, checkpoint_every=1, eval_every=2,
-             eval_games=4, final_games=0, minutes=5.0, iterations=3)
+             eval_games=4, final_games=0, minutes=5.0, iterations=3, warm_games=0, warm_updates=4)
 
 
 # -- arguments ----------------------------------------------------------------------------------
@@ -158,6 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--batch-size", type=_positive(int), help=f"[{DEFAULTS['batch_size']}]")
     t.add_argument("--updates", type=_nonnegative(int), help=f"gradient steps per iteration [{DEFAULTS['updates']}]")
     t.add_argument("--buffer", type=_positive(int), help=f"replay buffer decisions [{DEFAULTS['buffer']}]")
+    t.add_argument("--warm-games", type=_nonnegative(int),
+                   help="before self-play, games of the native greedy agent against itself whose moves (as "
+                        f"one-hot policies) and outcomes fill the buffer (0: start from scratch) [{DEFAULTS['warm_games']}]")
+    t.add_argument("--warm-updates", type=_nonnegative(int),
+                   help=f"gradient steps on those games before self-play [{DEFAULTS['warm_updates']}]")
     t.add_argument("--torch-threads", type=_positive(int), default=1, help="torch threads (1: bit-for-bit resume)")
     r = p.add_argument_group("checkpoints and evaluation")
     r.add_argument("--checkpoint-every", type=_positive(int), help=f"iterations [{DEFAULTS['checkpoint_every']}]")
@@ -321,14 +326,53 @@ def self_play(run, iteration: int) -> dict:
     return {"games": games, "decisions": decisions, "outcomes": outcomes}
 
 
+def warm_start(run) -> dict:
+    """``--warm-games`` games of greedy against greedy into the buffer (the move played as a one-hot
+    policy, the outcome for the mover), then ``--warm-updates`` gradient steps on them: the network
+    starts from the greedy agent's choices instead of from nothing (as AlphaGo started from expert
+    moves), and self-play improves on it."""
+    from atomic_africa.agents.native import agent_params
+    from atomic_africa.game.native.vector import VectorGame
+    a = run.args
+    base = int(np.random.default_rng([a.seed, 0, 3]).integers(0, 2**62))
+    n = a.warm_games
+    vg = VectorGame.from_games(a.scenario, [base + k for k in range(n)])
+    vg.agent_params = agent_params()
+    pending = [[] for _ in range(n)]
+    active = vg.action_masks().any(axis=1)
+    decisions = 0
+    while active.any():
+        obs, masks, cur = vg.observations(), vg.action_masks(), vg.current_player
+        actions = vg.agent_actions("greedy", active=active)
+        for i in np.flatnonzero(active).tolist():
+            pending[i].append((obs[i], masks[i], int(actions[i]), int(cur[i])))
+        _, rewards, term, _, _ = vg.step(actions, active=active, observe=False)
+        decisions += int(active.sum())
+        for i in np.flatnonzero(term & active).tolist():
+            rows = pending[i]
+            policy = np.zeros((len(rows), vg.num_actions), np.float32)
+            policy[np.arange(len(rows)), [r[2] for r in rows]] = 1.0
+            run.buffer.add(np.stack([r[0] for r in rows]), np.stack([r[1] for r in rows]), policy,
+                           np.array([rewards[i, r[3]] for r in rows], np.float32))
+            pending[i] = []
+        active &= ~term
+    losses = fit(run, a.warm_updates, [a.seed, 0, 4]) if a.warm_updates else {}
+    return {"games": n, "decisions": decisions, **losses}
+
+
 def train_step(run, iteration: int) -> dict:
+    return fit(run, run.args.updates, [run.args.seed, iteration, 1])
+
+
+def fit(run, updates: int, seed) -> dict:
+    """``updates`` gradient steps on minibatches of the buffer drawn by a generator seeded ``seed``."""
     torch, a = run.torch, run.args
-    if run.buffer.size < a.batch_size or a.updates == 0:
+    if run.buffer.size < a.batch_size or updates == 0:
         return {}
-    rng = np.random.default_rng([a.seed, iteration, 1])
+    rng = np.random.default_rng(seed)
     run.net.train()
     tot = {"policy_loss": 0.0, "value_loss": 0.0}
-    for _ in range(a.updates):
+    for _ in range(updates):
         obs, masks, pi, z = (torch.from_numpy(x) for x in run.buffer.sample(rng, a.batch_size))
         logits, v = run.net(obs)
         logp = torch.log_softmax(masked_logits(torch, logits, masks), 1)
@@ -338,8 +382,8 @@ def train_step(run, iteration: int) -> dict:
         (lp + lv).backward()
         run.opt.step()
         run.updates_done += 1
-        tot["policy_loss"] += float(lp.detach()) / a.updates
-        tot["value_loss"] += float(lv.detach()) / a.updates
+        tot["policy_loss"] += float(lp.detach()) / updates
+        tot["value_loss"] += float(lv.detach()) / updates
     run.net.eval()
     return tot
 
@@ -501,6 +545,14 @@ def train(args) -> dict:
             "seed": args.seed, "trained_by": "examples/alphazero.py"}
     start, start_elapsed, resumed = time.perf_counter(), run.elapsed, args.resume
     rows0, t_search = run.evaluator.rows, 0.0
+    if args.warm_games and run.iteration == 0 and not resumed:   # part of the training time
+        w = warm_start(run)
+        run.decisions += w["decisions"]
+        for k in ("policy_loss", "value_loss"):
+            if k in w:
+                writer.add_scalar(f"warm/{k}", w[k], 0)
+        print(f"warm start: {w['games']} greedy games, {w['decisions']} decisions, "
+              f"{time.perf_counter() - start:.1f} s", flush=True)
     while True:
         run.elapsed = start_elapsed + time.perf_counter() - start
         if (args.iterations and run.iteration >= args.iterations) or run.elapsed >= args.minutes * 60:

@@ -1,6 +1,7 @@
 """examples/alphazero.py: its arguments and buffers (fast), and its short run in a subprocess (slow:
 torch's import and a few iterations of searched self-play): it writes the network, the TensorBoard
-events and the learning curve, and a run stopped and resumed ends with the same network bit for bit."""
+events and the learning curve, and a run stopped and resumed (after a warm start from greedy's games)
+ends with the same network bit for bit."""
 from __future__ import annotations
 
 import csv
@@ -66,6 +67,31 @@ def test_the_replay_buffer_keeps_the_last_rows_and_round_trips(az):
     assert (other.size, other.head) == (buf.size, buf.head)
 
 
+def test_the_warm_start_fills_the_buffer_with_greedys_moves_and_outcomes(az):
+    from atomic_africa.agents.native import agent_params
+    from atomic_africa.game.native.vector import VectorGame
+
+    run = az.Run()
+    run.args = az.parse_args(["--smoke", "--scenario", str(SMALL), "--warm-games", "3", "--warm-updates", "0"])
+    vg = VectorGame(str(SMALL), 1, 0)
+    run.buffer = az.ReplayBuffer(4096, vg.observation_size, vg.num_actions)
+    w = az.warm_start(run)
+    n = run.buffer.size
+    assert w["games"] == 3 and w["decisions"] == n > 3
+    pol, masks, val = run.buffer.policy[:n], run.buffer.masks[:n], run.buffer.value[:n]
+    assert (pol.sum(axis=1) == 1).all() and (pol.max(axis=1) == 1).all()      # one-hot
+    assert masks[np.arange(n), pol.argmax(axis=1)].all()                     # at a legal action
+    assert set(np.unique(val).tolist()) <= {-1.0, 0.0, 1.0}
+    # every game's first decision is the one greedy plays there
+    base = int(np.random.default_rng([run.args.seed, 0, 3]).integers(0, 2**62))
+    g = VectorGame.from_games(str(SMALL), [base + k for k in range(3)])
+    g.agent_params = agent_params()
+    first, want = g.observations(), g.agent_actions("greedy")
+    for k in range(3):
+        rows = np.flatnonzero((run.buffer.obs[:n] == first[k]).all(axis=1))
+        assert rows.size and (pol[rows].argmax(axis=1) == want[k]).all()
+
+
 def _run(out, *more):
     cmd = [sys.executable, str(ROOT / "examples" / "alphazero.py"), "--out", str(out), "--smoke",
            "--scenario", str(SMALL), "--steps", "24", "--eval-games", "4", "--eval-every", "2", *more]
@@ -103,7 +129,7 @@ def _plays(path, resume):
 
 @pytest.mark.slow
 def test_a_short_run_writes_its_files_and_resumes_bit_for_bit(tmp_path):
-    whole = _run(tmp_path / "whole", "--iterations", "4", "--plot", "--final-games", "2")
+    whole = _run(tmp_path / "whole", "--iterations", "4", "--plot", "--final-games", "2", "--warm-games", "2")
     assert whole["iteration"] == 4 and whole["games"] > 0 and whole["updates"] > 0 and not whole["resumed"]
     w = tmp_path / "whole"
     assert (w / "resume.pt").exists() and (w / "curve.png").stat().st_size > 0
@@ -120,10 +146,10 @@ def test_a_short_run_writes_its_files_and_resumes_bit_for_bit(tmp_path):
     _plays(w / "alphazero.npz", w / "resume.pt")
 
     split = tmp_path / "split"
-    first = _run(split, "--iterations", "1")
+    first = _run(split, "--iterations", "1", "--warm-games", "2")
     assert first["iteration"] == 1
     assert any(not np.array_equal(net[k], x) for k, x in _weights(split).items())   # it went on learning
-    second = _run(split, "--iterations", "4", "--resume")
+    second = _run(split, "--iterations", "4", "--resume", "--warm-games", "2")
     assert second["resumed"] and second["iteration"] == 4
     assert (second["games"], second["decisions"], second["updates"]) == \
         (whole["games"], whole["decisions"], whole["updates"])
