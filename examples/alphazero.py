@@ -160,7 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--buffer", type=_positive(int), help=f"replay buffer decisions [{DEFAULTS['buffer']}]")
     t.add_argument("--warm-games", type=_nonnegative(int),
                    help="before self-play, games of the native greedy agent against itself whose moves (as "
-                        f"one-hot policies) and outcomes fill the buffer (0: start from scratch) [{DEFAULTS['warm_games']}]")
+                        "one-hot policies) and outcomes fill the buffer (0: start from scratch) "
+                        f"[{DEFAULTS['warm_games']}]")
     t.add_argument("--warm-updates", type=_nonnegative(int),
                    help=f"gradient steps on those games before self-play [{DEFAULTS['warm_updates']}]")
     t.add_argument("--torch-threads", type=_positive(int), default=1, help="torch threads (1: bit-for-bit resume)")
