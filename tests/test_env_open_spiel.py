@@ -51,6 +51,26 @@ def test_the_game_is_registered_with_its_type():
     assert state.legal_actions() == state.game.legal_actions()
 
 
+def test_the_information_state_tensor_is_the_observation_and_the_players_action_counts():
+    game = bridge.load_game(seed=4)
+    spec = GameSpec.build(None)
+    assert game.information_state_tensor_shape() == [spec.observation_size + spec.space.n]
+    state = game.new_initial_state()
+    rng = np.random.default_rng(4)
+    played = [[], []]
+    for _ in range(30):
+        p = state.current_player()
+        a = int(rng.choice(state.legal_actions()))
+        played[p].append(a)
+        state.apply_action(a)
+    for p in (0, 1):
+        t = np.asarray(state.information_state_tensor(p), np.float32)
+        assert np.array_equal(t[:spec.observation_size], state.game.observation(p))
+        assert np.array_equal(t[spec.observation_size:], np.bincount(played[p], minlength=spec.space.n))
+    clone = state.clone()
+    assert clone.information_state_tensor(0) == state.information_state_tensor(0)
+
+
 def test_pyspiel_random_sim_test_passes():
     # serialize=False: pyspiel serializes a sampled-stochastic game with the game's RNG state, which a
     # Python game cannot give (GetRNGState); the state's own serialization is tested below.
@@ -107,6 +127,7 @@ def test_information_state_is_blind_to_the_opponents_hidden_cards():
         rng = np.random.default_rng(seed)
         while not a.is_terminal() and np.array_equal(a.game.observation(p), b.game.observation(p)):
             assert a.information_state_string(p) == b.information_state_string(p)
+            assert a.information_state_tensor(p) == b.information_state_tensor(p)
             compared += 1
             differed += a.information_state_string(1 - p) != b.information_state_string(1 - p)
             if a.current_player() == p:
@@ -133,6 +154,7 @@ def test_resampling_keeps_the_players_information_state():
     for _ in range(4):
         r = state.resample_from_infostate(p, sampler)
         assert r.information_state_string(p) == state.information_state_string(p)
+        assert r.information_state_tensor(p) == state.information_state_tensor(p)
         assert r.observation_tensor(p) == state.observation_tensor(p)
         assert r.legal_actions() == state.legal_actions() and r.history() == state.history()
         hidden.add(r.game.observation(1 - p).tobytes())

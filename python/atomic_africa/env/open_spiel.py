@@ -14,12 +14,14 @@ It is a Python game over the native engine (:class:`atomic_africa.game.Game`); w
   stream included (as OpenSpiel's ``random_sim_test`` requires: a clone and its original given the
   same action must agree), so a perfect-information search that clones (``MCTSBot``) plays one
   sampled future of the dice.
-- **Information states** (strings only): player ``p``'s record of what it has seen: a 64-bit digest
+- **Information states**: as a string, player ``p``'s record of what it has seen: a 64-bit digest
   (CRC-32 and Adler-32) of its observation
   (:meth:`~atomic_africa.game.native.single.Game.observation`) each time it changes, and its own
-  actions. The observation holds nothing ``p`` may not know, so neither does the record. There is no
-  information-state *tensor* (a perfect-recall record has no fixed size); the observation tensor is
-  the 838 floats (default scenario) the gymnasium and PettingZoo adapters give.
+  actions. The observation holds nothing ``p`` may not know, so neither does the record. As a tensor
+  (fixed size, so a summary of the record, not all of it): ``p``'s current observation followed by
+  how many times ``p`` has played each action id this game (``observation_size + num_actions``
+  floats). The observation tensor is the 838 floats (default scenario) the gymnasium and PettingZoo
+  adapters give.
 - **Resampling**: ``state.resample_from_infostate(p, sampler)`` is a copy whose hidden part is drawn
   again for ``p`` by :meth:`~atomic_africa.game.native.single.Game.determinize` (the opponent's
   unseen cards, ``p``'s own deck order, future dice), seeded from one draw of ``sampler``; ``p``'s
@@ -69,7 +71,7 @@ GAME_TYPE = pyspiel.GameType(
     max_num_players=2,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_PARAMS)
@@ -90,13 +92,14 @@ class _Core:
     native game is built on first use (``game``), never for a state about to be overwritten.
     """
 
-    __slots__ = ("spec", "max_length", "seed", "_game", "records", "last", "decisions")
+    __slots__ = ("spec", "max_length", "seed", "_game", "records", "last", "decisions", "counts")
 
     def __init__(self, spec: GameSpec, max_length: int, seed: int = 0, game: Game | None = None):
         self.spec, self.max_length, self.seed = spec, max_length, seed
         self._game = game
         self.records = self.last = None
         self.decisions = 0
+        self.counts = np.zeros((2, spec.space.n), np.float32)   # each player's actions, by id
         if game is not None:
             self._start()
 
@@ -117,6 +120,7 @@ class _Core:
         game = self.game
         new._game = game.fork()       # the state without the event log: the rules never read it
         new.records, new.last = list(self.records), list(self.last)
+        new.counts = self.counts.copy()
         return new
 
     def __getstate__(self):
@@ -133,6 +137,7 @@ class _Core:
         game.apply(action)
         self.decisions += 1
         self.records[actor] += f" a{action}"
+        self.counts[actor, action] += 1
         for p in (0, 1):
             d = _digest(game.observation(p))
             if d != self.last[p]:
@@ -211,7 +216,7 @@ class AtomicAfricaGame(pyspiel.Game):
         if params:
             raise ValueError(f"params: the observer takes no parameters, got {sorted(params)}")
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return _Observer(self.spec.observation_size, recall)
+        return _Observer(self.spec.observation_size, self.spec.space.n, recall)
 
 
 class AtomicAfricaState(pyspiel.State):
@@ -289,17 +294,20 @@ class AtomicAfricaState(pyspiel.State):
 
 
 class _Observer:
-    """OpenSpiel's ``PyObserver``: observations (tensor and digest string) or information states
-    (string only)."""
+    """OpenSpiel's ``PyObserver``: observations (tensor and digest string) or information states (the
+    record as a string; the observation and the player's action counts as a tensor)."""
 
-    def __init__(self, size: int, recall: bool):
-        self.recall = recall
-        self.tensor = None if recall else np.zeros(size, np.float32)
-        self.dict = {} if recall else {"observation": self.tensor}
+    def __init__(self, size: int, n_actions: int, recall: bool):
+        self.recall, self.size = recall, size
+        self.tensor = np.zeros(size + (n_actions if recall else 0), np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if recall:
+            self.dict["action_counts"] = self.tensor[size:]
 
     def set_from(self, state, player):
-        if not self.recall:
-            self.tensor[:] = state.core.game.observation(player)
+        self.tensor[:self.size] = state.core.game.observation(player)
+        if self.recall:
+            self.tensor[self.size:] = state.core.counts[player]
 
     def string_from(self, state, player):
         if self.recall:
