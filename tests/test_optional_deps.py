@@ -84,12 +84,12 @@ EXPECTED_CLI = [("render", "matplotlib", "render", "plot"),
                 ("artillery --plot", "matplotlib", "--plot", "plot"),
                 ("selfplay --ray", "ray", "running games on Ray", "ray"),
                 ("selfplay --out parquet", "pyarrow", "Parquet results; a .csv file needs nothing", "parquet"),
-                ("league openspiel-ismcts", "open_spiel", "openspiel-ismcts", "openspiel")]
+                ("league openspiel-ismcts", "open_spiel", "openspiel-ismcts", "open_spiel")]
 EXPECTED_API = [("AtomicAfricaEnv", "gymnasium", "gym"), ("AtomicAfricaVectorEnv", "gymnasium", "gym"),
                 ("gymnasium_env", "gymnasium", "gym"), ("pettingzoo_env", "pettingzoo", "pettingzoo"),
                 ("AtomicAfricaAEC", "pettingzoo", "pettingzoo"), ("save_png", "matplotlib", "plot"),
                 ("AtomicAfricaSB3VecEnv", "stable-baselines3", "sb3"), ("AtomicAfricaMultiAgentEnv", "ray", "rllib"),
-                ("AtomicAfricaRLlibVectorEnv", "gymnasium", "gym"), ("open_spiel", "open_spiel", "openspiel")]
+                ("AtomicAfricaRLlibVectorEnv", "gymnasium", "gym"), ("open_spiel", "open_spiel", "open_spiel")]
 
 
 def _child(code: str, blocked, cwd) -> subprocess.CompletedProcess:

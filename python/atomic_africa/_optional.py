@@ -2,7 +2,7 @@
 
 The base install needs only numpy; pictures, RL adapters, Ray and Parquet come with extras
 (``pip install 'atomic-africa[plot]'``, ``[gym]``, ``[pettingzoo]``, ``[ray]``, ``[parquet]``, ``[sb3]``,
-``[rllib]``, ``[pandas]``, ``[mesa]``, ``[openspiel]``).
+``[rllib]``, ``[pandas]``, ``[mesa]``, ``[open_spiel]``).
 Every import of an optional dependency goes through :func:`require`, so a missing one is reported
 the same way everywhere: a :class:`MissingExtraError` whose message is the whole story, which the
 command line prints as one line.
@@ -16,7 +16,7 @@ __all__ = ["MissingExtraError", "require", "EXTRAS"]
 
 #: The extras that install one optional feature each (pyproject.toml's optional-dependencies; ``rl``,
 #: ``test`` and ``dev`` are unions of these and of tools).
-EXTRAS = ("plot", "gym", "pettingzoo", "ray", "parquet", "sb3", "rllib", "pandas", "mesa", "openspiel")
+EXTRAS = ("plot", "gym", "pettingzoo", "ray", "parquet", "sb3", "rllib", "pandas", "mesa", "open_spiel")
 
 # Import names whose distribution is called differently on PyPI.
 _DISTRIBUTIONS = {"PIL": "pillow", "stable_baselines3": "stable-baselines3", "pyspiel": "open_spiel"}

@@ -34,7 +34,7 @@ def register(sub):
             "first); its matches run on the native engine in this process, as do those of the learned "
             "agents puct (a network plus its PUCT search: --network, --puct-*) and network (the network "
             "alone), each step one batched search for all the games of a match where it is to move. With the "
-            "openspiel extra, openspiel-ismcts is OpenSpiel's own ISMCTS bot (it takes --search-simulations "
+            "open_spiel extra, openspiel-ismcts is OpenSpiel's own ISMCTS bot (it takes --search-simulations "
             "and --search-exploration), played one game at a time in this process."
         ),
     )

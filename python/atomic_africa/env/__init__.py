@@ -19,7 +19,7 @@ OpenSpiel.
   games of an env runner in one engine call [gym; used with rllib].
 - :mod:`.open_spiel`: the game registered with ``pyspiel`` as ``"atomic_africa"`` (import it), for
   OpenSpiel's algorithms; :class:`~.open_spiel.OpenSpielISMCTSAgent`, OpenSpiel's ISMCTS bot as an
-  agent of this package [openspiel].
+  agent of this package [open_spiel].
 
 The native engine these run on is :class:`atomic_africa.game.VectorGame`; the built-in agents
 are in :mod:`atomic_africa.agents`, the self-play job in :mod:`atomic_africa.selfplay`.
@@ -27,7 +27,7 @@ are in :mod:`atomic_africa.agents`, the self-play job in :mod:`atomic_africa.sel
 The adapters import their optional dependencies only when used; a missing one raises
 :class:`~atomic_africa.MissingExtraError` (an ImportError) naming the extra that installs it
 (``pip install 'atomic-africa[gym]'``, ``[pettingzoo]``, ``[ray]``, ``[parquet]``, ``[sb3]``, ``[rllib]``,
-``[openspiel]``;
+``[open_spiel]``;
 ``[rl]``: the first four).
 """
 from __future__ import annotations

@@ -48,7 +48,7 @@ from .._seeding import seed_sequence
 from .._validate import as_float, as_int
 from ..game import Game, GameSpec
 
-pyspiel = require("pyspiel", "openspiel", "the OpenSpiel bridge")
+pyspiel = require("pyspiel", "open_spiel", "the OpenSpiel bridge")
 
 __all__ = ["SHORT_NAME", "GAME_TYPE", "AtomicAfricaGame", "AtomicAfricaState", "DEFAULT_MAX_GAME_LENGTH",
            "OpenSpielISMCTSAgent", "load_game", "register"]

@@ -4,7 +4,7 @@ A policy is any callable ``policy(observations, action_masks) -> actions`` on a 
 observations of shape ``(k, observation_size)`` (each row the observation of the player to move, the
 policy's side, as ``VectorGame.observations()``), bool masks of shape ``(k, num_actions)``, and it
 returns ``k`` legal integer action ids. A *game agent* (:data:`GAME_AGENTS`, e.g.
-``"openspiel-ismcts"`` with the ``openspiel`` extra) is an agent of another library that plays one
+``"openspiel-ismcts"`` with the ``open_spiel`` extra) is an agent of another library that plays one
 :class:`~atomic_africa.game.Game` at a time, ``act(game) -> int``. A policy is
 imported with :mod:`importlib` (the working directory first on the path, as ``python -m`` would), so
 a file ``my_policy.py`` beside the command is ``my_policy:act``; ``package.module:object.method``
@@ -27,7 +27,7 @@ __all__ = ["Entrant", "parse_entrants", "resolve_policy", "check_actions", "GAME
 
 
 def _openspiel_ismcts(seed: int, search: dict):
-    from ..env.open_spiel import OpenSpielISMCTSAgent   # needs the openspiel extra
+    from ..env.open_spiel import OpenSpielISMCTSAgent   # needs the open_spiel extra
     return OpenSpielISMCTSAgent(seed, simulations=search["simulations"], exploration=search["exploration"])
 
 
@@ -38,7 +38,7 @@ def _openspiel_ismcts(seed: int, search: dict):
 GAME_AGENTS = {"openspiel-ismcts": _openspiel_ismcts}
 # The optional package each game agent needs and its extra: checked when the agent is named, before
 # any game is played.
-_NEEDS = {"openspiel-ismcts": ("pyspiel", "openspiel")}
+_NEEDS = {"openspiel-ismcts": ("pyspiel", "open_spiel")}
 
 
 @dataclass(frozen=True)
