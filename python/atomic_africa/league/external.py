@@ -21,11 +21,10 @@ import threading
 import numpy as np
 
 from .._text import printable
-from ..agents.native import agent_params
 from ..agents.search import search_overrides
 from ..game import VectorGame
 from ..game.side_view import SideView
-from ..selfplay.games import game_record, sides_of
+from ..selfplay.vector_play import play_vector as _play_vector
 from .entrants import Entrant, check_actions
 
 __all__ = ["play_external", "play_vector", "CHUNK", "DEFAULT_POLICY_TIMEOUT", "PolicyError", "PolicyTimeout",
@@ -240,80 +239,11 @@ def _play_chunk(entrants, games, vg_seed, scenario, rules, alternate, timeout, o
 
 def play_vector(vg, entrants, games, alternate: bool, *, timeout=None, overrides=None, learned=None,
                 actions=None) -> list:
-    """Play one game in each env of ``vg`` (made with ``record_events=True``) between entrants A and B.
-
-    Built-in sides are the engine's native agents, learned ones (``"puct"``, ``"network"``) one
-    batched search or evaluator call per step for every env where they are to move
-    (:func:`atomic_africa.agents.learned.learned_actions`, with ``learned``'s network and search),
-    outside policies one call per step in the side-relative view.
-
-    Parameters
-    ----------
-    vg : VectorGame
-    entrants : (Entrant, Entrant)
-    games : sequence of int
-        The game index of each env (its record's ``game``; A's side is ``index % 2`` with ``alternate``).
-    alternate : bool
-    timeout : float or None
-        Seconds an outside policy's call may take.
-    overrides : dict, optional
-        Native agent parameters (the search's, :func:`~atomic_africa.agents.search.search_overrides`).
-    learned : Learned, optional
-        The learned agents' settings (default: the packaged network, the search's defaults).
-    actions : list of list, optional
-        One empty list per env, to which each env's actions are appended (a replay's).
-
-    Returns
-    -------
-    list of dict
-        One record per env, in env order.
-    """
-    from ..agents.learned import LEARNED_AGENTS, check_learned, learned_actions
-
-    m = len(games)
-    vg.agent_params = agent_params(overrides)   # the Python agents' defaults, the search's as given
+    """:func:`atomic_africa.selfplay.vector_play.play_vector` with outside policies called in the
+    side-relative view, each call limited to ``timeout`` seconds (None: no limit)."""
     view = SideView(vg.spec)                    # what an outside policy sees: the relative view
-    a_side = np.array([g % 2 if alternate else 0 for g in games], dtype=np.int8)
-    side_of = (a_side, 1 - a_side)              # side of A, side of B in each env
-    seeds = vg.episode_seeds
-    cur = vg.current_player
-    done = cur < 0                              # a game over before its first decision
-    decisions = np.zeros(m, dtype=np.int64)
-    records = [None] * m
-    for j in np.flatnonzero(done).tolist():
-        records[j] = _record(vg, j, entrants, alternate, games[j], seeds, 0)
-    if any(e.policy is None and e.name in LEARNED_AGENTS for e in entrants):
-        learned = check_learned(learned)
-    obs = vg.observations() if not done.all() else None
-    while not done.all():
-        cur = vg.current_player
-        masks = vg.action_masks()
-        moves = np.zeros(m, dtype=np.int64)
-        for entrant, side in zip(entrants, side_of):
-            rows = ~done & (cur == side)
-            if not rows.any():
-                continue
-            if entrant.name in LEARNED_AGENTS and entrant.policy is None:
-                idx, chosen = learned_actions(entrant.name, vg, learned, rows)
-                moves[idx] = chosen
-            elif entrant.builtin:
-                moves[rows] = vg.agent_actions(entrant.name, active=rows)[rows]
-            else:
-                idx, chosen = _policy_actions(entrant, view, obs, masks, cur, rows, timeout)
-                moves[idx] = chosen
-        if actions is not None:
-            for j in np.flatnonzero(~done).tolist():
-                actions[j].append(int(moves[j]))
-        obs, _, term, _, _ = vg.step(moves, active=~done)
-        decisions[~done] += 1
-        for j in np.flatnonzero(term).tolist():
-            done[j] = True
-            records[j] = _record(vg, j, entrants, alternate, games[j], seeds, int(decisions[j]))
-    return records
 
-
-def _record(vg, j, entrants, alternate, index, seeds, decisions) -> dict:
-    over = next(e for e in vg.events(j) if e["type"] == "game_over")
-    side, names = sides_of((entrants[0].name, entrants[1].name), alternate, index)
-    return game_record(index, int(seeds[j]), side, names, int(over["winner"]), over["reason"], int(over["turn"]),
-                       decisions, [int(f) for f in over["figures"]])
+    def policy_actions(entrant, obs, masks, cur, rows):
+        return _policy_actions(entrant, view, obs, masks, cur, rows, timeout)
+    return _play_vector(vg, entrants, games, alternate, overrides=overrides, learned=learned, actions=actions,
+                        policy_actions=policy_actions)

@@ -16,6 +16,7 @@ from ..game import Game, GameSpec
 from ..game.scenarios import ScenarioSampler
 from ..game.schema import END_REASONS
 from ..rules import Rules
+from .records import game_record, sides_of
 
 __all__ = ["ENGINES", "DEFAULT_ENGINE", "Job", "game_seed_sequence", "game_seeds", "batch_seeds",
            "play_batch", "game_record", "sides_of"]
@@ -141,21 +142,6 @@ class Job(NamedTuple):
         return sides_of(self.agents, self.alternate, index)
 
 
-def sides_of(agents, alternate: bool, index: int) -> tuple[int, tuple]:
-    """(A's side, (side-0 agent, side-1 agent)) of game ``index`` between agents ``(A, B)``."""
-    a_side = index % 2 if alternate else 0
-    a, b = agents
-    return a_side, ((a, b) if a_side == 0 else (b, a))
-
-
-def game_record(index, seed, a_side, sides, winner, reason, turns, decisions, figures) -> dict:
-    """A game's row of the results table (:data:`~atomic_africa.selfplay.COLUMNS`)."""
-    return {"game": index, "seed": seed, "agent_0": sides[0], "agent_1": sides[1], "a_side": a_side,
-            "winner": winner, "a_score": 0 if winner < 0 else (1 if winner == a_side else -1),
-            "reason": reason, "turns": turns, "decisions": decisions, "figures_0": figures[0],
-            "figures_1": figures[1]}
-
-
 def _python_game(spec, job: Job, index: int, game_seed: int, agent_seeds: list):
     """One game on the reference engine with its Python agents (``engine="python"``, for debugging)."""
     from ..reference.game import Game as ReferenceGame
@@ -178,12 +164,11 @@ def _learned_rows(spec, job: Job, indices, seeds, agent_seeds) -> list:
     seeded from ``agent_seeds[j]``), each step one batched search or network call per learned side."""
     from ..agents.search import search_overrides
     from ..game import VectorGame
-    from ..league.entrants import Entrant
-    from ..league.external import play_vector
+    from .vector_play import Side, play_vector
     indices = [int(i) for i in indices]
     vg = VectorGame.from_games(spec, seeds, agent_seeds, record_events=True)
     actions = [[] for _ in indices] if job.replays else None
-    records = play_vector(vg, (Entrant(job.agents[0]), Entrant(job.agents[1])), indices, job.alternate,
+    records = play_vector(vg, (Side(job.agents[0]), Side(job.agents[1])), indices, job.alternate,
                           overrides=search_overrides(job.search), learned=job.learned, actions=actions)
     seeds = seeds.tolist()
     return [(r, Game.replay(spec, seeds[j], actions[j]).to_json() if job.replays else None)
