@@ -162,19 +162,23 @@ def test_the_commands_play_learned_agents(net, capsys, tmp_path):
         assert message in err and "Traceback" not in err, err
 
 
-def test_the_packaged_network_loads_or_is_named_missing():
-    """Passes both ways: while the packaged network is absent the error names its file; once it
-    ships, it loads with the packaged battle's sizes."""
+def test_the_packaged_network_ships_and_plays_the_default_battle(monkeypatch):
+    """The network trained by examples/alphazero.py is package data: it loads with the packaged
+    battle's sizes and the expert level plays with it; a missing one is named, with the option."""
+    from atomic_africa.agents import network as network_module
+
     path = resources.files("atomic_africa.data") / DEFAULT_NETWORK
-    if Path(str(path)).is_file():
-        ev = load_evaluator(None)
-        vg = VectorGame(None, 1, 0)
-        assert (ev.observation_size, ev.num_actions) == (vg.observation_size, vg.num_actions)
-    else:
-        with pytest.raises(ValueError, match=f"network: cannot read .*{DEFAULT_NETWORK}"):
-            load_evaluator(None)
-        with pytest.raises(ValueError, match=f"network: the packaged network .*{DEFAULT_NETWORK}' is not installed"):
-            make_agent("puct")
+    assert Path(str(path)).is_file()
+    ev = load_evaluator(None)
+    vg = VectorGame(None, 1, 0)
+    assert (ev.observation_size, ev.num_actions) == (vg.observation_size, vg.num_actions)
+    assert ev.meta["trained_by"] == "examples/alphazero.py"
+    game = Game(None, 3)
+    for agent in (make_agent("puct", 1, puct={"simulations": 8}), make_agent("network", 1)):
+        assert game.action_mask()[agent.act(game)]
+    monkeypatch.setattr(network_module, "DEFAULT_NETWORK", "no_such_network.npz")
+    with pytest.raises(ValueError, match="network: the packaged network .*no_such_network.npz' is not installed"):
+        make_agent("puct")
 
 
 def test_the_page_starts_an_expert_game_and_names_a_missing_network(small_net, tmp_path, monkeypatch):
