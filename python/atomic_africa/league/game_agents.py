@@ -13,9 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..agents import make_agent
-from ..agents.learned import LEARNED_AGENTS, check_learned
-from ..agents.network import NetworkAgent
-from ..agents.puct import PUCTAgent
+from ..agents.learned import check_learned
 from ..game import Game, GameSpec
 from ..game.side_view import SideView
 from ..selfplay.games import game_record, game_seeds, sides_of
@@ -45,11 +43,8 @@ def _player(entrant: Entrant, seed: int, search: dict, spec: GameSpec, timeout, 
         return entrant.agent(seed, search)
     if entrant.policy is not None:
         return _PolicyPlayer(entrant, spec, timeout)
-    if entrant.name in LEARNED_AGENTS:     # the league's one loaded network, not a load per game
-        if entrant.name == "puct":
-            return PUCTAgent(seed, learned.evaluator(), **learned.puct)
-        return NetworkAgent(seed, learned.evaluator())
-    return make_agent(entrant.name, seed, search=search)
+    # network=learned: the league's one loaded network (check_learned passes a Learned through)
+    return make_agent(entrant.name, seed, search=search, network=learned)
 
 
 def play_game_agents(entrants, n_games: int, seed: int, *, scenario=None, rules=None, alternate: bool = True,
