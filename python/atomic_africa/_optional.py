@@ -1,6 +1,6 @@
 """Optional dependencies: import one, or say in one line which extra installs it.
 
-The base install needs only numpy; pictures, RL adapters, Ray and Parquet come with extras
+The base install needs only numpy (and threadpoolctl); pictures, RL adapters, Ray and Parquet come with extras
 (``pip install 'atomic-africa[plot]'``, ``[gym]``, ``[pettingzoo]``, ``[ray]``, ``[parquet]``, ``[sb3]``,
 ``[rllib]``, ``[pandas]``, ``[mesa]``, ``[open_spiel]``).
 Every import of an optional dependency goes through :func:`require`, so a missing one is reported
