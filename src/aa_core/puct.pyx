@@ -11,7 +11,7 @@ from libc.string cimport memcpy
 
 from aa_core.pcg cimport PCG_WORDS, aa_pcg_bitgen
 from aa_core.rng cimport aa_bitgen
-from aa_core.vgame cimport Game, Params
+from aa_core.vgame cimport AgentParams, Game, Params
 
 import numpy as np
 
@@ -23,6 +23,10 @@ cdef extern from "csrc/aa_puct.h":
         double dirichlet_alpha
         double noise_fraction
         double temperature
+        int rollout
+        double rollout_weight
+        int width
+        AgentParams agent
     ctypedef struct aa_puct:
         pass
     aa_puct* aa_puct_new(const Params* P, int n_trees, const aa_puct_params* pp) noexcept nogil
@@ -40,7 +44,8 @@ cdef extern from "csrc/aa_puct.h":
 
 
 def run(engine, const int64_t[::1] envs, const uint64_t[:, ::1] words, evaluator, int simulations, int wave,
-        double c_puct, double dirichlet_alpha, double noise_fraction, double temperature):
+        double c_puct, double dirichlet_alpha, double noise_fraction, double temperature, int rollout=-1,
+        double rollout_weight=0.0, int width=0, dict agent_params=None):
     """Search env envs[j] of `engine` (running or over) on the PCG64 stream words[j].
 
     Returns (actions int32 (n,), policy float32 (n, n_actions), value float32 (n,), new words
@@ -64,6 +69,9 @@ def run(engine, const int64_t[::1] envs, const uint64_t[:, ::1] words, evaluator
     cdef float[::1] value_v
     pp.simulations, pp.wave, pp.c_puct = simulations, wave, c_puct
     pp.dirichlet_alpha, pp.noise_fraction, pp.temperature = dirichlet_alpha, noise_fraction, temperature
+    pp.rollout, pp.rollout_weight, pp.width = rollout, rollout_weight, width
+    if agent_params is not None:
+        pp.agent = agent_params
     actions = np.full(n, -1, dtype=np.intc)
     policy = np.zeros((n, n_act), dtype=np.float32)
     value = np.zeros(n, dtype=np.float32)

@@ -47,9 +47,7 @@ typedef struct ts_search {
     aa_bitgen bg;
 } ts_search;
 
-/* Keep the greedy agent's best `width` of the m legal actions (ties to the lowest id), in
- * ascending id order, their values in val; returns how many are kept. */
-static int widest(const aa_params *P, aa_state *g, const aa_agent_params *ap, int *legal, int m, double *val,
+int aa_greedy_widest(const aa_params *P, aa_state *g, const aa_agent_params *ap, int *legal, int m, double *val,
                   int width) {
     V v;
     int i, j, k, a;
@@ -136,7 +134,7 @@ static void simulate(ts_search *t, aa_state *root, int me, aa_bitgen *rng) {
                 break;
             aa_sort_ids(legal, m);
             if (ranked && m > 1)
-                m = widest(P, g, t->ap, legal, m, t->val, t->width);
+                m = aa_greedy_widest(P, g, t->ap, legal, m, t->val, t->width);
             else
                 t->val[0] = 0.0;
         }
@@ -275,7 +273,7 @@ int aa_ismcts_act(const aa_params *P, aa_state *g, const aa_agent_params *ap, aa
     for (s = 0; s < t.root_m; s++)
         t.root_val[s] = 0.0;
     if (t.width > 0)
-        t.root_m = widest(P, &t.copy, ap, t.root_legal, t.root_m, t.root_val, t.width);
+        t.root_m = aa_greedy_widest(P, &t.copy, ap, t.root_legal, t.root_m, t.root_val, t.width);
     for (s = 0; s < (int)ap->simulations; s++)
         simulate(&t, g, me, rng);
     /* the most visited root action (ties: the lowest id); every root child is legal at the root */

@@ -120,4 +120,10 @@ int aa_greedy_act(V *v, const aa_agent_params *ap);
  * maximises; the odds tables must be there). */
 void aa_greedy_values(V *v, const aa_agent_params *ap, const int *acts, int m, double *out);
 
+/* Keep the greedy agent's best `width` of the m legal actions legal[] (ascending ids; ties to the
+ * lowest id), in ascending id order, their values in val; returns how many are kept (the ISMCTS
+ * agent's and the PUCT search's width; the odds tables must be there). */
+int aa_greedy_widest(const aa_params *P, aa_state *g, const aa_agent_params *ap, int *legal, int m, double *val,
+                     int width);
+
 #endif

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aa_agents_internal.h"
 #include "aa_maths.h"
 #include "aa_pcg.h"
 #include "aa_puct.h"
@@ -53,7 +54,10 @@ struct aa_puct {
     int n_trees, n_rows, k_rows;
     pu_tree *trees;
     float *obs, *priors, *values;
-    uint8_t *masks;
+    double *rollout_z;             /* each row's rollout outcome for its player (+1, 0, -1) */
+    uint8_t *masks, *kept;         /* kept: the actions a row's node gets as children (its mask, or
+                                    * the greedy agent's best `width` of it) */
+    double *val;                   /* n_actions: greedy values (width) */
     int *row_tree, *row_node, *row_player;
     int *legal, *child_of;
     aa_state copy;
@@ -121,7 +125,10 @@ void aa_puct_free(aa_puct *s) {
     free(s->obs);
     free(s->priors);
     free(s->values);
+    free(s->rollout_z);
     free(s->masks);
+    free(s->kept);
+    free(s->val);
     free(s->row_tree);
     free(s->row_node);
     free(s->row_player);
@@ -146,14 +153,20 @@ aa_puct *aa_puct_new(const aa_params *P, int n_trees, const aa_puct_params *pp) 
     s->obs = (float *)malloc(rows * (size_t)P->obs_size * sizeof(float));
     s->priors = (float *)malloc(rows * (size_t)P->n_actions * sizeof(float));
     s->values = (float *)malloc(rows * sizeof(float));
+    s->rollout_z = (double *)malloc(rows * sizeof(double));
     s->masks = (uint8_t *)malloc(rows * (size_t)P->n_actions);
+    s->kept = (uint8_t *)malloc(rows * (size_t)P->n_actions);
+    s->val = (double *)malloc((size_t)P->n_actions * sizeof(double));
+    if (P->tables.odds == NULL)   /* no odds tables: no greedy values, every legal action */
+        s->pp.width = 0;
     s->row_tree = (int *)malloc(rows * sizeof(int));
     s->row_node = (int *)malloc(rows * sizeof(int));
     s->row_player = (int *)malloc(rows * sizeof(int));
     s->legal = (int *)malloc((size_t)P->n_actions * sizeof(int));
     s->child_of = (int *)malloc((size_t)P->n_actions * sizeof(int));
     s->block = malloc(aa_state_size(P));
-    if (s->trees == NULL || s->obs == NULL || s->priors == NULL || s->values == NULL || s->masks == NULL
+    if (s->trees == NULL || s->obs == NULL || s->priors == NULL || s->values == NULL || s->rollout_z == NULL || s->masks == NULL
+            || s->kept == NULL || s->val == NULL
             || s->row_tree == NULL || s->row_node == NULL || s->row_player == NULL || s->legal == NULL
             || s->child_of == NULL || s->block == NULL) {
         aa_puct_free(s);
@@ -256,16 +269,35 @@ void aa_puct_begin(aa_puct *s, aa_state *const *roots, aa_bitgen *const *rngs) {
 static void write_row(aa_puct *s, int r, int tree, int node) {
     const aa_params *P = s->P;
     aa_state *g = &s->copy;
-    uint8_t *mask = s->masks + (size_t)r * P->n_actions;
+    uint8_t *mask = s->masks + (size_t)r * P->n_actions, *kept = s->kept + (size_t)r * P->n_actions;
     int m, k, p = g->s[S_CUR];
     aa_observe(P, g, p, s->obs + (size_t)r * P->obs_size);
     memset(mask, 0, (size_t)P->n_actions);
     m = aa_legal_actions(P, g, s->legal);
     for (k = 0; k < m; k++)
         mask[s->legal[k]] = 1;
+    if (s->pp.width > 0 && m > 1) {
+        memset(kept, 0, (size_t)P->n_actions);
+        aa_sort_ids(s->legal, m);
+        m = aa_greedy_widest(P, g, &s->pp.agent, s->legal, m, s->val, s->pp.width);
+        for (k = 0; k < m; k++)
+            kept[s->legal[k]] = 1;
+    } else {
+        memcpy(kept, mask, (size_t)P->n_actions);
+    }
     s->row_tree[r] = tree;
     s->row_node[r] = node;
     s->row_player[r] = p;
+    s->rollout_z[r] = 0.0;
+    if (node > 0 && s->pp.rollout >= 0 && s->pp.rollout_weight > 0.0) {
+        /* AlphaGo's mixed leaf value: play the copy out with the rollout agent (its draws from the
+         * copy's stream, seeded by this walk) and keep the outcome for p */
+        int a;
+        while (g->s[S_STAGE] != ST_OVER && (a = aa_rollout_choose(P, g, s->pp.rollout, &s->pp.agent, g->rng)) >= 0)
+            aa_apply_action(P, g, a);
+        if (g->s[S_STAGE] == ST_OVER && g->s[S_WINNER] >= 0)
+            s->rollout_z[r] = g->s[S_WINNER] == p ? 1.0 : -1.0;
+    }
 }
 
 /* One walk of tree `ti` (its stream's next seed determinizes the copy); 0, or -1 out of memory. */
@@ -308,6 +340,8 @@ static int walk(aa_puct *s, int ti) {
             break;
         }
         aa_sort_ids(legal, m);
+        if (s->pp.width > 0 && m > 1)
+            m = aa_greedy_widest(P, g, &s->pp.agent, legal, m, s->val, s->pp.width);
         for (child = nd->first_child; child >= 0; child = t->nodes[child].next_sibling)
             s->child_of[t->nodes[child].action] = child;
         for (i = 0; i < m; i++) {   /* an action this copy allows that the evaluated one did not */
@@ -411,7 +445,7 @@ int aa_puct_feed(aa_puct *s) {
         pu_tree *t = &s->trees[s->row_tree[r]];
         node = s->row_node[r];
         pr = s->priors + (size_t)r * P->n_actions;
-        mask = s->masks + (size_t)r * P->n_actions;
+        mask = s->kept + (size_t)r * P->n_actions;
         sum = 0.0;
         m = 0;
         for (a = 0; a < P->n_actions; a++) {
@@ -460,6 +494,8 @@ int aa_puct_feed(aa_puct *s) {
                 chooser = n->player;
                 if (r >= 0) {
                     val = (double)s->values[r];
+                    if (s->pp.rollout >= 0 && s->pp.rollout_weight > 0.0)
+                        val = (1.0 - s->pp.rollout_weight) * val + s->pp.rollout_weight * s->rollout_z[r];
                     val = chooser == s->row_player[r] ? val : -val;
                 } else {
                     val = t->walk_r0[j] < 0 ? 0.0 : (chooser == t->walk_r0[j] ? 1.0 : -1.0);

@@ -21,6 +21,10 @@ typedef struct aa_puct_params {
     double dirichlet_alpha;   /* root noise Dirichlet(alpha) over the legal actions; 0: none */
     double noise_fraction;    /* the noise's weight in the root priors, 0..1 */
     double temperature;       /* 0: the most visited action; > 0: drawn with weights N^(1/T) */
+    int rollout;              /* the rollout agent's kind (AGENT_RANDOM .. AGENT_DOCTRINE); -1: none */
+    double rollout_weight;    /* lambda: a leaf's value is (1 - lambda) v + lambda z, z its rollout's */
+    int width;                /* a node's children: the greedy agent's best `width` legal actions; 0: all */
+    aa_agent_params agent;    /* the rollout and greedy agents' parameters */
 } aa_puct_params;
 
 typedef struct aa_puct aa_puct;
