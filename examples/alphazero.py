@@ -68,16 +68,17 @@ CURVE_FIELDS = ("iteration", "wall_seconds", "games", "decisions", "eval_games",
 
 #: Settings a resumed run must share with its checkpoint (the others only say how long to go on and
 #: what to report).
-TRAINING = ("scenario", "seed", "envs", "simulations", "wave", "c_puct", "steps", "temperature_moves",
+TRAINING = ("scenario", "seed", "envs", "simulations", "wave", "c_puct", "rollout", "rollout_weight", "width",
+            "steps", "temperature_moves",
             "dirichlet", "noise_fraction", "value_mix", "hidden", "lr", "weight_decay", "batch_size", "updates",
             "buffer", "torch_threads", "warm_games", "warm_updates")
 
-DEFAULTS = dict(envs=32, simulations=64, wave=8, c_puct=1.5, steps=32, temperature_moves=20,
+DEFAULTS = dict(envs=32, simulations=64, wave=8, c_puct=1.5, rollout="none", rollout_weight=0.0, width=0, steps=32, temperature_moves=20,
                 dirichlet=0.3, noise_fraction=0.25, value_mix=0.0, hidden="256,256", lr=1e-3, weight_decay=1e-4,
                 batch_size=256, updates=16, buffer=65536, checkpoint_every=10, eval_every=10,
                 eval_games=64, final_games=0, minutes=60.0, iterations=0, warm_games=0, warm_updates=2000)
 #: ``--smoke``: a run of a few seconds that still finishes games, trains, evaluates and checkpoints.
-SMOKE = dict(envs=4, simulations=8, wave=4, c_puct=1.5, steps=96, temperature_moves=8,
+SMOKE = dict(envs=4, simulations=8, wave=4, c_puct=1.5, rollout="none", rollout_weight=0.0, width=0, steps=96, temperature_moves=8,
              dirichlet=0.3, noise_fraction=0.25, value_mix=0.0, hidden="32", lr=1e-3, weight_decay=1e-4,
              batch_size=32, updates=4, buffer=4096, checkpoint_every=1, eval_every=2,
              eval_games=4, final_games=0, minutes=5.0, iterations=3, warm_games=0, warm_updates=4)
@@ -143,6 +144,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"PUCT simulations per decision [{DEFAULTS['simulations']}]")
     g.add_argument("--wave", type=_positive(int), help=f"leaves per tree per network call [{DEFAULTS['wave']}]")
     g.add_argument("--c-puct", type=_nonnegative(float), help=f"[{DEFAULTS['c_puct']}]")
+    g.add_argument("--rollout", choices=("none", "random", "heuristic", "greedy", "doctrine"),
+                   help="the agent that plays each new leaf out (AlphaGo's mixed value), in self-play and "
+                        f"evaluations [{DEFAULTS['rollout']}]")
+    g.add_argument("--rollout-weight", type=_fraction,
+                   help=f"lambda: a leaf is worth (1 - lambda) x the network's value + lambda x its rollout's "
+                        f"[{DEFAULTS['rollout_weight']}]")
+    g.add_argument("--width", type=_nonnegative(int),
+                   help=f"children per node: the greedy agent's best WIDTH actions (0: all) [{DEFAULTS['width']}]")
     g.add_argument("--steps", type=_positive(int), help=f"decisions per env per iteration [{DEFAULTS['steps']}]")
     g.add_argument("--temperature-moves", type=_nonnegative(int),
                    help=f"decisions of a game drawn from the visit counts [{DEFAULTS['temperature_moves']}]")
@@ -304,6 +313,7 @@ def self_play(run, iteration: int) -> dict:
     for _ in range(a.steps):
         obs, masks, cur = vg.observations(), vg.action_masks(), vg.current_player
         res = puct_search(vg, run.evaluator, simulations=a.simulations, wave=a.wave, c_puct=a.c_puct,
+                          rollout=a.rollout, rollout_weight=a.rollout_weight, width=a.width,
                           dirichlet_alpha=a.dirichlet, noise_fraction=a.noise_fraction, temperature=0.0)
         actions = np.asarray(res.actions, dtype=np.int64).copy()
         early = np.flatnonzero(run.moves < a.temperature_moves)
@@ -413,7 +423,8 @@ def match(run, opponent: str, games: int, seed: int) -> dict:
         actions = np.full(games, -1, np.int64)
         if mine.any():
             res = puct_search(vg, run.evaluator, np.flatnonzero(mine), simulations=a.eval_simulations,
-                              wave=a.wave, c_puct=a.c_puct, dirichlet_alpha=0.0, temperature=0.0)
+                              wave=a.wave, c_puct=a.c_puct, dirichlet_alpha=0.0, temperature=0.0,
+                              rollout=a.rollout, rollout_weight=a.rollout_weight, width=a.width)
             actions[mine] = np.asarray(res.actions)[mine]
         if theirs.any():
             actions[theirs] = vg.agent_actions(opponent, active=theirs)[theirs]

@@ -61,8 +61,8 @@ def _other_layout(root: Path) -> Path:
             shutil.copy(f, dst / sub / f.name)
     header = dst / "include" / "atomic_africa.h"
     text = header.read_text()
-    assert "#define AA_ABI_VERSION 1\n" in text
-    header.write_text(text.replace("#define AA_ABI_VERSION 1\n", "#define AA_ABI_VERSION 99\n"))
+    assert "#define AA_ABI_VERSION 2\n" in text
+    header.write_text(text.replace("#define AA_ABI_VERSION 2\n", "#define AA_ABI_VERSION 99\n"))
     params = dst / "csrc" / "aa_params.h"   # aa_params, generated from its declaration (params_schema)
     text = params.read_text()
     anchor = "    aa_terrain terrain;"
@@ -82,5 +82,5 @@ def test_a_host_of_another_layout_fails_at_import_naming_both_versions(tmp_path)
     proc = _import(tmp_path / "other")
     assert proc.returncode != 0
     assert "ImportError: host: compiled against the atomic-africa C ABI version 99" in proc.stderr, proc.stderr
-    assert "the installed aa_core is ABI version 1" in proc.stderr
+    assert "the installed aa_core is ABI version 2" in proc.stderr
     assert "rebuild host" in proc.stderr

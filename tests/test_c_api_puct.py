@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from atomic_africa.agents.puct import PUCT_DEFAULTS, puct_search
+from atomic_africa.game.native.agent_args import AGENT_KINDS
 from atomic_africa.game.native.vector import VectorGame
 
 pytestmark = pytest.mark.xdist_group("c_api")
@@ -53,7 +54,10 @@ def _python(games, params):
     return puct_search(vg, evaluator, **params)
 
 
-def _c(host, games, params, mode="ok"):
+def _c(host, games, params, mode=None):
+    if mode is None:
+        kind = -1 if params["rollout"] == "none" else AGENT_KINDS[params["rollout"]]
+        mode = f"leaf:{kind}:{params['rollout_weight']!r}:{params['width']}"
     args = [str(host), params["simulations"], params["wave"], params["c_puct"], params["dirichlet_alpha"],
             params["noise_fraction"], params["temperature"], mode]
     for s, m in games:
@@ -85,6 +89,9 @@ GAMES = [(3, 0), (4, 5), (5, 11), (6, 17), (7, 2)]
     {**PUCT_DEFAULTS, "simulations": 19, "wave": 3, "c_puct": 0.9, "dirichlet_alpha": 0.3, "temperature": 1.0},
     {**PUCT_DEFAULTS, "simulations": 12, "wave": 1, "dirichlet_alpha": 2.5, "noise_fraction": 0.6,
      "temperature": 0.5},
+    {**PUCT_DEFAULTS, "simulations": 16, "wave": 2, "rollout": "greedy", "rollout_weight": 0.5, "width": 2},
+    {**PUCT_DEFAULTS, "simulations": 10, "wave": 1, "rollout": "random", "rollout_weight": 1.0, "width": 0},
+    {**PUCT_DEFAULTS, "simulations": 10, "wave": 4, "rollout": "doctrine", "rollout_weight": 0.3, "width": 3},
 ])
 def test_the_c_api_search_is_puct_search(host, params):
     res = _python(GAMES, params)
@@ -114,8 +121,20 @@ def test_the_c_defaults_and_limits_are_the_python_module_s():
     from atomic_africa.agents.puct import MAX_SIMULATIONS, MAX_WAVE
 
     text = (ROOT / "src" / "aa_core" / "csrc" / "aa_api.c").read_text()
-    sims, wave, c, alpha, frac, temp = (x.strip() for x in re.search(r"default_puct = \{([^}]*)\};", text).group(1)
-                                        .split(","))
-    assert (int(sims), int(wave), float(c), float(alpha), float(frac), float(temp)) == tuple(PUCT_DEFAULTS.values())
+    sims, wave, c, alpha, frac, temp, rollout, weight, width = (
+        x.strip() for x in re.search(r"default_puct = \{([^}]*)\};", text).group(1).split(","))
+    kind = -1 if PUCT_DEFAULTS["rollout"] == "none" else AGENT_KINDS[PUCT_DEFAULTS["rollout"]]
+    assert (int(sims), int(wave), float(c), float(alpha), float(frac), float(temp), int(rollout), float(weight),
+            int(width)) == tuple({**PUCT_DEFAULTS, "rollout": kind}.values())
     header = (ROOT / "src" / "aa_core" / "include" / "atomic_africa.h").read_text()
     assert f"#define AA_MAX_WAVE {MAX_WAVE}\n" in header and f"#define AA_MAX_SIMULATIONS {MAX_SIMULATIONS}\n" in header
+
+
+@pytest.mark.parametrize("mode,message", [
+    ("leaf:9:0.5:0", "options->rollout: 9; allowed -1 (none) or AA_AGENT_RANDOM .. AA_AGENT_DOCTRINE (0..3)"),
+    ("leaf:2:1.5:0", "options->rollout_weight: 1.5; allowed 0..1"),
+    ("leaf:2:0.5:-1", "options->width: -1; allowed 0 (every legal action) .. 8192"),
+])
+def test_bad_leaf_options_are_refused_by_name(host, mode, message):
+    lines = _c(host, GAMES[:2], {**PUCT_DEFAULTS, "simulations": 4}, mode)
+    assert lines == [f"status 1 {message}"] * 2   # refused before any search, both times

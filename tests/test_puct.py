@@ -76,12 +76,33 @@ PARAMS = [
 ]
 
 
+# AlphaGo's mixed leaf values (a rollout agent plays each new leaf out) and the greedy width; small:
+# the twin's rollouts are whole games of the Python agents
+LEAF_PARAMS = [
+    dict(simulations=8, wave=2, c_puct=1.5, rollout="greedy", rollout_weight=0.5, width=2),
+    dict(simulations=8, wave=1, c_puct=1.0, rollout="random", rollout_weight=1.0),
+    dict(simulations=10, wave=4, c_puct=1.5, width=3, dirichlet_alpha=0.3, noise_fraction=0.25, temperature=1.0),
+    dict(simulations=6, wave=3, c_puct=2.0, rollout="heuristic", rollout_weight=0.25, width=1),
+    dict(simulations=6, wave=2, c_puct=1.2, rollout="doctrine", rollout_weight=0.7, width=2),
+]
+
+
 @pytest.mark.parametrize("scenario", [None, SMALL], ids=["default", "small"])
 @pytest.mark.parametrize("pi", range(len(PARAMS)))
 def test_the_native_search_is_its_python_twin_bit_for_bit(scenario, pi):
-    params = {**check_puct(), **PARAMS[pi]}
-    pos = _positions(scenario, 6, 100 + pi)
-    vg = VectorGame.from_games(scenario, [gs for gs, _ in pos], agent_seeds=[[7 * i, 7 * i + 1] for i in range(6)])
+    _twin_case(scenario, PARAMS[pi], 6, 100 + pi, pi)
+
+
+@pytest.mark.parametrize("scenario", [None, SMALL], ids=["default", "small"])
+@pytest.mark.parametrize("pi", range(len(LEAF_PARAMS)))
+def test_rollouts_and_width_are_the_twins_too(scenario, pi):
+    _twin_case(scenario, LEAF_PARAMS[pi], 3, 200 + pi, pi)
+
+
+def _twin_case(scenario, given: dict, n: int, pos_seed: int, pi: int):
+    params = {**check_puct(), **given}
+    pos = _positions(scenario, n, pos_seed)
+    vg = VectorGame.from_games(scenario, [gs for gs, _ in pos], agent_seeds=[[7 * i, 7 * i + 1] for i in range(n)])
     refs = []
     for gs, hist in pos:
         g = RefGame(scenario, gs)
@@ -90,12 +111,12 @@ def test_the_native_search_is_its_python_twin_bit_for_bit(scenario, pi):
         refs.append(g)
     for i, (_, hist) in enumerate(pos):   # the same moves into the native env
         for a in hist:
-            act = np.full(6, 0, dtype=np.int64)
-            active = np.zeros(6, dtype=bool)
+            act = np.full(n, 0, dtype=np.int64)
+            active = np.zeros(n, dtype=bool)
             act[i], active[i] = a, True
             vg.step(act, active, observe=False)
     cur = vg.current_player.astype(int)
-    words = vg._engine.arrays["agent_rng"][np.arange(6), np.maximum(cur, 0)].copy()
+    words = vg._engine.arrays["agent_rng"][np.arange(n), np.maximum(cur, 0)].copy()
     ev_c = ProjectionEvaluator(vg.observation_size, vg.num_actions, seed=pi)
     ev_py = ProjectionEvaluator(vg.observation_size, vg.num_actions, seed=pi)
     res = puct_search(vg, ev_c, **params)
@@ -109,13 +130,15 @@ def test_the_native_search_is_its_python_twin_bit_for_bit(scenario, pi):
     for (o1, m1), (o2, m2) in zip(ev_c.calls, ev_py.calls):
         np.testing.assert_array_equal(o1, o2)
         np.testing.assert_array_equal(m1, m2)
-    after = vg._engine.arrays["agent_rng"][np.arange(6), np.maximum(cur, 0)]
+    after = vg._engine.arrays["agent_rng"][np.arange(n), np.maximum(cur, 0)]
     for i, bg in enumerate(bgs):   # the streams advanced by the same draws
         assert bg.state == _words_to_pcg(after[i]).state
     searched = [i for i, g in enumerate(refs) if not g.is_over and len(g.legal_actions()) > 1]
     assert searched and np.allclose(res.policy[searched].sum(axis=1), 1.0)
     for i in searched:
         assert res.actions[i] in refs[i].legal_actions()
+    if params["width"]:   # the root's children are the greedy agent's best `width`
+        assert ((res.policy[searched] > 0).sum(axis=1) <= params["width"]).all()
 
 
 def test_one_evaluator_call_per_wave_across_every_game():
@@ -218,6 +241,11 @@ def test_a_refused_answer_names_the_leaf_and_changes_nothing(kind, message):
     ({"noise_fraction": 1.5}, r"noise_fraction: 1\.5 is out of range"),
     ({"temperature": float("nan")}, r"temperature"),
     ({"depth": 3}, r"depth: not a search parameter; allowed: simulations, wave"),
+    ({"rollout": "ismcts"}, r"rollout: 'ismcts' is not a rollout agent; allowed none, random, heuristic, greedy, "
+                            r"doctrine"),
+    ({"rollout": 2}, r"rollout: 2 is not a rollout agent"),
+    ({"rollout_weight": 1.5}, r"rollout_weight: 1\.5 is out of range"),
+    ({"width": -1}, r"width: -1 is out of range"),
 ])
 def test_bad_search_parameters_are_named(params, message):
     vg = VectorGame(num_envs=1, seed=1)
@@ -227,3 +255,25 @@ def test_bad_search_parameters_are_named(params, message):
         puct_search(vg, None)
     with pytest.raises(TypeError, match="vg: expected a VectorGame"):
         puct_search(Game(), _bad("ok"))
+
+
+@pytest.mark.parametrize("rollout", ["greedy", "random"])
+def test_rollout_outcomes_are_mixed_into_the_leaf_values(rollout):
+    """An evaluator that values every leaf 0: the root value is 0 without rollouts, and the mean of the
+    rollouts' outcomes (+1, 0, -1, so a multiple of 1 / visits) with lambda = 1, of 0.5 / visits with
+    lambda = 0.5."""
+    def zero(obs, masks):
+        return np.ones(masks.shape, dtype=np.float32), np.zeros(len(obs), dtype=np.float32)
+
+    def root_value(**kw):
+        vg = VectorGame(None, 4, seed=3)
+        return puct_search(vg, zero, simulations=40, wave=1, **kw).value
+
+    assert not root_value().any()
+    full = root_value(rollout=rollout, rollout_weight=1.0)
+    assert full.any() and (np.abs(full) <= 1).all()
+    np.testing.assert_allclose(full * 40, np.round(full * 40), atol=1e-4)
+    half = root_value(rollout=rollout, rollout_weight=0.5)
+    assert half.any() and (np.abs(half) <= 0.5).all()
+    np.testing.assert_allclose(half * 80, np.round(half * 80), atol=1e-4)
+    assert not root_value(rollout=rollout, rollout_weight=0.0).any()   # lambda 0 plays no rollout

@@ -182,7 +182,7 @@ def test_header_refusals_say_why(default_file):
     struct.pack_into("<I", b, 8, 1)
     struct.pack_into("<I", b, 12, 7)
     _refused(sf.rechecksum(bytes(b)), "ABI version 7")
-    struct.pack_into("<I", b, 12, 1)
+    struct.pack_into("<I", b, 12, sf.ABI_VERSION)
     struct.pack_into("<I", b, 24, 1)
     _refused(sf.rechecksum(bytes(b)), "header flags = 1; allowed 0")
 

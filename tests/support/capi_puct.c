@@ -4,7 +4,8 @@
  * Starts one default-battle game per (SEED, MOVES) pair, plays MOVES moves into it (legal[(7 k) % m]
  * at step k), gives game i an agent seeded 100 + i, searches all games at once with the evaluator
  * below and prints, per game, "action value:HEX a:HEX ..." (the visit shares of the visited
- * actions, C99 hex floats), then "batches N rows R". MODE "fail" makes the evaluator return 1 on its
+ * actions, C99 hex floats), then "batches N rows R". MODE "leaf:R:L:W" searches with rollout R (an
+ * AA_AGENT_ kind or -1), rollout_weight L and width W. MODE "fail" makes the evaluator return 1 on its
  * second call, "range" answer a value of 2 there; the host then prints the status and message, and
  * searches again normally to show the streams were left as they were. */
 #include <stdio.h>
@@ -62,6 +63,9 @@ int main(int argc, char **argv) {
     o.temperature = atof(argv[6]);
     memset(&c, 0, sizeof c);
     c.mode = strcmp(argv[7], "fail") == 0 ? 1 : strcmp(argv[7], "range") == 0 ? 2 : 0;
+    if (strncmp(argv[7], "leaf:", 5) == 0
+            && sscanf(argv[7] + 5, "%d:%lf:%d", &o.rollout, &o.rollout_weight, &o.width) != 3)
+        return 2;
     c.num_actions = aa_num_actions(spec);
     c.obs_size = aa_observation_size(spec);
     games = (aa_game **)calloc((size_t)n, sizeof *games);

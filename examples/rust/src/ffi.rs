@@ -6,7 +6,7 @@
 use std::os::raw::{c_char, c_int, c_void};
 
 /// The header's `AA_ABI_VERSION` these declarations were written against.
-pub const AA_ABI_VERSION: c_int = 1;
+pub const AA_ABI_VERSION: c_int = 2;
 
 pub type aa_status = c_int;
 pub const AA_OK: aa_status = 0;

@@ -61,7 +61,8 @@ def check_learned(network=None, puct=None) -> Learned:
         A network file (:func:`~.network.save_mlp`); None: the packaged network.
     puct : dict, optional
         Some of the PUCT search's parameters (:data:`~.puct.PUCT_DEFAULTS`: ``simulations``,
-        ``wave``, ``c_puct``, ``dirichlet_alpha``, ``noise_fraction``, ``temperature``).
+        ``wave``, ``c_puct``, ``dirichlet_alpha``, ``noise_fraction``, ``temperature``, ``rollout``,
+        ``rollout_weight``, ``width``).
 
     Returns
     -------

@@ -1,8 +1,8 @@
 """Network-guided search: batched PUCT over determinizations, in the native engine.
 
 :func:`puct_search` runs AlphaZero's search (PUCT selection, leaf values and priors from an
-evaluator, no rollouts) for the player to move in many games of a
-:class:`~atomic_africa.game.native.vector.VectorGame` at once. The leaves of every searched game go to
+evaluator; optionally AlphaGo's rollouts mixed into the leaf values, and a greedy width) for the
+player to move in many games of a :class:`~atomic_africa.game.native.vector.VectorGame` at once. The leaves of every searched game go to
 the evaluator together, once per *wave*: each tree walks ``wave`` simulations, holding each walked
 edge with a virtual loss so the walks of one wave spread out, and the evaluator answers all of them
 in one call. Every walk starts from a copy of the game determinized for the searching player (the
@@ -32,18 +32,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _validate as v
-from .._limits import MAX_SIMULATIONS, MAX_WAVE
+from .._limits import MAX_LEGAL, MAX_SIMULATIONS, MAX_WAVE
 from .._seeding import seed_sequence
+from ..game.native.agent_args import AGENT_KINDS
 from ..game.schema import SCALAR_COLUMN
+from .builtin import ROLLOUT_AGENTS, agent_params
 
 _S_CUR = SCALAR_COLUMN["cur"]
 
 
-__all__ = ["PUCT_DEFAULTS", "MAX_WAVE", "SearchResult", "check_puct", "puct_search", "search_game", "PUCTAgent"]
+__all__ = ["PUCT_DEFAULTS", "PUCT_ROLLOUTS", "MAX_WAVE", "SearchResult", "check_puct", "puct_search", "search_game", "PUCTAgent"]
 
 #: The search's parameters and their defaults (:func:`puct_search`'s keyword arguments).
 PUCT_DEFAULTS = {"simulations": 64, "wave": 8, "c_puct": 1.5, "dirichlet_alpha": 0.0, "noise_fraction": 0.25,
-                 "temperature": 0.0}
+                 "temperature": 0.0, "rollout": "none", "rollout_weight": 0.0, "width": 0}
+#: The rollout agents of the mixed leaf value (``rollout``): none, or a built-in agent without search.
+PUCT_ROLLOUTS = ("none",) + ROLLOUT_AGENTS
 
 
 @dataclass(frozen=True)
@@ -92,7 +96,16 @@ def check_puct(**params) -> dict:
             "c_puct": v.as_float(p["c_puct"], "c_puct", lo=0.0),
             "dirichlet_alpha": v.as_float(p["dirichlet_alpha"], "dirichlet_alpha", lo=0.0),
             "noise_fraction": v.as_float(p["noise_fraction"], "noise_fraction", lo=0.0, hi=1.0),
-            "temperature": v.as_float(p["temperature"], "temperature", lo=0.0)}
+            "temperature": v.as_float(p["temperature"], "temperature", lo=0.0),
+            "rollout": _rollout_name(p["rollout"]),
+            "rollout_weight": v.as_float(p["rollout_weight"], "rollout_weight", lo=0.0, hi=1.0),
+            "width": v.as_int(p["width"], "width", lo=0, hi=MAX_LEGAL)}
+
+
+def _rollout_name(name) -> str:
+    if not isinstance(name, str) or name.strip().lower() not in PUCT_ROLLOUTS:
+        raise ValueError(f"rollout: {name!r} is not a rollout agent; allowed {', '.join(PUCT_ROLLOUTS)}")
+    return name.strip().lower()
 
 
 def _check_evaluator(evaluator):
@@ -101,11 +114,13 @@ def _check_evaluator(evaluator):
                         f"got {type(evaluator).__name__}")
 
 
-def _run(engine, envs: np.ndarray, words: np.ndarray, evaluator, p: dict):
+def _run(engine, envs: np.ndarray, words: np.ndarray, evaluator, p: dict, ap: dict | None):
     from aa_core import puct as _puct
 
+    kind = -1 if p["rollout"] == "none" else AGENT_KINDS[p["rollout"]]
     return _puct.run(engine, envs, words, evaluator, p["simulations"], p["wave"], p["c_puct"],
-                     p["dirichlet_alpha"], p["noise_fraction"], p["temperature"])
+                     p["dirichlet_alpha"], p["noise_fraction"], p["temperature"], kind, p["rollout_weight"],
+                     p["width"], ap if ap is not None else agent_params())
 
 
 def puct_search(vg, evaluator, envs=None, **params) -> SearchResult:
@@ -139,6 +154,21 @@ def puct_search(vg, evaluator, envs=None, **params) -> SearchResult:
     temperature : float
         0 (default): the most visited action (ties to the lowest id); ``> 0``: an action drawn from the
         env's stream with weights ``visits ** (1 / temperature)``.
+    rollout : str
+        AlphaGo's mixed leaf value: ``"none"`` (default: the evaluator's value alone, AlphaZero) or a
+        rollout agent of :data:`PUCT_ROLLOUTS` that plays each new leaf's determinized copy to the end
+        (random: on the copy's own dice stream).
+    rollout_weight : float
+        lambda, ``0..1``: a leaf's value is ``(1 - lambda) v + lambda z``, ``v`` the evaluator's value
+        and ``z`` the rollout's outcome for the player to move there (+1, 0 or -1); 0 (default): no
+        rollout is played.
+    width : int
+        A node's children are the greedy agent's best ``width`` legal actions (exact odds, ties to
+        the lowest id; the ``ismcts`` agent's width), their priors renormalised over them; 0
+        (default): every legal action.
+
+    The greedy and doctrine agents of ``width`` and ``rollout`` play with ``vg.agent_params``, or the
+    Python agents' defaults (:func:`~atomic_africa.agents.builtin.agent_params`) where it is None.
 
     Returns
     -------
@@ -161,7 +191,8 @@ def puct_search(vg, evaluator, envs=None, **params) -> SearchResult:
         cur = arrays["scalars"][e, _S_CUR].astype(np.int64)
         cur = np.where(cur < 0, 0, cur)
         words = np.ascontiguousarray(arrays["agent_rng"][e, cur])
-        acts, pol, val, new_words, n_eval, n_waves = _run(vg._engine, np.ascontiguousarray(e), words, evaluator, p)
+        acts, pol, val, new_words, n_eval, n_waves = _run(vg._engine, np.ascontiguousarray(e), words, evaluator, p,
+                                                          vg._agent_params)
         arrays["agent_rng"][e, cur] = new_words
     n = vg.num_envs
     actions = np.full(n, -1, dtype=np.int64)
@@ -179,7 +210,8 @@ def search_game(game, evaluator, words: np.ndarray, **params):
         raise TypeError(f"game: expected an atomic_africa.game.Game (the C core's), got {type(game).__name__}")
     _check_evaluator(evaluator)
     p = check_puct(**params)
-    acts, pol, val, new_words, _, _ = _run(engine, np.zeros(1, dtype=np.int64), words.reshape(1, -1), evaluator, p)
+    acts, pol, val, new_words, _, _ = _run(engine, np.zeros(1, dtype=np.int64), words.reshape(1, -1), evaluator, p,
+                                           None)
     words[:] = new_words[0]
     return int(acts[0]), pol[0], float(val[0])
 

@@ -247,7 +247,8 @@ def search_from_args(args, agents, option: str = "--agents", searchers=None) -> 
 
 #: The learned agents' options (``add_network_options``) by the PUCT parameter each sets.
 PUCT_OPTIONS = {"simulations": "--puct-simulations", "wave": "--puct-wave", "c_puct": "--puct-c",
-                "temperature": "--puct-temperature"}
+                "temperature": "--puct-temperature", "rollout": "--puct-rollout",
+                "rollout_weight": "--puct-rollout-weight", "width": "--puct-width"}
 
 
 def _puct_arg(key: str, parse):
@@ -267,7 +268,7 @@ def _puct_arg(key: str, parse):
 def add_network_options(parser) -> None:
     """The options of the learned agents ``puct`` (network plus search) and ``network`` (alone)."""
     from ..agents.network import DEFAULT_NETWORK
-    from ..agents.puct import MAX_SIMULATIONS, MAX_WAVE, PUCT_DEFAULTS
+    from ..agents.puct import MAX_SIMULATIONS, MAX_WAVE, PUCT_DEFAULTS, PUCT_ROLLOUTS
     d = PUCT_DEFAULTS
     g = parser.add_argument_group("network (the puct and network agents)")
     g.add_argument("--network", type=existing_file, default=None, metavar="FILE.npz",
@@ -281,6 +282,15 @@ def add_network_options(parser) -> None:
     g.add_argument(PUCT_OPTIONS["temperature"], type=_puct_arg("temperature", float), default=None, metavar="T",
                    help=f"puct: 0 plays the most visited action; > 0 draws one with weights visits**(1/T) "
                         f"(default {d['temperature']:g})")
+    g.add_argument(PUCT_OPTIONS["rollout"], type=_puct_arg("rollout", str), default=None, metavar="AGENT",
+                   help=f"puct: the agent that plays each new leaf out, one of {', '.join(PUCT_ROLLOUTS)} "
+                        f"(default {d['rollout']})")
+    g.add_argument(PUCT_OPTIONS["rollout_weight"], type=_puct_arg("rollout_weight", float), default=None,
+                   metavar="L", help=f"puct: a leaf's value is (1 - L) x the network's + L x its rollout's, 0..1 "
+                                     f"(default {d['rollout_weight']:g})")
+    g.add_argument(PUCT_OPTIONS["width"], type=_puct_arg("width", count_arg), default=None, metavar="K",
+                   help=f"puct: a node's children are the greedy agent's best K actions; 0: every legal one "
+                        f"(default {d['width']})")
 
 
 def network_from_args(args, agents, option: str = "--agents"):

@@ -83,18 +83,72 @@ def _copy(tree: _Tree):
     return g
 
 
+class _Leaves:
+    """What a row holds besides the evaluator's answer: the children a node gets (``width``) and the
+    rollout outcome mixed into its value (``rollout``, ``rollout_weight``)."""
+
+    def __init__(self, rollout, rollout_weight, width, agent_params):
+        from .game.agents import DoctrineAgent, GreedyAgent, HeuristicAgent
+
+        ap = agent_params
+        self.greedy = GreedyAgent(wound_value=ap["wound_value"], marker_value=ap["marker_value"],
+                                  rally_value=ap["rally_value"], cover_value=ap["cover_value"],
+                                  reserve_value=ap["reserve_value"])
+        self.width, self.weight, self.rollout = width, rollout_weight, rollout
+        self.agent = {"greedy": self.greedy, "heuristic": HeuristicAgent(),
+                      "doctrine": DoctrineAgent(standoff_cm=ap["standoff_cm"]), "random": None,
+                      "none": None}[rollout]
+
+    def widest(self, g, legal: list) -> list:
+        """The greedy agent's best ``width`` of ``legal`` (ascending; ties to the lowest id), ascending."""
+        if self.width <= 0 or len(legal) <= 1:
+            return legal
+        from .game.agents.scoring import _View
+
+        scores = self.greedy._scores(g, _View(g), legal)
+        return sorted(sorted(legal, key=lambda a: (-scores[a], a))[:self.width])
+
+    def outcome(self, g, player: int) -> float:
+        """Play ``g`` out with the rollout agent (random: the game's own stream) and score it for ``player``."""
+        while not g.is_over:
+            if self.agent is not None:
+                a = self.agent.act(g)
+            else:
+                legal = g.legal_actions()
+                a = legal[int(np.random.Generator(g.src._bitgen).integers(len(legal)))] if len(legal) > 1 else legal[0]
+            g.apply(a)
+        w = g.s.winner
+        return 0.0 if w < 0 else (1.0 if w == player else -1.0)
+
+    def row(self, g, player: int, root: bool):
+        """(observation, mask, kept, z) of the player to move in ``g`` (which the rollout then plays out)."""
+        obs, mask = g.observation(player), g.action_mask()
+        kept = self.widest(g, sorted(g.legal_actions()))
+        z = 0.0
+        if not root and self.rollout != "none" and self.weight > 0.0:
+            z = self.outcome(g, player)
+        return obs, mask, kept, z
+
+
 def reference_puct(games, bit_generators, evaluator, *, simulations, wave, c_puct, dirichlet_alpha, noise_fraction,
-                   temperature):
+                   temperature, rollout="none", rollout_weight=0.0, width=0, agent_params=None):
     """Search each running game of ``games`` (reference-engine games) for its player to move.
 
-    ``bit_generators[i]`` (a numpy ``PCG64``) is tree i's stream and is advanced. Returns
+    ``bit_generators[i]`` (a numpy ``PCG64``) is tree i's stream and is advanced. ``rollout`` names the
+    rollout agent (``"none"`` or one of ``ROLLOUT_AGENTS``), ``agent_params`` the greedy and doctrine
+    agents' values (``atomic_africa.agents.builtin.agent_params()``: default). Returns
     ``(actions, policy, value, evaluations, waves)`` as the native search's ``aa_core.puct.run``.
     """
+    if agent_params is None:
+        from ..agents.builtin import agent_params as defaults
+
+        agent_params = defaults()
+    leaves = _Leaves(rollout, rollout_weight, width, agent_params)
     trees = [_Tree(g, bg) for g, bg in zip(games, bit_generators)]
     n_actions = games[0].num_actions
     evaluations = waves = 0
     while True:
-        rows = []   # (tree, node, player, observation, mask)
+        rows = []   # (tree, node, player, observation, mask, kept, z)
         while True:
             walked = 0
             for t in trees:
@@ -105,11 +159,11 @@ def reference_puct(games, bit_generators, evaluator, *, simulations, wave, c_puc
                     t.root = _Node(-1, -1, 0.0)
                     g = _copy(t)
                     t.root.state, t.root.row = _PENDING, len(rows)
-                    rows.append((t, t.root, g.current_player, g.observation(g.current_player), g.action_mask()))
+                    rows.append((t, t.root, g.current_player, *leaves.row(g, g.current_player, True)))
                     continue
                 k = min(wave, simulations - t.started)
                 for _ in range(k):
-                    _walk(t, rows, c_puct)
+                    _walk(t, rows, c_puct, leaves)
                 t.started += k
                 walked += k
             if rows or walked == 0:
@@ -124,8 +178,7 @@ def reference_puct(games, bit_generators, evaluator, *, simulations, wave, c_puc
         priors, values = evaluator(obs, masks)
         priors = np.asarray(priors, dtype=np.float32).reshape(len(rows), n_actions)
         values = np.asarray(values, dtype=np.float32).reshape(len(rows))
-        for r, (t, node, player, _, mask) in enumerate(rows):
-            legal = np.flatnonzero(mask)
+        for r, (t, node, player, _, _, legal, _) in enumerate(rows):
             s = 0.0
             for a in legal:
                 s += float(priors[r, a])
@@ -143,7 +196,13 @@ def reference_puct(games, bit_generators, evaluator, *, simulations, wave, c_puc
                     for a, x in zip(ids, noise):
                         c = node.children[a]
                         c.prior = (1.0 - noise_fraction) * c.prior + noise_fraction * (x / gsum)
-        _backup(trees, [(rows[i][2], float(values[i])) for i in range(len(rows))])
+        mixed = []
+        for i in range(len(rows)):
+            v = float(values[i])
+            if leaves.rollout != "none" and leaves.weight > 0.0:
+                v = (1.0 - leaves.weight) * v + leaves.weight * rows[i][6]
+            mixed.append((rows[i][2], v))
+        _backup(trees, mixed)
     actions = np.full(len(trees), -1, dtype=np.intc)
     policy = np.zeros((len(trees), n_actions), dtype=np.float32)
     value = np.zeros(len(trees), dtype=np.float32)
@@ -188,7 +247,7 @@ def reference_puct(games, bit_generators, evaluator, *, simulations, wave, c_puc
     return actions, policy, value, evaluations, waves
 
 
-def _walk(t: _Tree, rows: list, c_puct: float) -> None:
+def _walk(t: _Tree, rows: list, c_puct: float, leaves: _Leaves) -> None:
     g = _copy(t)
     node, path = t.root, [t.root]
     row, winner = None, -1
@@ -202,10 +261,10 @@ def _walk(t: _Tree, rows: list, c_puct: float) -> None:
         if node.state == _LEAF:
             node.state, node.row = _PENDING, len(rows)
             p = g.current_player
-            rows.append((t, node, p, g.observation(p), g.action_mask()))
+            rows.append((t, node, p, *leaves.row(g, p, False)))
             row = node.row
             break
-        legal = g.legal_actions()
+        legal = leaves.widest(g, sorted(g.legal_actions()))
         m = len(legal)
         for a in legal:
             if a not in node.children:

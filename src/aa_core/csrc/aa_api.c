@@ -46,7 +46,7 @@ struct aa_agent {
  * the C host cannot read from Python; tests/test_c_api.py checks them against the classes. */
 static const aa_agent_options default_options = {3.0, 1.0, 1.5, 0.4, 3.0, 30.0};
 /* atomic_africa.agents.puct.PUCT_DEFAULTS (tests/test_c_api_puct.py checks them against the module). */
-static const aa_puct_options default_puct = {64, 8, 1.5, 0.0, 0.25, 0.0};
+static const aa_puct_options default_puct = {64, 8, 1.5, 0.0, 0.25, 0.0, -1, 0.0, 0};
 /* atomic_africa.agents.ISMCTSAgent's defaults (tests/test_c_api.py checks them against the class). */
 static const aa_search_options default_search = {200, 0.7, AA_AGENT_RANDOM, 0, 3};
 
@@ -505,7 +505,21 @@ static aa_status check_puct(const aa_puct_options *o) {
         return ARG("options->noise_fraction: %g; allowed 0..1", o->noise_fraction);
     if (!isfinite(o->temperature) || o->temperature < 0)
         return ARG("options->temperature: %g; allowed finite numbers >= 0", o->temperature);
+    if (o->rollout < -1 || o->rollout > AA_AGENT_DOCTRINE)
+        return ARG("options->rollout: %d; allowed -1 (none) or AA_AGENT_RANDOM .. AA_AGENT_DOCTRINE (0..%d)",
+                   o->rollout, AA_AGENT_DOCTRINE);
+    if (!(o->rollout_weight >= 0 && o->rollout_weight <= 1))
+        return ARG("options->rollout_weight: %g; allowed 0..1", o->rollout_weight);
+    if (o->width < 0 || o->width > MAX_LEGAL)
+        return ARG("options->width: %d; allowed 0 (every legal action) .. %d", o->width, MAX_LEGAL);
     return AA_OK;
+}
+
+/* The greedy and doctrine agents' fields (aa_agent_options) of a and b are equal. */
+static int same_agent_options(const aa_agent_params *a, const aa_agent_params *b) {
+    return a->wound_value == b->wound_value && a->marker_value == b->marker_value && a->rally_value == b->rally_value
+           && a->cover_value == b->cover_value && a->reserve_value == b->reserve_value
+           && a->standoff_cm == b->standoff_cm;
 }
 
 aa_status aa_puct_search(const aa_game *const *games, aa_agent *const *agents, int32_t n,
@@ -540,6 +554,10 @@ aa_status aa_puct_search(const aa_game *const *games, aa_agent *const *agents, i
             return ARG("agents[%d]: NULL; expected an agent from aa_agent_new", (int)i);
         if (games[i]->P != games[0]->P)
             return ARG("games[%d]: of another spec than games[0]; a search takes games of one spec", (int)i);
+        if ((o->width > 0 || (o->rollout >= 0 && o->rollout_weight > 0))
+                && !same_agent_options(&agents[i]->ap, &agents[0]->ap))
+            return ARG("agents[%d]: other aa_agent_options than agents[0]; a search with a rollout or a width "
+                       "takes agents of one options", (int)i);
     }
     P = games[0]->P;
     pp.simulations = o->simulations;
@@ -548,6 +566,10 @@ aa_status aa_puct_search(const aa_game *const *games, aa_agent *const *agents, i
     pp.dirichlet_alpha = o->dirichlet_alpha;
     pp.noise_fraction = o->noise_fraction;
     pp.temperature = o->temperature;
+    pp.rollout = o->rollout_weight > 0 ? o->rollout : -1;
+    pp.rollout_weight = o->rollout_weight;
+    pp.width = o->width;
+    pp.agent = agents[0]->ap;
     s = aa_puct_new(P, (int)n, &pp);
     roots = (aa_state **)malloc((size_t)n * sizeof *roots);
     bgs = (aa_bitgen *)malloc((size_t)n * sizeof *bgs);

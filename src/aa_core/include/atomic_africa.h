@@ -33,7 +33,7 @@
 extern "C" {
 #endif
 
-#define AA_ABI_VERSION 1
+#define AA_ABI_VERSION 2
 
 /* The release (the Python package atomic-africa of the same version; tests/test_c_api.py keeps
  * them equal). */
@@ -243,6 +243,8 @@ AA_API aa_status aa_agent_action(aa_agent *agent, const aa_game *game, int32_t *
  * tree walks simulations from copies of the game determinized for the player to move (as the ISMCTS
  * agent's: what that player cannot see is resampled first), and the leaves of every game searched
  * together go to one evaluator call per wave (walks in flight held apart by a virtual loss).
+ * Optionally AlphaGo's mixed leaf values (a rollout agent plays each new leaf's copy to the end) and
+ * the ISMCTS agent's greedy width.
  * atomic_africa.agents.puct.puct_search is this search: the same decisions for the same streams and
  * answers. */
 typedef struct aa_puct_options {
@@ -252,6 +254,11 @@ typedef struct aa_puct_options {
     double dirichlet_alpha;   /* root noise Dirichlet(alpha) over the legal actions, >= 0 (0: none) */
     double noise_fraction;    /* the noise's weight in the root priors, 0..1 */
     double temperature;       /* 0: the most visited action; > 0: drawn with weights visits^(1/T) */
+    int rollout;              /* the rollout agent, AA_AGENT_RANDOM .. AA_AGENT_DOCTRINE, or -1: none */
+    double rollout_weight;    /* lambda, 0..1: a leaf's value is (1 - lambda) v + lambda z, v the
+                               * evaluator's and z the rollout's outcome (+1, 0, -1); 0: no rollout */
+    int width;                /* a node's children: the greedy agent's best `width` legal actions
+                               * (priors renormalised over them), >= 0; 0: every legal one */
 } aa_puct_options;
 
 #define AA_MAX_WAVE 1024
@@ -269,7 +276,9 @@ typedef int (*aa_evaluator)(void *user, int32_t n, const float *observations, co
                             float *values);
 
 /* Search the player to move in games[0..n) (all of one spec) at once: game i's tree draws from
- * agents[i]'s stream (an agent of any kind; only its stream is used, and advanced). actions[i] gets the
+ * agents[i]'s stream (an agent of any kind; only its stream is used, and advanced; with a rollout
+ * or a width, the greedy and doctrine agents there play with agents[0]'s aa_agent_options, which
+ * every agent must share). actions[i] gets the
  * decision (-1 for a game that is over), policies (n x aa_num_actions, or NULL) the root's visit
  * shares, values (n, or NULL) the root's mean value for the player to move. The games are unchanged.
  * A refused answer (a value outside [-1, 1], a negative or non-finite prior at a legal action) is

@@ -62,7 +62,7 @@ MAGIC = b"AA-SPEC\x00"
 #: Version of the file layout described above (bumped when it changes).
 FORMAT_VERSION = 1
 #: ``AA_ABI_VERSION`` of ``atomic_africa.h`` whose ``aa_params`` the numbers fill.
-ABI_VERSION = 1
+ABI_VERSION = 2
 HEADER_SIZE = 32
 _HEADER = struct.Struct("<8sIIQII")
 
