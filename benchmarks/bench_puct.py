@@ -8,7 +8,9 @@ games of the default battle, ``SIMS`` simulations each, ``wave`` 8; items are si
   pure-Python twin (``reference_puct`` on the reference engine, fewer games: it is slow), which makes
   the same decisions bit for bit.
 
-The summary's ratios say how much of a decision is search and how much is network.
+The summary's ratios say how much of a decision is search and how much is network. The last case,
+``native_search_greedy_rollouts``, is the agents' default search (greedy rollouts mixed in with
+lambda 1, width 2, wave 1) with the free evaluator: what the rollouts cost.
 """
 from __future__ import annotations
 
@@ -25,7 +27,8 @@ from atomic_africa.reference.puct import reference_puct
 ENVS = scaled(16, minimum=2)
 SIMS = scaled(64, minimum=8)
 REF_ENVS = 2
-PARAMS = {**check_puct(), "simulations": SIMS, "wave": 8}
+PARAMS = {**check_puct(), "simulations": SIMS, "wave": 8, "rollout": "none", "rollout_weight": 0.0, "width": 0}
+ROLLOUTS = {**PARAMS, "wave": 1, "rollout": "greedy", "rollout_weight": 1.0, "width": 2}
 SEEDS = list(range(ENVS))
 
 
@@ -45,9 +48,9 @@ def mlp(tmp_path_factory):
     return MLPEvaluator(path)
 
 
-def _search(evaluator):
+def _search(evaluator, params=PARAMS):
     vg = VectorGame.from_games(None, SEEDS, agent_seeds=[[2 * i, 2 * i + 1] for i in SEEDS])
-    return puct_search(vg, evaluator, **PARAMS)
+    return puct_search(vg, evaluator, **params)
 
 
 @pytest.mark.benchmark(group="puct")
@@ -63,6 +66,13 @@ def test_native_search_numpy_mlp(benchmark, items, mlp):
     r = benchmark(_search, mlp)
     assert (r.actions >= 0).all()
     benchmark.extra_info["evaluator_calls"] = r.batches
+
+
+@pytest.mark.benchmark(group="puct")
+def test_native_search_greedy_rollouts(benchmark, items):
+    items(ENVS * SIMS)
+    r = benchmark.pedantic(_search, (uniform, ROLLOUTS), rounds=3, iterations=1)
+    assert (r.actions >= 0).all()
 
 
 @pytest.mark.benchmark(group="puct")

@@ -123,9 +123,10 @@ def test_the_c_defaults_and_limits_are_the_python_module_s():
     text = (ROOT / "src" / "aa_core" / "csrc" / "aa_api.c").read_text()
     sims, wave, c, alpha, frac, temp, rollout, weight, width = (
         x.strip() for x in re.search(r"default_puct = \{([^}]*)\};", text).group(1).split(","))
-    kind = -1 if PUCT_DEFAULTS["rollout"] == "none" else AGENT_KINDS[PUCT_DEFAULTS["rollout"]]
-    assert (int(sims), int(wave), float(c), float(alpha), float(frac), float(temp), int(rollout), float(weight),
-            int(width)) == tuple({**PUCT_DEFAULTS, "rollout": kind}.values())
+    kind = -1 if rollout == "-1" else AGENT_KINDS[rollout.removeprefix("AA_AGENT_").lower()]
+    assert kind == (-1 if PUCT_DEFAULTS["rollout"] == "none" else AGENT_KINDS[PUCT_DEFAULTS["rollout"]])
+    assert (int(sims), int(wave), float(c), float(alpha), float(frac), float(temp), float(weight),
+            int(width)) == tuple(x for k, x in PUCT_DEFAULTS.items() if k != "rollout")
     header = (ROOT / "src" / "aa_core" / "include" / "atomic_africa.h").read_text()
     assert f"#define AA_MAX_WAVE {MAX_WAVE}\n" in header and f"#define AA_MAX_SIMULATIONS {MAX_SIMULATIONS}\n" in header
 

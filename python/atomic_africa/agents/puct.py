@@ -44,8 +44,11 @@ _S_CUR = SCALAR_COLUMN["cur"]
 __all__ = ["PUCT_DEFAULTS", "PUCT_ROLLOUTS", "MAX_WAVE", "SearchResult", "check_puct", "puct_search", "search_game", "PUCTAgent"]
 
 #: The search's parameters and their defaults (:func:`puct_search`'s keyword arguments).
-PUCT_DEFAULTS = {"simulations": 64, "wave": 8, "c_puct": 1.5, "dirichlet_alpha": 0.0, "noise_fraction": 0.25,
-                 "temperature": 0.0, "rollout": "none", "rollout_weight": 0.0, "width": 0}
+#: The built-in ``puct`` agent plays with them (``play``'s expert level): AlphaGo-style greedy rollouts
+#: (lambda 1: the packaged network's priors, not its value) over the greedy agent's best 2 actions,
+#: one walk per network call; the strongest of the settings tried against greedy (docs: learned search).
+PUCT_DEFAULTS = {"simulations": 128, "wave": 1, "c_puct": 1.5, "dirichlet_alpha": 0.0, "noise_fraction": 0.25,
+                 "temperature": 0.0, "rollout": "greedy", "rollout_weight": 1.0, "width": 2}
 #: The rollout agents of the mixed leaf value (``rollout``): none, or a built-in agent without search.
 PUCT_ROLLOUTS = ("none",) + ROLLOUT_AGENTS
 
@@ -141,10 +144,11 @@ def puct_search(vg, evaluator, envs=None, **params) -> SearchResult:
     envs : array_like of int, optional
         The envs to search (default: every env whose game is running); games that are over get -1.
     simulations : int
-        Walks per searched env after its root's evaluation, ``1..1,000,000`` (default 64).
+        Walks per searched env after its root's evaluation, ``1..1,000,000`` (default 128).
     wave : int
-        Walks per env per evaluator call, ``1..1024`` (default 8). 1 is sequential PUCT; larger waves
-        make bigger batches at the cost of walks chosen with the virtual loss of their wave.
+        Walks per env per evaluator call, ``1..1024`` (default 1: sequential PUCT, batched across the
+        envs only). Larger waves make bigger batches at the cost of walks chosen with the virtual loss
+        of their wave (8 at 64 simulations cost the agent most of its strength).
     c_puct : float
         The exploration constant, ``>= 0`` (default 1.5).
     dirichlet_alpha : float
@@ -155,17 +159,17 @@ def puct_search(vg, evaluator, envs=None, **params) -> SearchResult:
         0 (default): the most visited action (ties to the lowest id); ``> 0``: an action drawn from the
         env's stream with weights ``visits ** (1 / temperature)``.
     rollout : str
-        AlphaGo's mixed leaf value: ``"none"`` (default: the evaluator's value alone, AlphaZero) or a
-        rollout agent of :data:`PUCT_ROLLOUTS` that plays each new leaf's determinized copy to the end
-        (random: on the copy's own dice stream).
+        AlphaGo's mixed leaf value: a rollout agent of :data:`PUCT_ROLLOUTS` (default ``"greedy"``)
+        plays each new leaf's determinized copy to the end (random: on the copy's own dice stream);
+        ``"none"``: the evaluator's value alone (AlphaZero).
     rollout_weight : float
         lambda, ``0..1``: a leaf's value is ``(1 - lambda) v + lambda z``, ``v`` the evaluator's value
-        and ``z`` the rollout's outcome for the player to move there (+1, 0 or -1); 0 (default): no
-        rollout is played.
+        and ``z`` the rollout's outcome for the player to move there (+1, 0 or -1); default 1 (the
+        rollout alone, the evaluator giving the priors); 0 plays no rollout.
     width : int
         A node's children are the greedy agent's best ``width`` legal actions (exact odds, ties to
-        the lowest id; the ``ismcts`` agent's width), their priors renormalised over them; 0
-        (default): every legal action.
+        the lowest id; the ``ismcts`` agent's width), their priors renormalised over them (default
+        2); 0: every legal action.
 
     The greedy and doctrine agents of ``width`` and ``rollout`` play with ``vg.agent_params``, or the
     Python agents' defaults (:func:`~atomic_africa.agents.builtin.agent_params`) where it is None.

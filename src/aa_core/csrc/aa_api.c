@@ -46,7 +46,7 @@ struct aa_agent {
  * the C host cannot read from Python; tests/test_c_api.py checks them against the classes. */
 static const aa_agent_options default_options = {3.0, 1.0, 1.5, 0.4, 3.0, 30.0};
 /* atomic_africa.agents.puct.PUCT_DEFAULTS (tests/test_c_api_puct.py checks them against the module). */
-static const aa_puct_options default_puct = {64, 8, 1.5, 0.0, 0.25, 0.0, -1, 0.0, 0};
+static const aa_puct_options default_puct = {128, 1, 1.5, 0.0, 0.25, 0.0, AA_AGENT_GREEDY, 1.0, 2};
 /* atomic_africa.agents.ISMCTSAgent's defaults (tests/test_c_api.py checks them against the class). */
 static const aa_search_options default_search = {200, 0.7, AA_AGENT_RANDOM, 0, 3};
 
