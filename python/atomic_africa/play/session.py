@@ -36,13 +36,13 @@ __all__ = ["PlaySession", "PlayError", "PLAYERS", "LEVELS", "RETRACTABLE", "pars
 #: The AI levels a person may play against, easiest first, and the built-in agent each one is.
 #: ``hard`` is the search agent with its default search (about 10-20 ms a decision on the packaged
 #: scenarios, so a person never waits for it); ``--search-*`` options change it. ``expert`` is the
-#: strongest: the packaged policy-value network plus its PUCT search (``--network`` and ``--puct-*``
-#: change them).
+#: strongest: the packaged policy-value network's priors guiding a PUCT search whose leaves are
+#: valued by greedy play-outs (``--network`` and ``--puct-*`` change them).
 LEVELS = {"easy": "heuristic", "normal": "greedy", "hard": "ismcts", "expert": "puct"}
 #: What each level plays like, as the page and ``--help`` say it.
 LEVEL_WORDS = {"easy": "rules of thumb, one step ahead", "normal": "the greedy agent: the best exact odds now",
                "hard": "the ismcts search: plans ahead over what its side may know",
-               "expert": "a trained network guiding its own search (AlphaZero's PUCT)"}
+               "expert": "a trained network guiding a search that plays each line out greedily (PUCT)"}
 #: Who may play a side: a person at this screen, an AI level, or a built-in agent by name.
 PLAYERS = ("human",) + tuple(LEVELS) + tuple(sorted(AGENTS))
 #: The format tag of :meth:`PlaySession.state`.
