@@ -14,6 +14,7 @@ import pytest
 
 from atomic_africa.agents import AGENTS, NetworkAgent, PUCTAgent, make_agent
 from atomic_africa.agents.network import DEFAULT_NETWORK, load_evaluator, save_mlp
+from atomic_africa.agents.puct import PUCT_DEFAULTS
 from atomic_africa.cli import main
 from atomic_africa.game import Game, VectorGame
 from atomic_africa.league import play_league
@@ -138,8 +139,28 @@ def test_the_commands_offer_the_network_options(command, capsys):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    for words in ("--network FILE.npz", "--puct-simulations N", "--puct-c C", "puct"):
+    for words in ("--network FILE.npz", "--puct-simulations N", "--puct-c C", "--puct-rollout AGENT",
+                  "--puct-rollout-weight L", "--puct-width K", "puct"):
         assert words in out, words
+
+
+def test_the_rollout_and_width_options_reach_the_search(capsys):
+    import argparse
+
+    from atomic_africa.cli.common import add_network_options, network_from_args
+
+    parser = argparse.ArgumentParser()
+    add_network_options(parser)
+    args = parser.parse_args(["--puct-rollout", "Heuristic", "--puct-rollout-weight", "0.25", "--puct-width", "3"])
+    learned = network_from_args(args, ["puct", "greedy"])
+    assert learned.puct == {**PUCT_DEFAULTS, "rollout": "heuristic", "rollout_weight": 0.25, "width": 3}
+    assert network_from_args(parser.parse_args([]), ["puct"]).puct == PUCT_DEFAULTS
+    for argv, words in ((["--puct-rollout", "ismcts"], "'ismcts' is not a rollout agent; allowed none, random"),
+                        (["--puct-rollout-weight", "2"], "out of range"), (["--puct-width", "-1"], "-1")):
+        with pytest.raises(SystemExit):
+            parser.parse_args(argv)
+        err = capsys.readouterr().err
+        assert f"argument {argv[0]}" in err and words in err, err
 
 
 def test_the_commands_play_learned_agents(net, capsys, tmp_path):
