@@ -73,12 +73,14 @@ TRAINING = ("scenario", "seed", "envs", "simulations", "wave", "c_puct", "rollou
             "dirichlet", "noise_fraction", "value_mix", "hidden", "lr", "weight_decay", "batch_size", "updates",
             "buffer", "torch_threads", "warm_games", "warm_updates")
 
-DEFAULTS = dict(envs=32, simulations=64, wave=8, c_puct=1.5, rollout="none", rollout_weight=0.0, width=0, steps=32, temperature_moves=20,
+DEFAULTS = dict(envs=32, simulations=64, wave=8, c_puct=1.5, rollout="none", rollout_weight=0.0, width=0,
+                steps=32, temperature_moves=20,
                 dirichlet=0.3, noise_fraction=0.25, value_mix=0.0, hidden="256,256", lr=1e-3, weight_decay=1e-4,
                 batch_size=256, updates=16, buffer=65536, checkpoint_every=10, eval_every=10,
                 eval_games=64, final_games=0, minutes=60.0, iterations=0, warm_games=0, warm_updates=2000)
 #: ``--smoke``: a run of a few seconds that still finishes games, trains, evaluates and checkpoints.
-SMOKE = dict(envs=4, simulations=8, wave=4, c_puct=1.5, rollout="none", rollout_weight=0.0, width=0, steps=96, temperature_moves=8,
+SMOKE = dict(envs=4, simulations=8, wave=4, c_puct=1.5, rollout="none", rollout_weight=0.0, width=0,
+             steps=96, temperature_moves=8,
              dirichlet=0.3, noise_fraction=0.25, value_mix=0.0, hidden="32", lr=1e-3, weight_decay=1e-4,
              batch_size=32, updates=4, buffer=4096, checkpoint_every=1, eval_every=2,
              eval_games=4, final_games=0, minutes=5.0, iterations=3, warm_games=0, warm_updates=4)

@@ -53,8 +53,9 @@ LAYERS = (
     ("native engine", ("game.native", "game.observation_doc")),
     ("replay", ("replay",)),
     ("agents", ("agents",)),
-    # the reference engine: shared game pieces below it, the debugging options above it
-    ("reference engine", ("reference.game",)),
+    # the reference engine: shared game pieces below it, the debugging options above it; the PUCT
+    # search's twin plays reference games with the reference agents (its rollouts and width)
+    ("reference engine", ("reference.game", "reference.puct")),
     ("self-play", ("selfplay",)),
     ("env", ("env", "_gymnasium")),
     ("league", ("league",)),

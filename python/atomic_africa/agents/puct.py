@@ -2,13 +2,14 @@
 
 :func:`puct_search` runs AlphaZero's search (PUCT selection, leaf values and priors from an
 evaluator; optionally AlphaGo's rollouts mixed into the leaf values, and a greedy width) for the
-player to move in many games of a :class:`~atomic_africa.game.native.vector.VectorGame` at once. The leaves of every searched game go to
-the evaluator together, once per *wave*: each tree walks ``wave`` simulations, holding each walked
-edge with a virtual loss so the walks of one wave spread out, and the evaluator answers all of them
-in one call. Every walk starts from a copy of the game determinized for the searching player (the
-``ismcts`` agent's determinization: fresh dice, the opponent's unseen cards dealt again), so the
-evaluator never sees what that player may not know. The search runs in C (``csrc/aa_puct.c``; the
-C API's ``aa_puct_search``); ``atomic_africa.reference.puct`` is its pure-Python twin.
+player to move in many games of a :class:`~atomic_africa.game.native.vector.VectorGame` at once. The
+leaves of every searched game go to the evaluator together, once per *wave*: each tree walks
+``wave`` simulations, holding each walked edge with a virtual loss so the walks of one wave spread
+out, and the evaluator answers all of them in one call. Every walk starts from a copy of the game
+determinized for the searching player (the ``ismcts`` agent's determinization: fresh dice, the
+opponent's unseen cards dealt again), so the evaluator never sees what that player may not know. The
+search runs in C (``csrc/aa_puct.c``; the C API's ``aa_puct_search``);
+``atomic_africa.reference.puct`` is its pure-Python twin.
 
 The evaluator contract::
 
@@ -41,7 +42,8 @@ from .builtin import ROLLOUT_AGENTS, agent_params
 _S_CUR = SCALAR_COLUMN["cur"]
 
 
-__all__ = ["PUCT_DEFAULTS", "PUCT_ROLLOUTS", "MAX_WAVE", "SearchResult", "check_puct", "puct_search", "search_game", "PUCTAgent"]
+__all__ = ["PUCT_DEFAULTS", "PUCT_ROLLOUTS", "MAX_WAVE", "SearchResult", "check_puct", "puct_search", "search_game",
+           "PUCTAgent"]
 
 #: The search's parameters and their defaults (:func:`puct_search`'s keyword arguments).
 #: The built-in ``puct`` agent plays with them (``play``'s expert level): AlphaGo-style greedy rollouts

@@ -14,6 +14,7 @@ from .. import _maths
 __all__ = ["reference_puct"]
 
 _LEAF, _PENDING, _EXPANDED = 0, 1, 2
+_GREEDY_FIELDS = ("wound_value", "marker_value", "rally_value", "cover_value", "reserve_value")
 
 
 class _Node:
@@ -90,14 +91,12 @@ class _Leaves:
     def __init__(self, rollout, rollout_weight, width, agent_params):
         from .game.agents import DoctrineAgent, GreedyAgent, HeuristicAgent
 
-        ap = agent_params
-        self.greedy = GreedyAgent(wound_value=ap["wound_value"], marker_value=ap["marker_value"],
-                                  rally_value=ap["rally_value"], cover_value=ap["cover_value"],
-                                  reserve_value=ap["reserve_value"])
+        ap = agent_params or {}
+        self.greedy = GreedyAgent(**{k: ap[k] for k in _GREEDY_FIELDS if k in ap})
         self.width, self.weight, self.rollout = width, rollout_weight, rollout
         self.agent = {"greedy": self.greedy, "heuristic": HeuristicAgent(),
-                      "doctrine": DoctrineAgent(standoff_cm=ap["standoff_cm"]), "random": None,
-                      "none": None}[rollout]
+                      "doctrine": DoctrineAgent(**{k: ap[k] for k in ("standoff_cm",) if k in ap}),
+                      "random": None, "none": None}[rollout]
 
     def widest(self, g, legal: list) -> list:
         """The greedy agent's best ``width`` of ``legal`` (ascending; ties to the lowest id), ascending."""
@@ -136,13 +135,9 @@ def reference_puct(games, bit_generators, evaluator, *, simulations, wave, c_puc
 
     ``bit_generators[i]`` (a numpy ``PCG64``) is tree i's stream and is advanced. ``rollout`` names the
     rollout agent (``"none"`` or one of ``ROLLOUT_AGENTS``), ``agent_params`` the greedy and doctrine
-    agents' values (``atomic_africa.agents.builtin.agent_params()``: default). Returns
+    agents' values (a dict of ``AGENT_PARAM_FIELDS``; None: those agents' own defaults). Returns
     ``(actions, policy, value, evaluations, waves)`` as the native search's ``aa_core.puct.run``.
     """
-    if agent_params is None:
-        from ..agents.builtin import agent_params as defaults
-
-        agent_params = defaults()
     leaves = _Leaves(rollout, rollout_weight, width, agent_params)
     trees = [_Tree(g, bg) for g, bg in zip(games, bit_generators)]
     n_actions = games[0].num_actions
