@@ -139,3 +139,15 @@ def test_the_c_defaults_and_limits_are_the_python_module_s():
 def test_bad_leaf_options_are_refused_by_name(host, mode, message):
     lines = _c(host, GAMES[:2], {**PUCT_DEFAULTS, "simulations": 4}, mode)
     assert lines == [f"status 1 {message}"] * 2   # refused before any search, both times
+
+
+def test_a_search_with_rollouts_or_width_takes_agents_of_one_options(host):
+    """The greedy agent of the rollouts and the width plays with agents[0]'s options: agents of other
+    options are refused, by index; without rollout or width their options are not read."""
+    params = {**PUCT_DEFAULTS, "simulations": 4}
+    message = ("status 1 agents[1]: other aa_agent_options than agents[0]; a search with a rollout or a width "
+               "takes agents of one options")
+    assert _c(host, GAMES[:2], params, "mixed:2:0.5:0") == [message] * 2
+    assert _c(host, GAMES[:2], params, "mixed:-1:0:2") == [message] * 2
+    plain = {**params, "rollout": "none", "rollout_weight": 0.0, "width": 0}
+    assert _c(host, GAMES[:2], plain, "mixed:-1:0:0") == _c(host, GAMES[:2], plain)

@@ -5,7 +5,8 @@
  * at step k), gives game i an agent seeded 100 + i, searches all games at once with the evaluator
  * below and prints, per game, "action value:HEX a:HEX ..." (the visit shares of the visited
  * actions, C99 hex floats), then "batches N rows R". MODE "leaf:R:L:W" searches with rollout R (an
- * AA_AGENT_ kind or -1), rollout_weight L and width W. MODE "fail" makes the evaluator return 1 on its
+ * AA_AGENT_ kind or -1), rollout_weight L and width W; "mixed:R:L:W" the same with the last game's
+ * agent given another wound_value than the others. MODE "fail" makes the evaluator return 1 on its
  * second call, "range" answer a value of 2 there; the host then prints the status and message, and
  * searches again normally to show the streams were left as they were. */
 #include <stdio.h>
@@ -42,7 +43,9 @@ static int evaluate(void *user, int32_t n, const float *obs, const uint8_t *mask
 int main(int argc, char **argv) {
     aa_spec *spec;
     aa_puct_options o;
+    aa_agent_options other;
     counter c;
+    int mixed;
     int n = (argc - 8) / 2, i, k, m, a, pass;
     aa_game **games;
     aa_agent **agents;
@@ -63,9 +66,13 @@ int main(int argc, char **argv) {
     o.temperature = atof(argv[6]);
     memset(&c, 0, sizeof c);
     c.mode = strcmp(argv[7], "fail") == 0 ? 1 : strcmp(argv[7], "range") == 0 ? 2 : 0;
-    if (strncmp(argv[7], "leaf:", 5) == 0
-            && sscanf(argv[7] + 5, "%d:%lf:%d", &o.rollout, &o.rollout_weight, &o.width) != 3)
+    mixed = strncmp(argv[7], "mixed:", 6) == 0;
+    if ((strncmp(argv[7], "leaf:", 5) == 0 || mixed)
+            && sscanf(argv[7] + (mixed ? 6 : 5), "%d:%lf:%d", &o.rollout, &o.rollout_weight, &o.width) != 3)
         return 2;
+    if (aa_agent_defaults(&other) != AA_OK)
+        return 1;
+    other.wound_value += 1.0;
     c.num_actions = aa_num_actions(spec);
     c.obs_size = aa_observation_size(spec);
     games = (aa_game **)calloc((size_t)n, sizeof *games);
@@ -76,7 +83,8 @@ int main(int argc, char **argv) {
     values = (float *)malloc((size_t)n * sizeof *values);
     for (i = 0; i < n; i++) {
         if (aa_game_new(spec, (uint64_t)strtoull(argv[8 + 2 * i], NULL, 10), &games[i]) != AA_OK
-                || aa_agent_new(AA_AGENT_RANDOM, (uint64_t)(100 + i), NULL, &agents[i]) != AA_OK)
+                || aa_agent_new(AA_AGENT_RANDOM, (uint64_t)(100 + i), mixed && i == n - 1 ? &other : NULL,
+                                &agents[i]) != AA_OK)
             return 1;
         for (k = 0; k < atoi(argv[9 + 2 * i]); k++) {
             m = aa_game_legal_actions(games[i], legal, c.num_actions);
