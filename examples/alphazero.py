@@ -131,6 +131,7 @@ def _widths(text):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from atomic_africa.agents.puct import PUCT_ROLLOUTS
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("--out", default="runs/alphazero", help="output directory")
@@ -146,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"PUCT simulations per decision [{DEFAULTS['simulations']}]")
     g.add_argument("--wave", type=_positive(int), help=f"leaves per tree per network call [{DEFAULTS['wave']}]")
     g.add_argument("--c-puct", type=_nonnegative(float), help=f"[{DEFAULTS['c_puct']}]")
-    g.add_argument("--rollout", choices=("none", "random", "heuristic", "greedy", "doctrine"),
+    g.add_argument("--rollout", choices=PUCT_ROLLOUTS,
                    help="the agent that plays each new leaf out (AlphaGo's mixed value), in self-play and "
                         f"evaluations [{DEFAULTS['rollout']}]")
     g.add_argument("--rollout-weight", type=_fraction,
@@ -520,7 +521,9 @@ def setup(args):
         except Exception as e:      # a truncated or foreign file: any of pickle's or torch's errors
             args.parser.error(f"argument --resume: cannot read {resume_path} as this script's checkpoint "
                               f"({type(e).__name__}: {e})")
-        for k, x in state["settings"].items():
+        for k in TRAINING:
+            # A checkpoint older than a setting was played with that setting's default.
+            x = state["settings"].get(k, DEFAULTS.get(k))
             if getattr(args, k) != x:
                 flag = "--" + k.replace("_", "-")
                 args.parser.error(f"argument {flag}: {getattr(args, k)!r} differs from the checkpoint's {x!r}")

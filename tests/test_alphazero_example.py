@@ -163,3 +163,13 @@ def test_a_short_run_writes_its_files_and_resumes_bit_for_bit(tmp_path):
                         "--scenario", str(SMALL), "--steps", "24", "--resume", "--lr", "0.5"],
                        capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert p.returncode == 2 and "--lr" in p.stderr and "Traceback" not in p.stderr
+    # a checkpoint older than the rollout settings was played without them
+    import torch
+    state = torch.load(split / "resume.pt", weights_only=False)
+    for k in ("rollout", "rollout_weight", "width"):
+        del state["settings"][k]
+    torch.save(state, split / "resume.pt")
+    p = subprocess.run([sys.executable, str(ROOT / "examples" / "alphazero.py"), "--out", str(split), "--smoke",
+                        "--scenario", str(SMALL), "--steps", "24", "--resume", "--rollout", "greedy"],
+                       capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert p.returncode == 2 and "argument --rollout: 'greedy' differs from the checkpoint's 'none'" in p.stderr

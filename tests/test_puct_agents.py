@@ -6,6 +6,7 @@ Every test uses a small random network written to a temporary file; none needs t
 """
 from __future__ import annotations
 
+import io
 from importlib import resources
 from pathlib import Path
 
@@ -84,6 +85,18 @@ def test_a_league_with_learned_agents_is_the_same_twice(net):
     other = play_league("puct,greedy", 4, seed=2, network=net, puct={"simulations": 12})
     assert [r["decisions"] for r in other.records] != [r["decisions"] for r in runs[0].records
                                                        if {r["agent_0"], r["agent_1"]} == {"puct", "greedy"}]
+
+
+@pytest.mark.slow
+def test_a_league_plays_its_learned_matches_on_worker_processes_with_the_same_records(net):
+    kw = dict(seed=3, network=net, puct={"simulations": 4, "wave": 2})
+    one = play_league("puct,network,greedy,random", 2, workers=1, **kw)
+    log = io.StringIO()
+    two = play_league("puct,network,greedy,random", 2, workers=2, log=log, **kw)
+    assert two.records == one.records and len(two.records) == 12
+    assert list(two.match_seconds) == list(one.match_seconds)           # the pairs in listed order
+    said = sorted(line.split(":")[0] for line in log.getvalue().splitlines())
+    assert said == sorted(f"{a} vs {b}" for a, b in one.match_seconds)  # each match said once, as it ends
 
 
 def test_selfplay_with_puct_is_the_same_in_every_batching_and_equals_the_agents_game_by_game(small_net):

@@ -33,7 +33,8 @@ def register(sub):
             "(k, n_actions) of the games where it is to move (the working directory is searched "
             "first); its matches run on the native engine in this process, as do those of the learned "
             "agents puct (a network plus its PUCT search: --network, --puct-*) and network (the network "
-            "alone), each step one batched search for all the games of a match where it is to move. With the "
+            "alone), each step one batched search for all the games of a match where it is to move; with "
+            "--workers K a learned agent's matches against built-in agents run one per worker process. With the "
             "open_spiel extra, openspiel-ismcts is OpenSpiel's own ISMCTS bot (it takes --search-simulations "
             "and --search-exploration), played one game at a time in this process."
         ),
@@ -50,8 +51,9 @@ def register(sub):
     p.add_argument("--png", type=output_file, default=None, metavar="FILE.png",
                    help="ratings with intervals and the W/D/L matrix as a picture (the 'plot' extra)")
     p.add_argument("--workers", type=positive_count_arg, default=1, metavar="K",
-                   help="worker processes for matches between built-in agents; with --ray the CPUs "
-                        "of a local Ray (default %(default)s)")
+                   help="worker processes for matches between built-in agents and (without --ray) for "
+                        "the matches of puct and network against built-in agents, one match per "
+                        "process; with --ray the CPUs of a local Ray (default %(default)s)")
     p.add_argument("--ray", action="store_true", help="play the built-in matches as Ray tasks")
     p.add_argument("--address", default=None, metavar="ADDR",
                    help="with --ray: join the Ray cluster at ADDR (default: start a local Ray)")

@@ -6,8 +6,10 @@ game ``i``, so each side is played ``n_games / 2`` times (``a`` takes side 0 onc
 match's games depend only on the root seed and the two names, never on the other entrants, the
 order of the matches, ``workers``, Ray or the engine. Matches between built-in agents are played by
 :func:`atomic_africa.selfplay.play_games` (native by default; worker processes or Ray tasks);
-matches with an outside policy or a learned agent (``"puct"``, ``"network"``) on the native batch in
-this process (:mod:`.external`); matches with a game agent (``"openspiel-ismcts"``) one game at a time
+matches with an outside policy or a learned agent (``"puct"``, ``"network"``) on the native batch
+(:mod:`.external`): in this process, except that with ``workers > 1`` (and no Ray) the matches of a
+learned agent against a built-in or learned one are played whole, one per worker process, before
+the others; matches with a game agent (``"openspiel-ismcts"``) one game at a time
 in this process (:mod:`.game_agents`).
 """
 from __future__ import annotations
@@ -85,7 +87,8 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
         Root seed (non-negative).
     workers : int
         Worker processes for the matches between built-in agents (with ``use_ray``, the CPUs of a
-        local Ray started here). Results do not depend on it.
+        local Ray started here) and, without ``use_ray``, for the matches of a learned agent against
+        a built-in or learned one (one match per process). Results do not depend on it.
     use_ray, address : bool, str
         Play the built-in matches as Ray tasks (on the running Ray, else a local one or the cluster at
         ``address``, started once for the league and shut down at its end).
@@ -155,29 +158,73 @@ def play_league(agents, n_games: int, *, seed: int = 0, workers: int = 1, use_ra
                 kw["num_cpus"] = workers
             ray.init(address=address, **kw)
             ray_started = True
-    records, match_seconds = [], {}
+    pairs = list(combinations(entrants, 2))
+    done, match_seconds = {}, {}
+
+    def finished(key, res_records, seconds):
+        done[key], match_seconds[key] = res_records, seconds
+        if log is not None:
+            print(f"{key[0]} vs {key[1]}: {n_games} games, {seconds:.2f} s", file=log, flush=True)
+
     t0 = time.perf_counter()
     try:
-        for a, b in combinations(entrants, 2):
+        pooled = [(a, b) for a, b in pairs if _poolable(a, b)] if workers > 1 and not use_ray else []
+        if pooled:
+            _play_pooled(pooled, workers, finished, n_games=int(n_games), seed=seed, scenario=scenario,
+                         rules=rules, search=search, learned=learned)
+        for a, b in pairs:
+            if (a.name, b.name) in done:
+                continue
             s = match_seed(seed, a.name, b.name)
             t = time.perf_counter()
             if a.builtin and b.builtin:
-                res = play_games(int(n_games), (a.name, b.name), seed=s, workers=workers, scenario=scenario,
+                got = play_games(int(n_games), (a.name, b.name), seed=s, workers=workers, scenario=scenario,
                                  rules=rules, alternate=True, use_ray=use_ray, progress=False, engine=engine,
-                                 search=search)
-                records += res.records
+                                 search=search).records
             elif a.agent is not None or b.agent is not None:
-                records += play_game_agents((a, b), int(n_games), s, scenario=scenario, rules=rules,
-                                            policy_timeout=timeout, search=search, learned=learned)
+                got = play_game_agents((a, b), int(n_games), s, scenario=scenario, rules=rules,
+                                       policy_timeout=timeout, search=search, learned=learned)
             else:
-                records += play_external((a, b), int(n_games), s, scenario=scenario, rules=rules,
-                                         policy_timeout=timeout, search=search, learned=learned)
-            match_seconds[(a.name, b.name)] = time.perf_counter() - t
-            if log is not None:
-                print(f"{a.name} vs {b.name}: {n_games} games, {match_seconds[(a.name, b.name)]:.2f} s",
-                      file=log, flush=True)
+                got = play_external((a, b), int(n_games), s, scenario=scenario, rules=rules,
+                                    policy_timeout=timeout, search=search, learned=learned)
+            finished((a.name, b.name), got, time.perf_counter() - t)
     finally:
         if ray_started:
             sys.modules["ray"].shutdown()
+    records = [r for a, b in pairs for r in done[(a.name, b.name)]]
     return LeagueResult(tuple(e.name for e in entrants), int(n_games), int(seed), records,
-                        time.perf_counter() - t0, match_seconds)
+                        time.perf_counter() - t0, {(a.name, b.name): match_seconds[(a.name, b.name)]
+                                                   for a, b in pairs})
+
+
+def _poolable(a: Entrant, b: Entrant) -> bool:
+    """A match with a learned agent and no outside policy or game agent: it can be played whole in a
+    worker process (the learned agents' network travels pickled with :class:`Learned`)."""
+    plain = all(e.policy is None and e.agent is None for e in (a, b))
+    return plain and (a.name in LEARNED_AGENTS or b.name in LEARNED_AGENTS)
+
+
+def _pooled_match(a: Entrant, b: Entrant, n_games: int, seed: int, scenario, rules, search, learned):
+    t = time.perf_counter()
+    got = play_external((a, b), n_games, match_seed(seed, a.name, b.name), scenario=scenario, rules=rules,
+                        policy_timeout=None, search=search, learned=learned)
+    return got, time.perf_counter() - t
+
+
+def _play_pooled(pairs, workers: int, finished, **kw) -> None:
+    """The learned matches, one per task on ``workers`` spawned processes; a search's match first, as
+    the longest. Each match plays the records it would play in this process."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    import multiprocessing
+    order = sorted(pairs, key=lambda p: "puct" not in (p[0].name, p[1].name))   # stable: listed order within
+    with ProcessPoolExecutor(max_workers=min(workers, len(order)),
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(_pooled_match, a, b, **kw): (a.name, b.name) for a, b in order}
+        try:
+            for fut in as_completed(futures):
+                got, seconds = fut.result()
+                finished(futures[fut], got, seconds)
+        except BaseException:
+            for fut in futures:
+                fut.cancel()
+            raise
