@@ -46,3 +46,12 @@ def capi_driver(make_build) -> Path:
                                "-lm", "-o", str(exe)], capture_output=True, text=True, timeout=900)
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
     return exe
+
+
+def pytest_collection_modifyitems(config, items):
+    """On an xdist worker, the slow tests first (each in its order): the scheduler hands out the tests
+    in this order, so the long ones start early and the short ones fill in round them, and no worker
+    is left running a long one after the other has finished. A plain run keeps the file order (its
+    module-scoped fixtures are built once)."""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -4,9 +4,9 @@ cards kept out of the information states, ``resample_from_infostate``, OpenSpiel
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -71,6 +71,7 @@ def test_the_information_state_tensor_is_the_observation_and_the_players_action_
     assert clone.information_state_tensor(0) == state.information_state_tensor(0)
 
 
+@pytest.mark.slow  # 5 s
 def test_pyspiel_random_sim_test_passes():
     # serialize=False: pyspiel serializes a sampled-stochastic game with the game's RNG state, which a
     # Python game cannot give (GetRNGState); the state's own serialization is tested below.
@@ -195,26 +196,22 @@ def test_the_league_agent_is_seeded_and_refuses_bad_arguments():
 
 
 @pytest.mark.slow
-def test_openspiel_alpha_zero_runs_and_writes_checkpoints(tmp_path):
-    # In a child process: alpha_zero forces multiprocessing's "spawn" method for the whole process,
-    # and its actor processes receive the game pickled (AtomicAfricaGame.__reduce__).
-    script = tmp_path / "run_az.py"
-    script.write_text(textwrap.dedent("""
-        import os
-        import sys
-        import atomic_africa.env.open_spiel  # registers "atomic_africa"
-        from open_spiel.python.algorithms.alpha_zero import alpha_zero
+def _page_file(page: str, name: str) -> str:
+    """The block a docs page asks the reader to save as ``name`` (``<!-- file: name -->``)."""
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    block = re.search(rf"<!-- file: {re.escape(name)} -->\n(`{{3,}})\w*\n(.*?)\n\1\n", text, re.S)
+    assert block, f"{page}: no file block {name}"
+    return block.group(2) + "\n"
 
-        if __name__ == "__main__":
-            alpha_zero.alpha_zero(alpha_zero.Config(
-                game="atomic_africa", path=os.path.abspath(sys.argv[1]),  # orbax wants it absolute
-                learning_rate=1e-3, weight_decay=1e-4,
-                decouple_weight_decay=False, train_batch_size=16, replay_buffer_size=64, replay_buffer_reuse=1,
-                max_steps=1, checkpoint_freq=1, actors=1, evaluators=0, evaluation_window=10, eval_levels=2,
-                uct_c=1.4, max_simulations=2, policy_alpha=1.0, policy_epsilon=0.25, temperature=1.0,
-                temperature_drop=10, nn_model="mlp", nn_width=16, nn_depth=1, observation_shape=None,
-                output_size=None, verbose=False, quiet=True, nn_api_version="linen"))
-    """))
+
+def test_openspiel_alpha_zero_runs_and_writes_checkpoints(tmp_path):
+    # The learned-search guide's script, run here once with these checks (the page's command that runs
+    # it is a synopsis naming this test). In a child process: alpha_zero forces multiprocessing's
+    # "spawn" method for the whole process, and its actor processes receive the game pickled
+    # (AtomicAfricaGame.__reduce__).
+    script = tmp_path / "az_atomic.py"
+    script.write_text(_page_file("guide/learned_search.md", "az_atomic.py"), encoding="utf-8")
+    assert "alpha_zero.alpha_zero(alpha_zero.Config(" in script.read_text()
     out = tmp_path / "az"
     proc = subprocess.run([sys.executable, str(script), str(out)], capture_output=True, text=True, timeout=300,
                           cwd=tmp_path)

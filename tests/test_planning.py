@@ -91,6 +91,7 @@ def test_determinize_changes_what_is_hidden():
     assert changed > 0.9 * total
 
 
+@pytest.mark.slow  # 4 s
 def test_determinize_depends_only_on_the_information_set():
     """Two states equal for p (the true one and one of its determinizations) give the same
     determinization for the same seed, hidden cards included."""

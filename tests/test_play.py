@@ -612,8 +612,9 @@ class _Mirror:
             self.taken.append((a, p, (g.events[n:], sides)))
 
 
-# human,human (both sides undo, about 30 s of CPU) is left to the full suite to keep the fast subset under 2 minutes.
-@pytest.mark.parametrize("players", ["human,greedy", "random,human",
+# random,human (8 s) and human,human (both sides undo, about 30 s of CPU) are left to the full suite to keep
+# the fast subset under 2 minutes.
+@pytest.mark.parametrize("players", ["human,greedy", pytest.param("random,human", marks=pytest.mark.slow),
                                      pytest.param("human,human", marks=pytest.mark.slow)])
 def test_undo_takes_back_only_what_the_person_did_unseen_and_without_chance(players, tmp_path):
     save = tmp_path / "u.json"

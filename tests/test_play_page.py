@@ -62,6 +62,7 @@ def client(b, x, y):
 
 
 # -- undo ------------------------------------------------------------------------------------------------------
+@pytest.mark.slow  # 3-4 s; the engine's undo rule is tested in the fast subset (tests/test_play.py)
 def test_undo_by_clicking_takes_back_a_decision_and_never_one_that_rolled_or_drew(tmp_path):
     session = PlaySession.new(SMALL, 0, "human,greedy", save=tmp_path / "g.json")
     with serving(session) as server, Chromium() as b:

@@ -291,9 +291,11 @@ def state_since(server, since):
     return json.loads(body)
 
 
-@pytest.mark.parametrize("scenario,seed,players", [(SMALL, 0, "human,greedy"), ("default", 3, "human,hard"),
-                                                   ("meeting_engagement", 1, "easy,human"), (SMALL, 2, "human,human"),
-                                                   ("default", 4, "human,human")])
+# The two longest games (2-4 s each) are left to the full suite to keep the fast subset under 2 minutes.
+@pytest.mark.parametrize("scenario,seed,players", [
+    (SMALL, 0, "human,greedy"), ("default", 3, "human,hard"),
+    pytest.param("meeting_engagement", 1, "easy,human", marks=pytest.mark.slow), (SMALL, 2, "human,human"),
+    pytest.param("default", 4, "human,human", marks=pytest.mark.slow)])
 def test_no_state_answer_and_no_verbose_log_line_shows_a_hidden_card_of_the_other_side(scenario, seed, players):
     session = PlaySession.new(scenario, seed, players, verbose=True, search={"simulations": 40})
     rng = random.Random(seed)
@@ -551,6 +553,7 @@ def test_the_head_is_capped(served, capfd):
     assert capfd.readouterr().err == ""
 
 
+@pytest.mark.slow  # waits out the read timeout (4 s)
 def test_a_half_sent_request_is_dropped_at_the_read_timeout(served, capfd):
     served.read_timeout, served.idle_timeout = 0.5, 1.0
     ok = Unchanged(served)
@@ -716,6 +719,7 @@ def test_a_connection_closed_under_its_thread_at_ctrl_c_prints_nothing(capfd, tm
         server.server_close()
 
 
+@pytest.mark.slow  # 5 s
 def test_a_fuzz_of_malformed_requests_changes_nothing_and_the_server_holds(served, capfd):
     served.read_timeout, served.idle_timeout = 2.0, 2.0   # bound what a request that waits could cost
     session = served.session
@@ -748,6 +752,7 @@ def _wait_idle(b):
            "!window.play.busy) || Date.now() - t0 > 20000 ? r(1) : setTimeout(t, 25); t(); })")
 
 
+@pytest.mark.slow  # a whole game in the browser (4 s); the page's own tests click in the fast subset
 def test_a_whole_game_played_by_clicking_in_headless_chromium(served):
     if not CHROMIUM.exists():
         pytest.fail(INSTALL_HINT)
