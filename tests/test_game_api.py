@@ -4,6 +4,7 @@
 the reference engine (``ReferenceGame``), the only one a script can drive, and a scripted saved game
 is refused by the C core's ``from_json`` (loaded by the reference's).
 """
+import json
 import pickle
 import tomllib
 from importlib import resources
@@ -206,6 +207,36 @@ def test_json_round_trip_pickle_clone_and_replay_are_exact():
         d = __import__("json").loads(text)
         del d["history"]
         Game.from_json(__import__("json").dumps(d))
+
+
+def test_state_to_dict_is_what_dataclasses_asdict_gives_and_shares_nothing():
+    """GameState.to_dict builds asdict's dicts directly (the saved games' format): equal, keys in the
+    same order, in every state of whole greedy games of both engines (Reserve hands, reshuffles,
+    sprints, the end), and no list of the result is one of the state's."""
+    from dataclasses import asdict
+
+    def check(s):
+        d, want = s.to_dict(), asdict(s)
+        assert d == want and json.dumps(d) == json.dumps(want)
+        ours = [d["pending"], d["sprint_bonus"], d["feature_cover"]] + [u["dice"] for u in d["units"]] + \
+               [p[k] for p in d["players"] for k in ("deck", "hand", "discard")]
+        theirs = [s.pending, s.sprint_bonus, s.feature_cover] + [u.dice for u in s.units] + \
+                 [getattr(p, k) for p in s.players for k in ("deck", "hand", "discard")]
+        assert not {id(x) for x in ours} & {id(x) for x in theirs}
+
+    checked = 0
+    for scenario, seed in ((None, 2), ("meeting_engagement", 5)):
+        g, ref, ag = Game(scenario, seed), ReferenceGame(scenario, seed), GreedyAgent(seed)
+        while True:
+            check(g.s)
+            check(ref.s)
+            checked += 1
+            if g.is_over:
+                break
+            a = ag.act(g)
+            g.apply(a)
+            ref.apply(a)
+    assert checked > 100
 
 
 def test_scripted_source_round_trips():

@@ -1,12 +1,13 @@
 """Game state as plain data: units, players and the turn sequence (ints, floats, small lists).
 
-Everything here serialises with :func:`dataclasses.asdict` and is rebuilt by ``from_dict``. ``Unit``
+Everything here serialises as :func:`dataclasses.asdict` would (``GameState.to_dict``) and is
+rebuilt by ``from_dict``. ``Unit``
 and ``Stage`` are built from :mod:`.schema`, which also lays out the native engine's struct-of-arrays
 (one row per unit field).
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, make_dataclass
+from dataclasses import dataclass, field, fields, make_dataclass
 
 from .schema import NO_CARD, REQUIRED, STAGES, UNIT_FIELDS
 
@@ -97,8 +98,13 @@ class GameState:
     feature_cover: list = field(default_factory=list)  # current cover of each terrain feature
 
     def to_dict(self) -> dict:
-        """The state as nested dicts and lists (:meth:`from_dict` restores it)."""
-        return asdict(self)
+        """The state as nested dicts and lists (:meth:`from_dict` restores it): what
+        :func:`dataclasses.asdict` gives, built directly (asdict deep-copies field by field, most of
+        the time of ``Game.to_json``, which the play server calls on every decision)."""
+        d = _plain(self, _STATE_NAMES)    # units and players in their place (field order, as asdict)
+        d["units"] = [_plain(u, _UNIT_NAMES) for u in self.units]
+        d["players"] = [_plain(p, _PLAYER_NAMES) for p in self.players]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> GameState:
@@ -110,3 +116,16 @@ class GameState:
         kw["sprint_bonus"] = list(d["sprint_bonus"])
         kw["feature_cover"] = list(d["feature_cover"])
         return cls(**kw)
+
+
+_UNIT_NAMES = tuple(f.name for f in fields(Unit))
+_PLAYER_NAMES = tuple(f.name for f in fields(PlayerState))
+_STATE_NAMES = tuple(f.name for f in fields(GameState))
+
+
+def _plain(obj, names: tuple) -> dict:
+    out = {}
+    for n in names:
+        v = getattr(obj, n)
+        out[n] = list(v) if isinstance(v, list) else v   # flat lists of scalars: asdict's deep copy
+    return out
