@@ -195,7 +195,6 @@ def test_the_league_agent_is_seeded_and_refuses_bad_arguments():
     assert actions[0] == actions[1] and actions[0] in g.legal_actions()
 
 
-@pytest.mark.slow
 def _page_file(page: str, name: str) -> str:
     """The block a docs page asks the reader to save as ``name`` (``<!-- file: name -->``)."""
     text = (ROOT / "docs" / page).read_text(encoding="utf-8")
@@ -204,6 +203,7 @@ def _page_file(page: str, name: str) -> str:
     return block.group(2) + "\n"
 
 
+@pytest.mark.slow
 def test_openspiel_alpha_zero_runs_and_writes_checkpoints(tmp_path):
     # The learned-search guide's script, run here once with these checks (the page's command that runs
     # it is a synopsis naming this test). In a child process: alpha_zero forces multiprocessing's
