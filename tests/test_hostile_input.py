@@ -33,7 +33,7 @@ from atomic_africa import _validate as v
 from atomic_africa import artillery as art
 from atomic_africa import batch, dice, fire, odds, reference, scores
 from atomic_africa.enums import Cover
-from atomic_africa.game import Game, Scenario, ScenarioError, load_scenario
+from atomic_africa.game import Game, Scenario, ScenarioError, VectorGame, load_scenario
 from atomic_africa.reference.game import Game as ReferenceGame
 from atomic_africa.game.saved import MAX_DEPTH, MAX_TEXT, SavedGameError
 from atomic_africa.game.schema import LIMIT
@@ -777,10 +777,31 @@ def test_scenario_loader_raises_only_scenario_errors(path, value):
     _set_path(d, path, value)
     try:
         sc = Scenario.from_dict(d)
+        g = Game(sc, 3)   # the limits of a scenario under the rules (unit slots) are checked here
     except ScenarioError:
         return
-    g = Game(sc, 3)
     assert all(0 <= a < g.num_actions for a in g.legal_actions())
+
+
+def test_a_side_that_could_outgrow_the_native_unit_slots_is_a_scenario_error_naming_it():
+    # A side holds at most its units plus its figures over half of rules.cleanup.split_min_figures
+    # (splits): past the native engine's 125 slots a side, building a game of the C core refuses the
+    # scenario naming the side (the reference engine, without fixed sizes, plays it); at the limit it
+    # plays. (Found by the property above: a 353-figure unit reached the C core's last check, a plain
+    # ValueError.)
+    half = aa.Rules.default().cleanup.split_min_figures // 2
+    d = copy.deepcopy(_SCENARIO_DICT)
+    units = d["sides"][1]["units"]
+    others = sum(u["figures"] for u in units[1:])
+    units[0]["figures"] = (125 - len(units)) * half - others + half - 1   # capacity exactly 125
+    assert Game(Scenario.from_dict(d), 3).C == 125
+    units[0]["figures"] += 1
+    sc = Scenario.from_dict(d)
+    for build in (lambda: Game(sc, 3), lambda: VectorGame(sc, 2, 3)):
+        with pytest.raises(ScenarioError, match=r"^scenario\.sides\[1\]\.units: \d+ units of \d+ figures can "
+                                                r"become 126 units .*the native engine allows at most 125 a side"):
+            build()
+    assert ReferenceGame(sc, 3).C == 126
 
 
 @pytest.mark.parametrize("feature, path", [

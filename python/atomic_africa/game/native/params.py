@@ -18,13 +18,15 @@ from aa_core import vgame as _vgame
 from ... import _validate as v
 from ...dice import DIE_ATTRIBUTES
 from ...enums import Action, Posture
+from ..scenario import ScenarioError
 from ..schema import LIMIT
+from ..spec import slot_capacity
 
 __all__ = ["native_params"]
 
-def _limit(name, value, hi, what):
+def _limit(name, value, hi, what, error=ValueError):
     if value > hi:
-        raise ValueError(f"{name}: {value} {what}; the native engine allows at most {hi}")
+        raise error(f"{name}: {value} {what}; the native engine allows at most {hi}")
 
 
 def _pad(values, size, fill=0):
@@ -39,11 +41,26 @@ def _padded(a, dtype):
     return a if a.size else np.zeros(1, dtype=dtype)
 
 
+def _check_slots(p: int, side, rules) -> None:
+    """A side's unit slots (its units and what splits can make of its figures, under these rules)
+    within the native engine's fixed arrays: a ScenarioError naming the side (the reference engine,
+    which has no fixed sizes, plays such a scenario)."""
+    cap, most = slot_capacity(side, rules), LIMIT.MAX_SLOTS_TOTAL // 2
+    if cap > most:
+        split = rules.cleanup.split_min_figures
+        raise ScenarioError(
+            f"scenario.sides[{p}].units: {len(side.units)} units of {sum(u.figures for u in side.units)} figures "
+            f"can become {cap} units (splits down to {max(1, split // 2)} figures, rules.cleanup.split_min_figures "
+            f"{split}); the native engine allows at most {most} a side: fewer figures or units")
+
+
 def _check_limits(spec):
     r, sc = spec.rules, spec.scenario
     m, cff = r.movement, r.call_for_fire
-    _limit("scenario", 2 * spec.C, LIMIT.MAX_SLOTS_TOTAL, "unit slots")
-    _limit("scenario", spec.space.n, LIMIT.MAX_LEGAL, "actions")
+    for p, side in enumerate(sc.sides):
+        _check_slots(p, side, r)
+    _limit("scenario", 2 * spec.C, LIMIT.MAX_SLOTS_TOTAL, "unit slots", ScenarioError)
+    _limit("scenario", spec.space.n, LIMIT.MAX_LEGAL, "actions", ScenarioError)
     _limit("rules.orders", spec.deck.size, LIMIT.MAX_CARDS, "cards per deck")
     _limit("rules.movement.directions", m.directions, LIMIT.MAX_DIRECTIONS, "directions")
     _limit("rules.movement.distance_fractions", len(m.distance_fractions), LIMIT.MAX_FRACS, "fractions")
@@ -189,9 +206,12 @@ def native_params(spec) -> tuple[dict, dict]:
 
     Raises
     ------
+    ScenarioError
+        If a side's units could outgrow the native engine's unit slots (named by the side), or the
+        scenario's actions its action space.
     ValueError
-        If the scenario or rules exceed a fixed size of the native engine (the message names the
-        field and the limit).
+        If the scenario or rules exceed another fixed size of the native engine (the message names
+        the field and the limit).
     """
     _check_limits(spec)
     _check_odds_memory(spec.rules)
