@@ -189,26 +189,14 @@ def test_the_native_view_equals_the_python_view_step_by_step():
 
 
 # ---------------------------------------------------------------- the C API
-@pytest.fixture(scope="module")
-def c_driver(tmp_path_factory) -> Path:
-    """tests/support/capi_driver.c linked with libatomic_africa.a (the Makefile's), as test_c_api.py builds it."""
-    build = tmp_path_factory.mktemp("aa_make_info")
-    subprocess.run(["/usr/bin/make", "-s", "-j2", "-C", str(PKG), f"BUILD={build}", "CC=/usr/bin/gcc", "CFLAGS=-O2"],
-                   check=True, capture_output=True, timeout=600)
-    exe = build / "capi_driver"
-    subprocess.run(["/usr/bin/gcc", "-std=c11", "-pedantic", "-O2", "-Wall", "-Wextra", "-Werror", "-I",
-                    str(PKG / "include"), str(ROOT / "tests" / "support" / "capi_driver.c"),
-                    str(build / "libatomic_africa.a"), "-lm", "-o", str(exe)], check=True, capture_output=True,
-                   timeout=600)
-    return exe
-
-
 def _c_lines(driver, *args) -> list:
     out = subprocess.run([str(driver), *map(str, args)], capture_output=True, text=True, timeout=600, check=True)
     return out.stdout.split()
 
 
-def test_the_c_view_equals_the_python_view(c_driver):
+# The C API's test host of conftest.py, built once on the worker of the C API's tests (their xdist group).
+@pytest.mark.xdist_group("c_api")
+def test_the_c_view_equals_the_python_view(capi_driver):
     """capi_driver plays Game(default battle, seed) with RandomAgent(10000 + 2 seed + side) (as
     test_c_api.py's `play`); aa_game_player_events' records are the decoded Game.events(player=p),
     the same length as aa_game_events' and equal to them but at the hidden values."""
@@ -218,9 +206,9 @@ def test_the_c_view_equals_the_python_view(c_driver):
         agents = [RandomAgent(10000 + 2 * seed + p) for p in range(2)]
         while not g.is_over:
             g.apply(agents[g.current_player].act(g))
-        full = np.array([float(x) for x in _c_lines(c_driver, "events", seed)])
+        full = np.array([float(x) for x in _c_lines(capi_driver, "events", seed)])
         for p in (0, 1):
-            view = np.array([float(x) for x in _c_lines(c_driver, "pevents", seed, p)])
+            view = np.array([float(x) for x in _c_lines(capi_driver, "pevents", seed, p)])
             assert view.shape == full.shape
             assert decode_records(view, spec.scenario, spec.deck, spec.C, None) == g.events(player=p), (seed, p)
             changed = view != full
@@ -288,9 +276,10 @@ def _differs_for(q: int, g: Game, h: Game) -> bool:
 
 
 # (scenario, rules, game seeds, a state checked every `every` decisions, at least (Reserve swaps,
-# face-down permutations, states with the side to move) checked)
+# face-down permutations, states with the side to move) checked); the default battle's (2-3 s) is left to
+# the full suite to keep the fast subset under 2 minutes
 @pytest.mark.parametrize("scenario,rules,seeds,every,least", [
-    (None, None, (0, 1, 2), 3, (5, 5, 5)),
+    pytest.param(None, None, (0, 1, 2), 3, (5, 5, 5), marks=pytest.mark.slow),
     # 4-card decks: never a Reserve and a deck at once, but face-down cards after reshuffles
     (random_scenario(50012), SMALL_DECK, (11, 12, 13), 1, (0, 5, 1)),
     (SMALL, None, (4, 5, 6), 1, (3, 3, 3)),

@@ -50,6 +50,7 @@ def _seen_by(g, p):
             {u.uid: (u.card >= 0, u.orders_suppressed) for u in s.units if u.alive and u.side == q})
 
 
+@pytest.mark.slow  # 2-3 s
 def test_determinize_keeps_the_view_and_the_evidence():
     rng = np.random.default_rng(3)
     stages, n = set(), 0
