@@ -184,6 +184,14 @@ def play(game, agents, max_steps: int = 1_000_000):
 #: The agents a search may roll out with (the built-in agents that do not search themselves).
 ROLLOUT_AGENTS = ("random", "heuristic", "greedy", "doctrine")
 #: The search parameters, by :class:`ISMCTSAgent`'s keyword names (its constructor's defaults apply).
+def rollout_name(name, allowed: tuple = ROLLOUT_AGENTS) -> str:
+    """``name`` as a rollout agent of ``allowed`` (case and surrounding blanks ignored), or a ValueError
+    naming ``rollout`` and the allowed names."""
+    if not isinstance(name, str) or name.strip().lower() not in allowed:
+        raise ValueError(f"rollout: {name!r} is not a rollout agent; allowed {', '.join(allowed)}")
+    return name.strip().lower()
+
+
 SEARCH_PARAMS = ("simulations", "exploration", "rollout", "rollout_depth", "width")
 #: The built-in agents that take the search parameters.
 SEARCH_AGENTS = ("ismcts",)
@@ -228,9 +236,7 @@ class ISMCTSAgent:
                  rollout_depth: int = 0, width: int = 3):
         self.simulations = v.as_int(simulations, "simulations", lo=1, hi=MAX_SIMULATIONS)
         self.exploration = v.as_float(exploration, "exploration", lo=0.0)
-        if not isinstance(rollout, str) or rollout.strip().lower() not in ROLLOUT_AGENTS:
-            raise ValueError(f"rollout: {rollout!r} is not a rollout agent; allowed {', '.join(ROLLOUT_AGENTS)}")
-        self.rollout = rollout.strip().lower()
+        self.rollout = rollout_name(rollout)
         self.rollout_depth = v.as_int(rollout_depth, "rollout_depth", lo=0)
         self.width = v.as_int(width, "width", lo=0, hi=MAX_LEGAL)
         # the native stream's words (PCG64 state), carried from decision to decision

@@ -28,6 +28,7 @@ the leaf, and nothing changes (the agents' streams are only advanced by a search
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,7 +38,7 @@ from .._limits import MAX_LEGAL, MAX_SIMULATIONS, MAX_WAVE
 from .._seeding import seed_sequence
 from ..game.native.agent_args import AGENT_KINDS
 from ..game.schema import SCALAR_COLUMN
-from .builtin import ROLLOUT_AGENTS, agent_params
+from .builtin import ROLLOUT_AGENTS, agent_params, rollout_name
 
 _S_CUR = SCALAR_COLUMN["cur"]
 
@@ -102,15 +103,9 @@ def check_puct(**params) -> dict:
             "dirichlet_alpha": v.as_float(p["dirichlet_alpha"], "dirichlet_alpha", lo=0.0),
             "noise_fraction": v.as_float(p["noise_fraction"], "noise_fraction", lo=0.0, hi=1.0),
             "temperature": v.as_float(p["temperature"], "temperature", lo=0.0),
-            "rollout": _rollout_name(p["rollout"]),
+            "rollout": rollout_name(p["rollout"], PUCT_ROLLOUTS),
             "rollout_weight": v.as_float(p["rollout_weight"], "rollout_weight", lo=0.0, hi=1.0),
             "width": v.as_int(p["width"], "width", lo=0, hi=MAX_LEGAL)}
-
-
-def _rollout_name(name) -> str:
-    if not isinstance(name, str) or name.strip().lower() not in PUCT_ROLLOUTS:
-        raise ValueError(f"rollout: {name!r} is not a rollout agent; allowed {', '.join(PUCT_ROLLOUTS)}")
-    return name.strip().lower()
 
 
 def _check_evaluator(evaluator):
@@ -125,7 +120,13 @@ def _run(engine, envs: np.ndarray, words: np.ndarray, evaluator, p: dict, ap: di
     kind = -1 if p["rollout"] == "none" else AGENT_KINDS[p["rollout"]]
     return _puct.run(engine, envs, words, evaluator, p["simulations"], p["wave"], p["c_puct"],
                      p["dirichlet_alpha"], p["noise_fraction"], p["temperature"], kind, p["rollout_weight"],
-                     p["width"], ap if ap is not None else agent_params())
+                     p["width"], ap if ap is not None else _default_agent_params())
+
+
+@functools.cache
+def _default_agent_params() -> dict:
+    # Read only (copied into the search's C struct): built once, not on every decision.
+    return agent_params()
 
 
 def puct_search(vg, evaluator, envs=None, **params) -> SearchResult:
