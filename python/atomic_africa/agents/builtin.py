@@ -183,7 +183,8 @@ def play(game, agents, max_steps: int = 1_000_000):
 # ------------------------------------------------------------------------------------ search
 #: The agents a search may roll out with (the built-in agents that do not search themselves).
 ROLLOUT_AGENTS = ("random", "heuristic", "greedy", "doctrine")
-#: The search parameters, by :class:`ISMCTSAgent`'s keyword names (its constructor's defaults apply).
+
+
 def rollout_name(name, allowed: tuple = ROLLOUT_AGENTS) -> str:
     """``name`` as a rollout agent of ``allowed`` (case and surrounding blanks ignored), or a ValueError
     naming ``rollout`` and the allowed names."""
@@ -192,6 +193,7 @@ def rollout_name(name, allowed: tuple = ROLLOUT_AGENTS) -> str:
     return name.strip().lower()
 
 
+#: The search parameters, by :class:`ISMCTSAgent`'s keyword names (its constructor's defaults apply).
 SEARCH_PARAMS = ("simulations", "exploration", "rollout", "rollout_depth", "width")
 #: The built-in agents that take the search parameters.
 SEARCH_AGENTS = ("ismcts",)
