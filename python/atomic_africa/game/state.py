@@ -1,9 +1,8 @@
 """Game state as plain data: units, players and the turn sequence (ints, floats, small lists).
 
 Everything here serialises as :func:`dataclasses.asdict` would (``GameState.to_dict``) and is
-rebuilt by ``from_dict``. ``Unit``
-and ``Stage`` are built from :mod:`.schema`, which also lays out the native engine's struct-of-arrays
-(one row per unit field).
+rebuilt by ``from_dict``. ``Unit`` and ``Stage`` are built from :mod:`.schema`, which also lays out
+the native engine's struct-of-arrays (one row per unit field).
 """
 from __future__ import annotations
 

@@ -57,9 +57,8 @@ def _check_slots(p: int, side, rules) -> None:
 def _check_limits(spec):
     r, sc = spec.rules, spec.scenario
     m, cff = r.movement, r.call_for_fire
-    for p, side in enumerate(sc.sides):
+    for p, side in enumerate(sc.sides):   # so 2 * spec.C (the larger side's, twice) is within the total too
         _check_slots(p, side, r)
-    _limit("scenario", 2 * spec.C, LIMIT.MAX_SLOTS_TOTAL, "unit slots", ScenarioError)
     _limit("scenario", spec.space.n, LIMIT.MAX_LEGAL, "actions", ScenarioError)
     _limit("rules.orders", spec.deck.size, LIMIT.MAX_CARDS, "cards per deck")
     _limit("rules.movement.directions", m.directions, LIMIT.MAX_DIRECTIONS, "directions")
